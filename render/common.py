@@ -1,0 +1,146 @@
+"""Drawing helpers shared by every game's renderer: fonts, colours, pyramids, fast PNG encoding.
+
+Renderers are pure: ``view -> PIL.Image``. They never see a game state, only a view, so they cannot leak a
+secret. Images are encoded as palette PNGs on one fixed palette: that is lossless for our flat drawings and
+several times faster than a full-colour PNG (notes/performance.md).
+"""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+#: text must stay legible on a phone: nothing smaller than this on images up to 1600 px wide
+MIN_TEXT_PX = 16
+
+#: Named colours used by all renderers. Colour is never the only cue: pieces also carry a letter.
+COLOURS: dict[str, tuple[int, int, int]] = {
+    "background": (246, 241, 228),
+    "panel": (232, 224, 204),
+    "ink": (34, 30, 28),
+    "muted": (110, 102, 92),
+    "grid": (190, 178, 156),
+    "highlight": (255, 196, 0),
+    "white": (255, 255, 255),
+    "black": (20, 20, 20),
+    "red": (208, 42, 46),
+    "yellow": (240, 200, 30),
+    "green": (46, 150, 70),
+    "blue": (40, 90, 200),
+    "purple": (128, 60, 160),
+    "orange": (236, 120, 30),
+    "cyan": (40, 170, 190),
+    "maroon": (120, 30, 40),
+    "grey": (150, 150, 150),
+    "brown": (140, 96, 56),
+    "sand": (222, 200, 150),
+    "water": (120, 170, 220),
+    "forest": (60, 120, 60),
+    "plains": (170, 200, 110),
+    "hills": (180, 150, 90),
+    "mountains": (130, 120, 120),
+}
+
+#: single letters that name a colour on pieces (for colour-blind players and small screens)
+COLOUR_LETTERS: dict[str, str] = {
+    "red": "R", "yellow": "Y", "green": "G", "blue": "B", "purple": "P", "orange": "O",
+    "cyan": "C", "black": "K", "white": "W",
+}
+
+
+def rgb(name: str) -> tuple[int, int, int]:
+    return COLOURS[name]
+
+
+def text_colour_on(fill: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on ``fill``."""
+    luminance = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2]
+    return COLOURS["ink"] if luminance > 150 else COLOURS["white"]
+
+
+@cache
+def font(size: int = 20) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled scalable font: no system font needed on a fresh machine."""
+    if size < MIN_TEXT_PX:
+        raise ValueError(f"text smaller than {MIN_TEXT_PX} px is not legible on a phone")
+    return ImageFont.load_default(size=size)
+
+
+def new_canvas(width: int, height: int, colour: str = "background") -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    image = Image.new("RGB", (width, height), COLOURS[colour])
+    return image, ImageDraw.Draw(image)
+
+
+def centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int = 20,
+                 fill: tuple[int, int, int] | None = None, stroke: tuple[int, int, int] | None = None) -> None:
+    draw.text(xy, text, font=font(size), fill=fill or COLOURS["ink"], anchor="mm",
+              stroke_width=2 if stroke else 0, stroke_fill=stroke)
+
+
+def draw_pyramid(draw: ImageDraw.ImageDraw, centre_x: float, base_y: float, pips: int, colour: str,
+                 unit: float = 14, label: str | None = None, outline: str = "ink") -> float:
+    """An Icehouse pyramid seen from the side, ``pips`` 1-3 (small, medium, large).
+
+    Returns the height drawn, so callers can stack pyramids. The pip marks at the base say the size without
+    relying on proportions alone.
+    """
+    width = unit * (1.4 + 0.8 * pips)
+    height = unit * (1.2 + 0.7 * pips)
+    points = [(centre_x - width / 2, base_y), (centre_x + width / 2, base_y), (centre_x, base_y - height)]
+    fill = COLOURS[colour]
+    draw.polygon(points, fill=fill, outline=COLOURS[outline], width=2)
+    for i in range(pips):
+        px = centre_x + (i - (pips - 1) / 2) * unit * 0.55
+        draw.ellipse((px - 2.5, base_y - 7.5, px + 2.5, base_y - 2.5), fill=text_colour_on(fill))
+    if label:
+        size = max(MIN_TEXT_PX, int(unit * 1.1))
+        centred_text(draw, (centre_x, base_y - height * 0.45), label, size, fill=text_colour_on(fill))
+    return height
+
+
+def draw_pyramid_top(draw: ImageDraw.ImageDraw, centre: tuple[float, float], half: float, colour: str,
+                     label: str | None = None) -> None:
+    """A pyramid seen from above: a square with its four ridges."""
+    x, y = centre
+    fill = COLOURS[colour]
+    draw.rectangle((x - half, y - half, x + half, y + half), fill=fill, outline=COLOURS["ink"], width=2)
+    shade = tuple(max(0, c - 40) for c in fill)
+    for corner in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        draw.line((x, y, x + corner[0] * half, y + corner[1] * half), fill=shade, width=2)
+    if label:
+        centred_text(draw, centre, label, max(MIN_TEXT_PX, int(half * 0.9)), fill=text_colour_on(fill))
+
+
+@cache
+def _palette_image() -> Image.Image:
+    """The fixed palette: every named colour, plus a grey ramp and blends for anti-aliased edges and text."""
+    colours = list(dict.fromkeys(COLOURS.values()))
+    for level in range(0, 256, 16):
+        colours.append((level, level, level))
+    base = list(COLOURS.values())
+    for colour in base:
+        for other in (COLOURS["ink"], COLOURS["background"], COLOURS["white"]):
+            colours.append(tuple((a + b) // 2 for a, b in zip(colour, other, strict=True)))  # type: ignore[arg-type]
+    colours = list(dict.fromkeys(colours))[:256]
+    flat = [channel for colour in colours for channel in colour]
+    flat += [0] * (768 - len(flat))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(flat)
+    return palette
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """Lossless-looking palette PNG at compression level 1 (the fast path measured in the notes)."""
+    quantized = image.convert("RGB").quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    quantized.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def encode_png_plain(image: Image.Image) -> bytes:
+    """Full-colour PNG at level 6: the floor benchmarks compare the fast path with."""
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=6)
+    return buffer.getvalue()

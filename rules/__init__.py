@@ -1,0 +1,1 @@
+"""Pure, synchronous, deterministic game rules. No discord, no database, no I/O."""

@@ -1,0 +1,24 @@
+"""The shared engine contract of Princes' Table games (see ``core`` for the details)."""
+
+from .core import (
+    Applied,
+    Decision,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidAction,
+    Option,
+    OptionError,
+    Outcome,
+    RulesError,
+    State,
+    View,
+)
+from .registry import available_games, get_game
+from .rng import NoChance, ReplayMismatch, ReplayRng, Rng
+
+__all__ = [
+    "Applied", "Decision", "Event", "Game", "IllegalAction", "InvalidAction", "NoChance", "Option",
+    "OptionError", "Outcome", "ReplayMismatch", "ReplayRng", "Rng", "RulesError", "State", "View",
+    "available_games", "get_game",
+]

@@ -1,0 +1,220 @@
+"""The contract every game implements (DESIGN.md section 2).
+
+A game is a stateless object; its state is plain JSON data (dicts, lists, str, int, bool, None) so that it
+round-trips through storage unchanged. Actions are canonical notation strings: the text a player types into
+``/move``, the text autocomplete offers, the text the log stores. ``parse`` turns lenient input into that
+canonical text (``InvalidAction`` when it cannot be read); ``apply`` refuses a well-formed but forbidden action
+with ``IllegalAction``. Both carry a sentence a player understands.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .rng import Rng
+
+State = dict[str, Any]
+View = dict[str, Any]
+
+
+class RulesError(Exception):
+    """Base of the errors a player may see; ``str(error)`` is the sentence to show them."""
+
+
+class InvalidAction(RulesError):
+    """The text is not an action of this game at all (notation error)."""
+
+
+class IllegalAction(RulesError):
+    """The action is well-formed but not allowed now."""
+
+
+class OptionError(RulesError):
+    """A lobby option is unknown or has a value the game does not accept."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision a seat must take now.
+
+    ``id`` is unique within the game and changes whenever a new decision is posed to that seat, but not when
+    someone else takes a free action: buttons carry it so a stale click is refused.
+    """
+
+    id: str
+    kind: str
+    prompt: str
+    #: chosen secretly and at the same time as the other sealed seats (commit and reveal in the host)
+    sealed: bool = False
+    #: the action space is too large to list: ``legal_actions`` gives examples, ``apply`` is the judge
+    open_ended: bool = False
+    #: "turn" uses the game's decision deadline, "window" the shorter card-window deadline
+    timing: str = "turn"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    finished: bool = False
+    winners: tuple[int, ...] = ()
+    draw: bool = False
+    reason: str = ""
+
+    def returns(self, num_players: int) -> list[float]:
+        """OpenSpiel-style payoffs: +1 for each winner, -1 for each loser, 0 for all on a draw."""
+        if not self.finished or self.draw or not self.winners:
+            return [0.0] * num_players
+        return [1.0 if seat in self.winners else -1.0 for seat in range(num_players)]
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the public log (``text``) and for statistics (``kind``)."""
+
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Option:
+    """A lobby option: ``choices`` lists the accepted values (as typed), ``default`` is one of them."""
+
+    name: str
+    default: str
+    choices: tuple[str, ...]
+    help: str
+
+    def coerce(self, value: str) -> str:
+        value = value.strip().lower()
+        if value not in self.choices:
+            raise OptionError(f"Option {self.name} takes one of {', '.join(self.choices)}, not {value!r}.")
+        return value
+
+
+@dataclass
+class Applied:
+    state: State
+    events: list[Event] = field(default_factory=list)
+
+
+class Game(ABC):
+    """Base class of a game's rules. Subclasses fill in the class attributes and the abstract methods."""
+
+    key: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    rules_version: int = 1
+    options: tuple[Option, ...] = ()
+    ai_levels: tuple[str, ...] = ("random",)
+    has_chance: bool = False
+    hidden_information: bool = False
+    #: shown by ``/rules``: how this implementation settles what the rule text leaves open
+    rules_notes: str = ""
+
+    # ---- setup and options -------------------------------------------------------------------------------
+    def resolve_options(self, given: Mapping[str, str]) -> dict[str, str]:
+        """Defaults filled in, each value checked. Unknown names are refused."""
+        known = {option.name: option for option in self.options}
+        for name in given:
+            if name not in known:
+                names = ", ".join(known) or "none"
+                raise OptionError(f"{self.title} has no option {name!r} (options: {names}).")
+        return {name: option.coerce(given[name]) if name in given else option.default
+                for name, option in known.items()}
+
+    def check_players(self, num_players: int) -> None:
+        if not self.min_players <= num_players <= self.max_players:
+            span = (f"{self.min_players}" if self.min_players == self.max_players
+                    else f"{self.min_players} to {self.max_players}")
+            raise OptionError(f"{self.title} is played by {span} players, not {num_players}.")
+
+    @abstractmethod
+    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
+        ...
+
+    # ---- play ---------------------------------------------------------------------------------------------
+    @abstractmethod
+    def pending(self, state: State) -> dict[int, Decision]:
+        ...
+
+    @abstractmethod
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        """Every action the seat may take now, answers to its decision and free actions alike."""
+        ...
+
+    def is_free(self, state: State, seat: int, action: str) -> bool:
+        """True for an action that answers no decision (PRINCIPES' gifts); it never invalidates a prompt."""
+        return False
+
+    @abstractmethod
+    def apply(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
+        """Return the new state; never mutate ``state``. Raise ``IllegalAction`` when not allowed."""
+        ...
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome:
+        ...
+
+    def view(self, state: State, seat: int | None) -> View:
+        """What ``seat`` may know (``None``: the public). The default suits perfect-information games."""
+        return self.copy_state(state)
+
+    def secrets(self, state: State, seat: int) -> list[str]:
+        """Distinctive strings only ``seat`` may see now; no other view may contain them (conformance)."""
+        return []
+
+    # ---- notation -----------------------------------------------------------------------------------------
+    def parse(self, state: State, seat: int, text: str) -> str:
+        """Canonical notation for what a player typed. The default folds case and spaces."""
+        canonical = " ".join(text.strip().lower().split())
+        if not canonical:
+            raise InvalidAction("Type a move, for example one of those /move suggests.")
+        return canonical
+
+    def describe(self, state: State, action: str) -> str:
+        """A longer label for buttons and the log; defaults to the notation itself."""
+        return action
+
+    # ---- time, undo, AI -----------------------------------------------------------------------------------
+    def on_deadline(self, state: State, seat: int) -> str | None:
+        """The action taken for ``seat`` when its decision expires, or None (the others may claim)."""
+        return None
+
+    def can_undo(self, state_before: State, seat: int, action: str) -> bool:
+        """Whether ``seat`` may take ``action`` back (the host also requires no chance and nobody since)."""
+        return False
+
+    def choose_action(self, view: View, seat: int, legal: Sequence[str], level: str,
+                      rng: random.Random) -> str:
+        """An AI decision from the seat's view and its legal actions only. Level ``random`` is built in."""
+        return rng.choice(list(legal))
+
+    # ---- storage ------------------------------------------------------------------------------------------
+    def upgrade(self, state: State, from_version: int) -> State:
+        """Bring a stored state of an older ``rules_version`` up to date."""
+        if from_version != self.rules_version:
+            raise RulesError(f"{self.title} cannot load a game saved by rules version {from_version}.")
+        return state
+
+    @staticmethod
+    def copy_state(state: State) -> State:
+        # pickle is ~5x faster than copy.deepcopy on plain data (notes/performance.md)
+        copied: State = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+        return copied
+
+    # ---- helpers for subclasses ---------------------------------------------------------------------------
+    def require_pending(self, state: State, seat: int, action: str) -> Decision:
+        decision = self.pending(state).get(seat)
+        if decision is None and not self.is_free(state, seat, action):
+            raise IllegalAction("It is not your turn.")
+        return decision  # type: ignore[return-value]
+
+    def require_legal(self, state: State, seat: int, action: str) -> None:
+        self.require_pending(state, seat, action)
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(f"{action!r} is not a legal move now.")

@@ -1,0 +1,95 @@
+"""Pure playouts and replays over the contract: used by tests, ``render`` and ``perft`` (no host, no I/O)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from .core import Event, Game, State
+from .rng import ReplayRng, Rng
+
+
+@dataclass
+class Record:
+    """One applied action as the host stores it: who, what, and the chance results it used."""
+
+    seat: int
+    action: str
+    draws: list[int]
+
+
+@dataclass
+class Playout:
+    seed: int
+    num_players: int
+    options: dict[str, str]
+    setup_draws: list[int]
+    records: list[Record] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    state: State = field(default_factory=dict)
+
+
+#: chooses an action for ``seat`` among ``legal``; receives the seat's view, never the state
+Chooser = Callable[[Game, dict, int, list[str], random.Random], str]
+
+
+def random_chooser(game: Game, view: dict, seat: int, legal: list[str], rng: random.Random) -> str:
+    return rng.choice(legal)
+
+
+def start(game: Game, num_players: int, options: Mapping[str, str], seed: int) -> Playout:
+    rng = Rng.for_event(seed, 0)
+    state = game.setup(num_players, options, rng)
+    return Playout(seed, num_players, dict(options), list(rng.draws), state=state)
+
+
+def step(game: Game, playout: Playout, seat: int, action: str) -> list[Event]:
+    rng = Rng.for_event(playout.seed, len(playout.records) + 1)
+    applied = game.apply(playout.state, seat, action, rng)
+    playout.state = applied.state
+    playout.records.append(Record(seat, action, list(rng.draws)))
+    playout.events.extend(applied.events)
+    return applied.events
+
+
+def play(game: Game, num_players: int, seed: int, options: Mapping[str, str] | None = None,
+         max_actions: int = 100_000, choosers: Mapping[int, Chooser] | None = None,
+         stop_after: int | None = None) -> Playout:
+    """Play from the start, each pending seat (lowest first) choosing from its view."""
+    playout = start(game, num_players, options or {}, seed)
+    agent_rng = random.Random(seed)
+    for _ in range(max_actions if stop_after is None else stop_after):
+        pending = game.pending(playout.state)
+        if not pending:
+            break
+        seat = min(pending)
+        legal = game.legal_actions(playout.state, seat)
+        chooser = (choosers or {}).get(seat, random_chooser)
+        action = chooser(game, game.view(playout.state, seat), seat, legal, agent_rng)
+        step(game, playout, seat, action)
+    return playout
+
+
+def replay(game: Game, num_players: int, options: Mapping[str, str], setup_draws: Iterable[int],
+           records: Iterable[Record]) -> State:
+    """Rebuild a state from the recorded log alone (no seed needed: chance comes from the records)."""
+    state = game.setup(num_players, options, ReplayRng(list(setup_draws)))
+    for record in records:
+        state = game.apply(state, record.seat, record.action, ReplayRng(record.draws)).state
+    return state
+
+
+def perft(game: Game, state: State, depth: int) -> int:
+    """Leaves of the legal-action tree ``depth`` plies deep; a finished game is a leaf where it occurs."""
+    if depth == 0:
+        return 1
+    pending = game.pending(state)
+    if not pending:
+        return 1
+    seat = min(pending)
+    total = 0
+    for action in game.legal_actions(state, seat):
+        after = game.apply(state, seat, action, Rng.for_event(0, 0)).state
+        total += perft(game, after, depth - 1)
+    return total
