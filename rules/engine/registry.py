@@ -33,15 +33,18 @@ def _load(key: str) -> Game | None:
     return game if isinstance(game, Game) else None
 
 
-def available_games() -> list[str]:
-    """Keys of the games that are implemented, in menu order."""
-    return [key for key in GAME_MODULES if _load(key) is not None]
+def available_games(include_unplayable: bool = False) -> list[str]:
+    """Keys of the games that can be played (or, with the flag, at least set up and drawn), in menu order."""
+    games = ((key, _load(key)) for key in GAME_MODULES)
+    return [key for key, game in games if game is not None and (game.playable or include_unplayable)]
 
 
-def get_game(key: str) -> Game:
+def get_game(key: str, include_unplayable: bool = False) -> Game:
     """The game for ``key``; raises ``OptionError`` with a sentence for an unknown or unavailable key."""
     key = key.strip().lower()
     game = _load(key) if key in GAME_MODULES else None
+    if game is not None and not (game.playable or include_unplayable):
+        raise OptionError(f"{game.title} cannot be played yet: see the README's status table.")
     if game is None:
         raise OptionError(f"There is no game {key!r} here. Games: {', '.join(available_games())}.")
     return game

@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m bench`` (``make bench``) runs every ``bench_*.py`` module's ``run()``."""
