@@ -49,4 +49,4 @@ def render_png(game_key: str, view: dict[str, Any], region: str | None = None) -
     return encode_png(render_view(game_key, view, region))
 
 
-__all__ = ["RENDER_MODULES", "RenderError", "render_png", "render_view"]
+__all__ = ["RENDER_MODULES", "RenderError", "encode_png", "render_png", "render_view"]

@@ -68,6 +68,7 @@ class Babylone(Game):
         Option("match", "single", ("single", "best-of-3"), "2 players: one round or a best-of-3 match"),
     )
     ai_levels = ("perfect", "easy")
+    draw_by_agreement = False  # a Babylone round always ends with a winner
     rules_notes = RULES_NOTES
 
     # ---- setup ----------------------------------------------------------------------------------------------

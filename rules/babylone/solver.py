@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 
 #: per colour, the sorted heights of the stacks topped by that colour; colours sorted, so symmetric starts match
 Position = tuple[tuple[int, ...], ...]
@@ -48,7 +48,7 @@ def _from_pairs(pairs: list[tuple[int, int]]) -> Position:
     return tuple(sorted(tuple(sorted(heights)) for heights in by_colour.values()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def is_win(position: Position) -> bool:
     """True when the player to move wins with perfect play (the player who cannot move loses)."""
     return any(not is_win(after) for after in _successors(position))

@@ -113,6 +113,8 @@ class Game(ABC):
     ai_levels: tuple[str, ...] = ("random",)
     has_chance: bool = False
     hidden_information: bool = False
+    #: players may end the game as a draw when all of them agree (/game draw)
+    draw_by_agreement: bool = True
     #: False while only part of a game exists (data and setup, say): it can be rendered, not played
     playable: bool = True
     #: shown by ``/rules``: how this implementation settles what the rule text leaves open

@@ -21,8 +21,27 @@ GAME_MODULES: dict[str, str] = {
 }
 
 
-@cache
+#: games registered at run time (test-only games, plugins); they come after the built-in ones
+_REGISTERED: dict[str, Game] = {}
+
+
+def register(game: Game) -> None:
+    """Make ``game`` available under ``game.key`` (used by tests for small purpose-built games)."""
+    _REGISTERED[game.key] = game
+
+
+def unregister(key: str) -> None:
+    _REGISTERED.pop(key, None)
+
+
 def _load(key: str) -> Game | None:
+    if key in _REGISTERED:
+        return _REGISTERED[key]
+    return _load_builtin(key) if key in GAME_MODULES else None
+
+
+@cache
+def _load_builtin(key: str) -> Game | None:
     try:
         module = importlib.import_module(GAME_MODULES[key])
     except ModuleNotFoundError as error:
@@ -35,14 +54,14 @@ def _load(key: str) -> Game | None:
 
 def available_games(include_unplayable: bool = False) -> list[str]:
     """Keys of the games that can be played (or, with the flag, at least set up and drawn), in menu order."""
-    games = ((key, _load(key)) for key in GAME_MODULES)
+    games = ((key, _load(key)) for key in [*GAME_MODULES, *_REGISTERED])
     return [key for key, game in games if game is not None and (game.playable or include_unplayable)]
 
 
 def get_game(key: str, include_unplayable: bool = False) -> Game:
     """The game for ``key``; raises ``OptionError`` with a sentence for an unknown or unavailable key."""
     key = key.strip().lower()
-    game = _load(key) if key in GAME_MODULES else None
+    game = _load(key)
     if game is not None and not (game.playable or include_unplayable):
         raise OptionError(f"{game.title} cannot be played yet: see the README's status table.")
     if game is None:

@@ -137,30 +137,35 @@ def test_not_pending_seat_is_refused(key: str, players: int) -> None:
             game.apply(playout.state, seat, some_action, Rng.for_event(9, 1))
 
 
+class _ViewSpy:
+    """Wraps ``game.view`` and checks that an AI is only ever handed an object that came out of it."""
+
+    def __init__(self, game, level: str) -> None:
+        self.game, self.level = game, level
+        self.original = game.view
+        self.handed_out: list[object] = []
+
+    def view(self, state, seat):
+        view = self.original(state, seat)
+        self.handed_out.append(view)
+        return view
+
+    def choose(self, game, view, seat, legal, rng):
+        assert any(view is seen for seen in self.handed_out), "the AI was given something other than a view"
+        action = game.choose_action(view, seat, legal, self.level, rng)
+        assert action in legal, f"AI level {self.level} chose an illegal action {action!r}"
+        return action
+
+
 @pytest.mark.parametrize("key", available_games())
 def test_ai_levels_decide_from_views_only(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each AI level plays a game to the end; it is only ever handed the seat's view."""
     game = get_game(key)
-    players = game.min_players
     for level in game.ai_levels:
-        received: list[object] = []
-        original_view = game.view
-
-        def spy_view(state, seat, _original=original_view):
-            view = _original(state, seat)
-            received.append(view)
-            return view
-
-        monkeypatch.setattr(game, "view", spy_view)
-
-        def ai(game_, view, seat, legal, rng, _level=level):
-            assert any(view is seen for seen in received), "the AI was given something other than a view"
-            action = game_.choose_action(view, seat, legal, _level, rng)
-            assert action in legal, f"AI level {_level} chose an illegal action {action!r}"
-            return action
-
-        playout = play(game, players, 21, max_actions=MAX_ACTIONS, choosers={0: ai})
-        monkeypatch.setattr(game, "view", original_view)
+        spy = _ViewSpy(game, level)
+        monkeypatch.setattr(game, "view", spy.view)
+        playout = play(game, game.min_players, 21, max_actions=MAX_ACTIONS, choosers={0: spy.choose})
+        monkeypatch.setattr(game, "view", spy.original)
         assert game.outcome(playout.state).finished
 
 

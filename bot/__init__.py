@@ -1,0 +1,1 @@
+"""Princes' Table: the host service, storage and front-ends (Discord adapter, console)."""

@@ -1,0 +1,196 @@
+"""The console front-end: several named local players in one terminal, with the slash commands' words.
+
+Each line is a command, optionally prefixed by the player who types it: ``alice: /move 3>7``. Without a
+prefix the current player speaks (``/as NAME`` changes who; ``you`` at first). If the speaker has nothing to
+decide and exactly one local player does, ``/move`` acts for that player, so a hot-seat game needs no
+prefixes at all. Images are saved to a folder and their paths printed. Reading stdin line by line lets tests
+script a whole game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from render import render_png
+
+from .host import Actor, Delivery, Host, HostError
+
+CHANNEL = "console"
+GUILD = "console"
+
+HELP = """\
+Commands (the same words as on Discord):
+  /game new GAME [option=value ...] [deadline=HOURS]   open a game here (games: /rules)
+  /game join | leave | ai [LEVEL] | start [random|given] | status | resign | abandon | draw | pause | resume | back
+  /move NOTATION      make a move (try /moves to list yours)      /moves [TEXT]  your legal moves
+  /board              the public board image                       /hand          your private view
+  /log [N]            the last N log lines                         /undo          take back your last move
+  /rules [GAME]       rules notes                                  /as NAME       type as another player
+  NAME: COMMAND       one command as NAME                          /quit          leave the console"""
+
+
+class Console:
+    def __init__(self, host: Host, image_dir: str | Path, write: Callable[[str], None] = print) -> None:
+        self.host = host
+        self.image_dir = Path(image_dir)
+        self.write = write
+        self.speaker = "you"
+        self.images = 0
+
+    def actor(self, name: str | None = None) -> Actor:
+        name = name or self.speaker
+        return Actor(user_id=f"console:{name}", name=name, can_manage=True)
+
+    async def run_lines(self, lines: list[str]) -> None:
+        for line in lines:
+            if not await self.handle(line):
+                break
+
+    async def run_stdin(self) -> None:
+        self.write("Princes' Table console. /help lists the commands; /game new babylone starts a game.")
+        interactive = sys.stdin.isatty()
+        while True:
+            if interactive:
+                sys.stdout.write(f"{self.speaker}> ")
+                sys.stdout.flush()
+            line = await asyncio.to_thread(sys.stdin.readline)
+            if not line:
+                break
+            if not await self.handle(line):
+                break
+
+    async def handle(self, line: str) -> bool:
+        """Run one command line; returns False on /quit. Errors print a sentence, never a traceback."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return True
+        speaker = None
+        head, sep, rest = line.partition(":")
+        if sep and not head.startswith("/") and " " not in head.strip():
+            speaker, line = head.strip(), rest.strip()
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            words = line.split()
+        if not words:
+            return True
+        if words[0] == "/quit":
+            return False
+        try:
+            await self._dispatch(words, self.actor(speaker))
+        except HostError as error:
+            self.write(f"! {error}")
+        return True
+
+    async def _dispatch(self, words: list[str], actor: Actor) -> None:
+        command, args = words[0].lower(), words[1:]
+        if command == "/game":
+            await self._game(args, actor)
+        elif command == "/move":
+            await self._move(" ".join(args), actor)
+        elif command == "/moves":
+            await self._moves(" ".join(args), actor)
+        elif command == "/board":
+            snapshot = await self.host.board(CHANNEL, args[0] if args else None)
+            self.write(snapshot.text)
+            self.write(f"[image] {self._save(snapshot.game_key, snapshot.view, 'board')}")
+        elif command == "/hand":
+            snapshot = await self.host.hand(CHANNEL, actor)
+            self.write(f"(private to {actor.name}) {snapshot.text}")
+            self.write(f"[image] {self._save(snapshot.game_key, snapshot.view, actor.name)}")
+        elif command == "/log":
+            self.write(await self.host.log(CHANNEL, int(args[0]) if args and args[0].isdigit() else 20))
+        elif command == "/undo":
+            await self._show(await self.host.undo(CHANNEL, actor))
+        elif command == "/rules":
+            self.write(self.host.rules_text(args[0] if args else None))
+        elif command == "/as" and args:
+            self.speaker = args[0]
+            self.write(f"Now typing as {self.speaker}.")
+        elif command == "/help":
+            self.write(HELP)
+        else:
+            raise HostError(f"Unknown command {command}. /help lists the commands.")
+
+    async def _game(self, args: list[str], actor: Actor) -> None:
+        if not args:
+            raise HostError("Say what to do: /game new GAME, join, start, status, ... (/help).")
+        sub, rest = args[0].lower(), args[1:]
+        if sub == "new":
+            if not rest:
+                raise HostError("Name a game: " + self.host.rules_text(None))
+            options = dict(word.split("=", 1) for word in rest[1:] if "=" in word)
+            deadline = float(options.pop("deadline", "24"))
+            info = await self.host.create_game(GUILD, CHANNEL, actor, rest[0], options, deadline)
+            self.write(info.lobby_text())
+        elif sub in ("join", "leave"):
+            info = await getattr(self.host, sub)(CHANNEL, actor)
+            self.write(info.lobby_text())
+        elif sub == "ai":
+            self.write((await self.host.add_ai(CHANNEL, actor, rest[0] if rest else None)).lobby_text())
+        elif sub == "start":
+            await self._show(await self.host.start(CHANNEL, actor, rest[0] if rest else "random"))
+        elif sub == "status":
+            self.write(await self.host.status(CHANNEL))
+        elif sub in ("resign", "abandon", "pause", "resume", "back"):
+            await self._show(await getattr(self.host, sub)(CHANNEL, actor))
+        elif sub == "draw":
+            await self._show(await self.host.offer_draw(CHANNEL, actor))
+        else:
+            raise HostError(f"Unknown /game command {sub!r}. /help lists them.")
+
+    async def _current_game(self) -> int:
+        info = await self.host.game_in_channel(CHANNEL)
+        if info is None:
+            raise HostError("No game here yet: /game new babylone")
+        return info.game_id
+
+    async def _move(self, text: str, actor: Actor) -> None:
+        game_id = await self._current_game()
+        info = await self.host.game_info(game_id)
+        local_pending = [s for s in info.seats if s.user_id in info.pending_users]
+        if not info.waiting_on_user(actor.user_id) and len(local_pending) == 1:
+            actor = self.actor(local_pending[0].name)
+        await self._show(await self.host.act(game_id, actor, text))
+
+    async def _moves(self, typed: str, actor: Actor) -> None:
+        game_id = await self._current_game()
+        info = await self.host.game_info(game_id)
+        if not info.waiting_on_user(actor.user_id) and len(info.pending_users) == 1:
+            actor = self.actor(info.pending_users[0].removeprefix("console:"))
+        choices = await self.host.suggestions(game_id, actor.user_id, typed, limit=200)
+        self.write(f"{actor.name}'s moves: " + (", ".join(c.action for c in choices) or "none"))
+
+    async def _show(self, deliveries: list[Delivery]) -> None:
+        for delivery in deliveries:
+            prefix = "" if delivery.kind == "public" else f"(private to {delivery.user_id}) "
+            self.write(prefix + delivery.text)
+            if delivery.view is not None:
+                tag = "board" if delivery.kind == "public" else f"seat{delivery.seat}"
+                self.write(f"[image] {self._save(delivery.game_key, delivery.view, tag)}")
+            await self.host.mark_sent(delivery.id)
+
+    def _save(self, game_key: str, view: dict, tag: str) -> Path:
+        self.image_dir.mkdir(parents=True, exist_ok=True)
+        self.images += 1
+        path = self.image_dir / f"{game_key}-{self.images:04d}-{tag.replace(':', '_')}.png"
+        path.write_bytes(render_png(game_key, view))
+        return path
+
+
+async def run_console(database: str, image_dir: str, lines: list[str] | None = None,
+                      write: Callable[[str], None] = print) -> None:
+    host = await Host.open(database)
+    try:
+        console = Console(host, image_dir, write)
+        await console._show(await host.pending_deliveries())  # anything a crash left unsent
+        if lines is None:
+            await console.run_stdin()
+        else:
+            await console.run_lines(lines)
+    finally:
+        await host.close()

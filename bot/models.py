@@ -1,0 +1,144 @@
+"""Plain data the host hands to front-ends (Discord, console, tests). No discord import here."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+class HostError(Exception):
+    """Something the user asked for cannot be done; ``str(error)`` is the sentence to show (ephemerally)."""
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who asks: a Discord member (or a console player). ``can_manage`` = Manage Channels permission."""
+
+    user_id: str
+    name: str
+    can_manage: bool = False
+
+
+@dataclass(frozen=True)
+class Choice:
+    action: str
+    label: str
+
+
+@dataclass
+class Prompt:
+    """A decision offered to one seat, with its full list of choices (front-ends page them beyond 25)."""
+
+    game_id: int
+    seat: int
+    decision_id: str
+    kind: str
+    text: str
+    sealed: bool
+    choices: list[Choice]
+    deadline: float | None = None
+    #: set for "the deadline expired: claim / wait / hand to the AI" prompts, answered with ``answer_expiry``
+    expiry_id: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Prompt:
+        data = dict(data)
+        data["choices"] = [Choice(**choice) for choice in data["choices"]]
+        return cls(**data)
+
+
+@dataclass
+class Delivery:
+    """A message to post: to the game's channel (``public``) or to one player by DM (``private``).
+
+    ``view`` is the view to draw as the image (already stripped for its audience). A front-end posts it, then
+    calls ``Host.mark_sent(id)``; until then it stays in the outbox and is delivered again after a restart.
+    """
+
+    id: int
+    game_id: int
+    game_key: str
+    kind: str
+    text: str
+    channel_id: str | None = None
+    user_id: str | None = None
+    seat: int | None = None
+    view: dict[str, Any] | None = None
+    mentions: list[str] = field(default_factory=list)
+    prompt: Prompt | None = None
+    #: edit the message remembered under this purpose instead of posting a new one
+    edit_key: str | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        payload = asdict(self)
+        payload.pop("id")
+        return payload
+
+    @classmethod
+    def from_payload(cls, delivery_id: int, payload: dict[str, Any]) -> Delivery:
+        payload = dict(payload)
+        if payload.get("prompt"):
+            payload["prompt"] = Prompt.from_dict(payload["prompt"])
+        return cls(id=delivery_id, **payload)
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    user_id: str | None
+    name: str
+    ai_level: str | None
+    away: bool = False
+
+    @property
+    def is_ai(self) -> bool:
+        """Played by the AI now: an AI seat, or an absent player's seat the AI stands in for."""
+        return self.ai_level is not None
+
+    @property
+    def label(self) -> str:
+        suffix = " (AI)" if self.user_id is None else " (away, AI plays)" if self.away else ""
+        return f"{self.name}{suffix}"
+
+
+@dataclass
+class GameInfo:
+    game_id: int
+    key: str
+    title: str
+    status: str
+    guild_id: str | None
+    channel_id: str
+    creator_id: str
+    seats: list[SeatInfo]
+    options: dict[str, str]
+    min_players: int
+    max_players: int
+    deadline_seconds: int
+    result: dict[str, Any] | None = None
+    pending_users: list[str] = field(default_factory=list)
+
+    def seat_of(self, user_id: str) -> SeatInfo | None:
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    def waiting_on_user(self, user_id: str) -> bool:
+        return user_id in self.pending_users
+
+    def lobby_text(self) -> str:
+        lines = [f"**{self.title}** (game #{self.game_id}) — {self.status}"]
+        lines.append(f"Players ({len(self.seats)}/{self.max_players}, at least {self.min_players}):")
+        lines += [f"{seat.seat + 1}. {seat.label}" for seat in self.seats] or ["(nobody yet)"]
+        if self.options:
+            lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in self.options.items()))
+        hours = self.deadline_seconds / 3600
+        lines.append(f"Decision deadline: {hours:g} h")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A view to show once (``/board``, ``/hand``): never stored, never sent to anyone else."""
+
+    game_key: str
+    text: str
+    view: dict[str, Any]

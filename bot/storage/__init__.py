@@ -1,0 +1,189 @@
+"""The event store: aiosqlite, WAL, one writer connection, numbered SQL migrations.
+
+Every change a player causes is one transaction (``Store.transaction``): the event row, the game's version bump
+(refused if someone else changed the game first), a snapshot every ``SNAPSHOT_EVERY`` events, timers, and the
+outbox rows of the messages it causes. A sender posts outbox rows and marks them sent, so a crash between
+"stored" and "delivered" ends with the delivery after restart, never with a lost or doubled game effect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
+SNAPSHOT_EVERY = 25
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+class StaleVersion(Exception):
+    """The game changed since it was read: the write was refused and nothing was stored."""
+
+
+@dataclass(frozen=True)
+class EventRow:
+    seq: int
+    seat: int | None
+    action: str
+    draws: list[int]
+    user_id: str | None
+    log: list[list[str]]
+    created_at: float
+
+
+def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
+    found = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _MIGRATION_NAME.match(path.name)
+        if not match:
+            raise RuntimeError(f"migration file name {path.name!r} is not NNNN_name.sql")
+        found.append((int(match.group(1)), path))
+    numbers = [number for number, _ in found]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise RuntimeError(f"migrations must be numbered 1..n without gaps, found {numbers}")
+    return found
+
+
+def split_statements(script: str) -> list[str]:
+    """SQL statements of a script, so a migration can run inside our own transaction (executescript commits)."""
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            if current.strip():
+                statements.append(current.strip())
+            current = ""
+    if current.strip() and not current.strip().startswith("--"):
+        statements.append(current.strip())
+    return statements
+
+
+class Store:
+    """One aiosqlite connection; writes are serialised by a lock, each ``transaction`` is atomic."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self.db = connection
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, migrations: Path = MIGRATIONS_DIR) -> Store:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        connection.row_factory = aiosqlite.Row
+        await connection.execute("PRAGMA journal_mode=WAL")
+        await connection.execute("PRAGMA synchronous=NORMAL")
+        await connection.execute("PRAGMA foreign_keys=ON")
+        await connection.execute("PRAGMA busy_timeout=5000")
+        store = cls(connection)
+        await store.migrate(migrations)
+        return store
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    # ---- migrations ------------------------------------------------------------------------------------------
+    async def schema_version(self) -> int:
+        await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        async with self.db.execute("SELECT MAX(version) FROM schema_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
+    async def migrate(self, directory: Path = MIGRATIONS_DIR) -> int:
+        """Apply every migration newer than the stored version, all in one transaction. Returns the version."""
+        current = await self.schema_version()
+        todo = [(number, path) for number, path in migration_files(directory) if number > current]
+        if not todo:
+            return current
+        async with self.transaction() as db:
+            for number, path in todo:
+                for statement in split_statements(path.read_text()):
+                    await db.execute(statement)
+                await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+        return todo[-1][0]
+
+    # ---- transactions ----------------------------------------------------------------------------------------
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            else:
+                await self.db.execute("COMMIT")
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+        async with self.db.execute(sql, tuple(params)) as cursor:
+            return list(await cursor.fetchall())
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
+        async with self.db.execute(sql, tuple(params)) as cursor:
+            row: aiosqlite.Row | None = await cursor.fetchone()
+            return row
+
+    # ---- games (inside a transaction: pass the connection from ``transaction``) ------------------------------
+    @staticmethod
+    async def bump_version(db: aiosqlite.Connection, game_id: int, expected: int, now: float) -> int:
+        """Claim the next version; refused (``StaleVersion``) if the game moved on since it was read."""
+        cursor = await db.execute(
+            "UPDATE games SET version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+            (now, game_id, expected))
+        if cursor.rowcount != 1:
+            raise StaleVersion(f"game {game_id} is no longer at version {expected}")
+        return expected + 1
+
+    @staticmethod
+    async def append_event(db: aiosqlite.Connection, game_id: int, seq: int, seat: int | None, action: str,
+                           draws: list[int], user_id: str | None, log: list[list[str]], now: float) -> None:
+        await db.execute(
+            "INSERT INTO events (game_id, seq, seat, action, draws, user_id, log, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seq, seat, action, json.dumps(draws), user_id, json.dumps(log), now))
+
+    @staticmethod
+    async def save_snapshot(db: aiosqlite.Connection, game_id: int, seq: int, state: dict[str, Any]) -> None:
+        await db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+                         (game_id, seq, json.dumps(state, separators=(",", ":"))))
+
+    @staticmethod
+    async def add_outbox(db: aiosqlite.Connection, game_id: int, payload: dict[str, Any], now: float) -> int:
+        cursor = await db.execute("INSERT INTO outbox (game_id, payload, created_at) VALUES (?, ?, ?)",
+                                  (game_id, json.dumps(payload), now))
+        return int(cursor.lastrowid or 0)
+
+    # ---- reads -----------------------------------------------------------------------------------------------
+    async def events(self, game_id: int, after_seq: int = -1, include_undone: bool = False) -> list[EventRow]:
+        rows = await self.fetchall(
+            "SELECT seq, seat, action, draws, user_id, log, created_at FROM events "
+            "WHERE game_id = ? AND seq > ? AND (undone = 0 OR ?) ORDER BY seq",
+            (game_id, after_seq, int(include_undone)))
+        return [EventRow(row["seq"], row["seat"], row["action"], json.loads(row["draws"]), row["user_id"],
+                         json.loads(row["log"]), row["created_at"]) for row in rows]
+
+    async def latest_snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
+        row = await self.fetchone(
+            "SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,))
+        return (row["seq"], json.loads(row["state"])) if row else None
+
+    async def unsent_outbox(self) -> list[tuple[int, dict[str, Any]]]:
+        rows = await self.fetchall("SELECT id, payload FROM outbox WHERE sent_at IS NULL ORDER BY id")
+        return [(row["id"], json.loads(row["payload"])) for row in rows]
+
+    async def mark_sent(self, outbox_id: int, now: float) -> None:
+        async with self.transaction() as db:
+            await db.execute("UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (now, outbox_id))
+
+
+__all__ = ["EventRow", "SNAPSHOT_EVERY", "StaleVersion", "Store", "migration_files", "split_statements"]

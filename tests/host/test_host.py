@@ -1,0 +1,235 @@
+"""The host service driven as a front-end would: lobby, play, errors, undo, restart, votes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.host import Host, HostError
+from rules.engine import get_game
+from tests.conftest import ALICE, BOB, CAROL, MOD
+
+CHANNEL = "chan-1"
+
+
+async def _started_babylone(host: Host, **options: str) -> int:
+    info = await host.create_game("guild", CHANNEL, ALICE, "babylone", {"first": "1", **options})
+    await host.join(CHANNEL, BOB)
+    await host.start(CHANNEL, ALICE, order="given")
+    return info.game_id
+
+
+async def _pending_actor(host: Host, game_id: int):
+    info = await host.game_info(game_id)
+    user = info.pending_users[0]
+    return ALICE if user == ALICE.user_id else BOB
+
+
+async def test_lobby_rules(host: Host) -> None:
+    info = await host.create_game("guild", CHANNEL, ALICE, "babylone", {})
+    with pytest.raises(HostError, match="already has a game"):
+        await host.create_game("guild", CHANNEL, BOB, "babylone", {})
+    with pytest.raises(HostError, match="already joined"):
+        await host.join(CHANNEL, ALICE)
+    with pytest.raises(HostError, match="at least 2"):
+        await host.start(CHANNEL, ALICE)
+    with pytest.raises(HostError, match="no option"):
+        await host.create_game("guild", "other", ALICE, "babylone", {"colour": "red"})
+    with pytest.raises(HostError, match="no game 'chess'"):
+        await host.create_game("guild", "other", ALICE, "chess", {})
+    with pytest.raises(HostError, match="between 1 hour and 7 days"):
+        await host.create_game("guild", "other", ALICE, "babylone", {}, deadline_hours=200)
+    await host.join(CHANNEL, BOB)
+    await host.leave(CHANNEL, BOB)
+    info = await host.add_ai(CHANNEL, ALICE, "perfect")
+    assert [seat.label for seat in info.seats] == ["alice", "AI perfect (AI)"]
+    assert "Babylone" in info.lobby_text()
+
+
+async def test_a_whole_game_against_the_ai(host: Host) -> None:
+    await host.create_game("guild", CHANNEL, ALICE, "babylone", {"first": "1"})
+    await host.add_ai(CHANNEL, ALICE, "easy")
+    deliveries = await host.start(CHANNEL, ALICE, order="given")
+    game_id = deliveries[0].game_id
+    assert deliveries[0].kind == "public" and deliveries[0].view is not None
+    assert deliveries[0].mentions == [ALICE.user_id]
+    assert deliveries[0].prompt is not None and len(deliveries[0].prompt.choices) == 132
+    for _ in range(20):
+        info = await host.game_info(game_id)
+        if info.status == "finished":
+            break
+        choices = await host.suggestions(game_id, ALICE.user_id, "")
+        prompt = await host.prompt_of(game_id, ALICE.user_id)
+        await host.act(game_id, ALICE, choices[0].action, prompt.decision_id)
+    info = await host.game_info(game_id)
+    assert info.status == "finished" and info.result is not None
+    assert await host.replay_state(game_id) == (await host._load(game_id)).state
+    assert "wins" in await host.log(CHANNEL)
+
+
+async def test_bad_input_is_a_sentence_and_stores_nothing(host: Host) -> None:
+    game_id = await _started_babylone(host)
+    version = (await host._row(game_id))["version"]
+    with pytest.raises(HostError, match="two stack numbers"):
+        await host.act(game_id, ALICE, "hello")
+    with pytest.raises(HostError, match="no stack 13"):
+        await host.act(game_id, ALICE, "13>1")
+    with pytest.raises(HostError, match="not your turn"):
+        await host.act(game_id, BOB, "1>2")
+    with pytest.raises(HostError, match="not playing"):
+        await host.act(game_id, CAROL, "1>2")
+    assert (await host._row(game_id))["version"] == version
+    assert len(await host.store.events(game_id)) == 1
+
+
+async def test_stale_or_doubled_click_applies_once(host: Host) -> None:
+    game_id = await _started_babylone(host)
+    prompt = await host.prompt_of(game_id, ALICE.user_id)
+    action = prompt.choices[0].action
+    await host.act(game_id, ALICE, action, prompt.decision_id)
+    with pytest.raises(HostError):
+        await host.act(game_id, ALICE, action, prompt.decision_id)
+    bob_prompt = await host.prompt_of(game_id, BOB.user_id)
+    await host.act(game_id, BOB, bob_prompt.choices[0].action, bob_prompt.decision_id)
+    with pytest.raises(HostError, match="no longer open"):  # alice's old button, now that it is her turn again
+        await host.act(game_id, ALICE, prompt.choices[1].action, prompt.decision_id)
+    assert len(await host.store.events(game_id)) == 3
+
+
+async def test_undo_own_last_move_only(host: Host) -> None:
+    game_id = await _started_babylone(host)
+    prompt = await host.prompt_of(game_id, ALICE.user_id)
+    with pytest.raises(HostError, match="nothing to undo"):
+        await host.undo(CHANNEL, ALICE)
+    await host.act(game_id, ALICE, prompt.choices[0].action)
+    with pytest.raises(HostError, match="your own last move"):
+        await host.undo(CHANNEL, BOB)
+    await host.undo(CHANNEL, ALICE)
+    assert (await host.game_info(game_id)).pending_users == [ALICE.user_id]
+    await host.act(game_id, ALICE, prompt.choices[1].action)  # the next event takes a fresh number
+    events = await host.store.events(game_id)
+    assert [e.action for e in events[1:]] == [prompt.choices[1].action]
+    assert await host.replay_state(game_id) == (await host._load(game_id)).state
+
+
+async def test_crash_between_stored_and_delivered(tmp_path, clock) -> None:
+    """The action is stored with its messages; a 'crash' before posting them delivers them after restart."""
+    path = tmp_path / "crash.sqlite3"
+    first = await Host.open(path, clock=clock)
+    game_id = await _started_babylone(first)
+    for delivery in await first.pending_deliveries():
+        await first.mark_sent(delivery.id)
+    prompt = await first.prompt_of(game_id, ALICE.user_id)
+    returned = await first.act(game_id, ALICE, prompt.choices[0].action, prompt.decision_id)
+    state = (await first._load(game_id)).state
+    await first.close()  # the process dies here: nothing was posted
+
+    second = await Host.open(path, clock=clock)
+    try:
+        unsent = await second.pending_deliveries()
+        assert [d.text for d in unsent] == [d.text for d in returned]
+        for delivery in unsent:
+            await second.mark_sent(delivery.id)
+        assert await second.pending_deliveries() == []
+        assert (await second._load(game_id)).state == state  # no game effect lost
+        with pytest.raises(HostError):  # nor doubled: the same click again is refused
+            await second.act(game_id, ALICE, prompt.choices[0].action, prompt.decision_id)
+        assert len(await second.store.events(game_id)) == 2
+    finally:
+        await second.close()
+
+
+async def test_snapshots_and_reload_equal_replay(tmp_path, clock) -> None:
+    path = tmp_path / "snap.sqlite3"
+    first = await Host.open(path, clock=clock)
+    await first.create_game("guild", CHANNEL, ALICE, "babylone", {"match": "best-of-3"})
+    await first.add_ai(CHANNEL, ALICE, "easy")
+    await first.add_ai(CHANNEL, ALICE, "easy")
+    await first.leave(CHANNEL, ALICE)  # leaving empties the human seats: the lobby is abandoned
+    assert await first.game_in_channel(CHANNEL) is None
+    await first.create_game(None, CHANNEL, MOD, "babylone", {"match": "best-of-3"}, seat_creator=False, seed=5)
+    await first.add_ai(CHANNEL, MOD, "easy")
+    await first.add_ai(CHANNEL, MOD, "random")
+    await first.start(CHANNEL, MOD)
+    info = (await first.my_games(MOD.user_id)) or [await first.game_info(2)]
+    game_id = info[0].game_id
+    snapshots = await first.store.fetchall("SELECT seq FROM snapshots WHERE game_id = ?", (game_id,))
+    await first.close()
+    assert len(snapshots) >= 2  # seq 0 and at least one every 25 events
+    second = await Host.open(path, clock=clock)
+    try:
+        loaded = (await second._load(game_id)).state
+        assert loaded == await second.replay_state(game_id)
+        assert (await second.game_info(game_id)).status == "finished"
+    finally:
+        await second.close()
+
+
+async def test_resign_abandon_sub_and_votes(host: Host) -> None:
+    game_id = await _started_babylone(host)
+    deliveries = await host.sub(CHANNEL, BOB, CAROL)
+    assert "carol takes over seat 2" in deliveries[0].text
+    with pytest.raises(HostError, match="Manage Channels"):
+        await host.sub(CHANNEL, ALICE, BOB, seat=1)
+    await host.sub(CHANNEL, MOD, BOB, seat=1)
+    with pytest.raises(HostError, match="no draw"):
+        await host.offer_draw(CHANNEL, ALICE)
+    first = await host.abandon(CHANNEL, ALICE)
+    assert "Waiting for: bob" in first[0].text
+    await host.pause(CHANNEL, ALICE)
+    await host.pause(CHANNEL, BOB)
+    assert (await host.game_info(game_id)).status == "paused"
+    with pytest.raises(HostError, match="paused"):
+        await host.act(game_id, ALICE, "1>2")
+    await host.resume(CHANNEL, ALICE)
+    await host.resume(CHANNEL, BOB)
+    assert (await host.game_info(game_id)).status == "active"
+    deliveries = await host.resign(CHANNEL, BOB)
+    info = await host.game_info(game_id)
+    assert info.status == "finished" and info.result["winners"] == [0]
+    assert "alice wins" in deliveries[0].text
+
+
+async def test_moderator_abandons_at_once(host: Host) -> None:
+    game_id = await _started_babylone(host)
+    await host.abandon(CHANNEL, MOD)
+    assert (await host.game_info(game_id)).status == "abandoned"
+    assert await host.game_in_channel(CHANNEL) is None
+
+
+async def test_lost_channel_pauses_and_resumes_elsewhere(host: Host) -> None:
+    game_id = await _started_babylone(host)
+    deliveries = await host.channel_lost(CHANNEL)
+    assert {d.user_id for d in deliveries} == {ALICE.user_id, BOB.user_id}
+    assert all(d.kind == "private" for d in deliveries)
+    assert (await host.game_info(game_id)).status == "paused"
+    await host.resume("chan-2", BOB)
+    info = await host.game_info(game_id)
+    assert info.status == "active" and info.channel_id == "chan-2"
+
+
+async def test_rules_text_lists_options(host: Host) -> None:
+    text = host.rules_text("babylone")
+    assert "second player always wins" in text and "`match`" in text
+    assert "babylone" in host.rules_text(None)
+    with pytest.raises(HostError):
+        host.rules_text("nope")
+
+
+async def test_turn_dms_setting(host: Host) -> None:
+    await host.set_setting(BOB.user_id, "turn_dms", "on")
+    assert (await host.get_settings(BOB.user_id))["turn_dms"] == "on"
+    with pytest.raises(HostError):
+        await host.set_setting(BOB.user_id, "colour", "red")
+    game_id = await _started_babylone(host)
+    prompt = await host.prompt_of(game_id, ALICE.user_id)
+    deliveries = await host.act(game_id, ALICE, prompt.choices[0].action)
+    private = [d for d in deliveries if d.kind == "private"]
+    assert [d.user_id for d in private] == [BOB.user_id] and private[0].prompt is not None
+
+
+def test_game_options_stored_resolved() -> None:
+    game = get_game("babylone")
+    assert game.resolve_options({}) == {"first": "random", "match": "single"}
+    assert json.loads(json.dumps(game.resolve_options({"match": "BEST-OF-3"})))["match"] == "best-of-3"
