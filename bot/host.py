@@ -67,6 +67,9 @@ class Live:
     seq: int
     #: seated users who asked for turn DMs (/settings)
     dm_users: set[str] = field(default_factory=set)
+    #: after a store that changed more than the state: the new state, until the row and seats are re-read
+    pending_state: State | None = None
+    pending_seq: int = -1
 
     @property
     def id(self) -> int:
@@ -94,8 +97,8 @@ class Host:
         self.store = store
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
-        #: game id -> (version, state, last seq) as last stored by this process: saves a replay per action
-        self._states: dict[int, tuple[int, State, int]] = {}
+        #: game id -> the game as last loaded or stored by this process, valid while its version matches
+        self._known: dict[int, Live] = {}
         #: set when a timer is added, so a front-end's timer loop can wake up early
         self.timers_changed = asyncio.Event()
 
@@ -118,24 +121,28 @@ class Host:
 
     async def _seats(self, game_id: int) -> list[SeatInfo]:
         rows = await self.store.fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
-        return [SeatInfo(r["seat"], r["user_id"], r["name"], r["ai_level"], bool(r["away"])) for r in rows]
+        return [SeatInfo(r["seat"], r["user_id"], r["name"], r["ai_level"], bool(r["away"]), r["missed"])
+                for r in rows]
 
     async def _load(self, game_id: int) -> Live:
+        """The game at its stored version: one query when this process stored that version itself."""
         row = await self._row(game_id)
+        known = self._known.get(game_id)
+        if known and known.version == row["version"]:
+            return replace(known, row=row)
         game = get_game(row["kind"])
         seats = await self._seats(game_id)
-        known = self._states.get(game_id)
         if row["num_players"] is None:  # never started: a lobby, open or abandoned
             live = Live(row, seats, game, {}, -1)
-        elif known and known[0] == row["version"]:
-            live = Live(row, seats, game, known[1], known[2])
+        elif known and known.version + 1 == row["version"] and known.pending_state is not None:
+            live = Live(row, seats, game, known.pending_state, known.pending_seq)  # our own last write
         else:
             live = Live(row, seats, game, *await self._rebuild(game, row))
-            self._states[game_id] = (live.version, live.state, live.seq)
         rows = await self.store.fetchall(
             "SELECT s.user_id FROM seats s JOIN user_settings u ON u.user_id = s.user_id "
             "WHERE s.game_id = ? AND u.key = 'turn_dms' AND u.value = 'on'", (game_id,))
         live.dm_users = {row["user_id"] for row in rows}
+        self._known[game_id] = live
         return live
 
     async def _rebuild(self, game: Game, row: dict[str, Any]) -> tuple[State, int]:
@@ -313,7 +320,7 @@ class Host:
                 await self.store.bump_version(db, live.id, live.version, now)
                 await self._write_seats(db, live.id, seats)
                 await self._write_change(db, started, change, now)
-        self._states[live.id] = (live.version + 1, state, 0)
+        self._known[live.id] = replace(started, pending_state=state, pending_seq=0)
         return change.deliveries + await self._run_ai(live.id)
 
     # =========================================================================================== play
@@ -340,12 +347,14 @@ class Host:
             live = await self._load(game_id)
             self._require_active(live)
             seat = self._seat_for(live, actor)
-            # acting resets the missed-deadline count and ends an AI stand-in for this player
-            change = Change(statements=[(
-                "UPDATE seats SET missed = 0, ai_level = CASE WHEN away = 1 THEN NULL ELSE ai_level END, away = 0 "
-                "WHERE game_id = ? AND seat = ?", (game_id, seat.seat))])
+            change = Change()
+            if seat.missed or seat.away:  # acting resets the missed deadlines and ends an AI stand-in
+                change.statements.append((
+                    "UPDATE seats SET missed = 0, ai_level = CASE WHEN away = 1 THEN NULL ELSE ai_level END, "
+                    "away = 0 WHERE game_id = ? AND seat = ?", (game_id, seat.seat)))
             deliveries = await self._act_locked(live, seat.seat, actor.user_id, text, decision_id, change=change)
-        return deliveries + await self._run_ai(game_id)
+            any_ai = any(s.is_ai for s in live.seats)
+        return deliveries + (await self._run_ai(game_id) if any_ai else [])
 
     async def _act_locked(self, live: Live, seat: int, who: str, text: str, decision_id: str | None,
                           parsed: bool = False, change: Change | None = None) -> list[Delivery]:
@@ -393,17 +402,28 @@ class Host:
                 await self.store.bump_version(db, live.id, live.version, now)
                 await self._write_change(db, after, change, now)
         except StaleVersion:
-            self._states.pop(live.id, None)
+            self._known.pop(live.id, None)
             raise HostError("The game changed at the same moment; look at the latest message and try again.")\
                 from None
-        self._states[live.id] = (live.version + 1, after.state, after.seq + len(change.events))
+        self._remember(after, change)
+
+    def _remember(self, after: Live, change: Change) -> None:
+        """Keep what was just stored, so the next load needs no replay (and, for a plain move, no seat query)."""
+        seq = after.seq + len(change.events)
+        finished = bool(after.state) and after.game.outcome(after.state).finished
+        if change.statements or finished:  # seats or status may have changed: re-read them, keep the state
+            self._known[after.id] = replace(after, pending_state=after.state, pending_seq=seq)
+        else:
+            self._known[after.id] = replace(after, row={**after.row, "version": after.version + 1}, seq=seq)
 
     async def _write_change(self, db: aiosqlite.Connection, live: Live, change: Change, now: float) -> None:
         """Events, snapshot, result, timers and outbox of one step (the caller holds the transaction)."""
         seq = live.seq
+        rows = []
         for seat, action, draws, who, log_lines in change.events:
             seq += 1
-            await self.store.append_event(db, live.id, seq, seat, action, draws, who, log_lines, now)
+            rows.append((live.id, seq, seat, action, draws, who, log_lines, now))
+        await self.store.append_events(db, rows)
         if change.events and (seq == 0 or seq // SNAPSHOT_EVERY > live.seq // SNAPSHOT_EVERY):
             await self.store.save_snapshot(db, live.id, seq, live.state)
         for sql, params in change.statements:
@@ -415,7 +435,7 @@ class Host:
                 "SELECT decision_id, seat, action, nonce, commit_hash FROM sealed WHERE game_id = ? "
                 "ORDER BY created_at, seat", (live.id,))
             change.deliveries += self._reveal(live, [dict(row) for row in rows])
-        await self._arm_timers(db, live, now)
+        await self._arm_timers(db, live, change, now)
         for delivery in change.deliveries:
             delivery.id = await self.store.add_outbox(db, live.id, delivery.to_payload(), now)
 
@@ -590,30 +610,37 @@ class Host:
         await self.store.mark_sent(delivery_id, self.clock())
 
     # =========================================================================================== timers
-    async def _arm_timers(self, db: aiosqlite.Connection, live: Live, now: float) -> None:
+    async def _arm_timers(self, db: aiosqlite.Connection, live: Live, change: Change, now: float) -> None:
         """Keep one reminder and one deadline per open human decision; drop those of answered decisions."""
-        status = await db.execute_fetchall("SELECT status FROM games WHERE id = ?", (live.id,))
-        if not live.state or list(status)[0][0] != "active":
+        status = live.row["status"]
+        if change.statements:  # they may have ended or paused the game
+            rows = await db.execute_fetchall("SELECT status FROM games WHERE id = ?", (live.id,))
+            status = list(rows)[0][0]
+        if not live.state or status != "active":
             return
         pending = live.game.pending(live.state)
         rows = await db.execute_fetchall(
             "SELECT id, seat, decision_id FROM timers WHERE game_id = ? AND kind IN ('reminder', 'deadline')",
             (live.id,))
-        armed = set()
+        armed, stale = set(), []
         for timer_id, seat, decision_id in rows:
             decision = pending.get(seat)
             if decision is None or decision.id != decision_id or live.seats[seat].is_ai:
-                await db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
+                stale.append((timer_id,))
             else:
                 armed.add(seat)
+        if stale:
+            await db.executemany("DELETE FROM timers WHERE id = ?", stale)
+        new = []
         for seat, decision in pending.items():
             if seat in armed or live.seats[seat].is_ai:
                 continue
             span = live.row["window_seconds"] if decision.timing == "window" else live.row["deadline_seconds"]
-            for kind, due in (("reminder", now + span * (1 - REMINDER_FRACTION)), ("deadline", now + span)):
-                await db.execute(
-                    "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, ?, ?, ?, ?)",
-                    (live.id, kind, seat, decision.id, due))
+            new += [(live.id, "reminder", seat, decision.id, now + span * (1 - REMINDER_FRACTION)),
+                    (live.id, "deadline", seat, decision.id, now + span)]
+        if new:
+            await db.executemany(
+                "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, ?, ?, ?, ?)", new)
             self.timers_changed.set()
 
     async def next_timer_due(self) -> float | None:
@@ -1122,6 +1149,7 @@ class Host:
         async with self.store.transaction() as db:
             await db.execute("INSERT OR REPLACE INTO user_settings (user_id, key, value) VALUES (?, ?, ?)",
                              (user_id, key, value))
+        self._known.clear()  # turn-DM preferences are part of each loaded game
 
     async def remember_message(self, game_id: int, purpose: str, channel_id: str, message_id: str) -> None:
         async with self.store.transaction() as db:

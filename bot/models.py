@@ -89,6 +89,8 @@ class SeatInfo:
     name: str
     ai_level: str | None
     away: bool = False
+    #: deadlines missed in a row
+    missed: int = 0
 
     @property
     def is_ai(self) -> bool:

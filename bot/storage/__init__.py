@@ -153,6 +153,16 @@ class Store:
             (game_id, seq, seat, action, json.dumps(draws), user_id, json.dumps(log), now))
 
     @staticmethod
+    async def append_events(db: aiosqlite.Connection,
+                            rows: list[tuple[int, int, int | None, str, list[int], str | None, list[list[str]], float]],
+                            ) -> None:
+        """Several events in one round trip to the database thread."""
+        await db.executemany(
+            "INSERT INTO events (game_id, seq, seat, action, draws, user_id, log, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(g, q, s, a, json.dumps(d), u, json.dumps(lg), t) for g, q, s, a, d, u, lg, t in rows])
+
+    @staticmethod
     async def save_snapshot(db: aiosqlite.Connection, game_id: int, seq: int, state: dict[str, Any]) -> None:
         await db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
                          (game_id, seq, json.dumps(state, separators=(",", ":"))))
