@@ -1,0 +1,1 @@
+"""The host service, split by concern; ``bot.host.Host`` puts the parts together."""

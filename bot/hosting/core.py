@@ -1,0 +1,490 @@
+"""The core of the host service: loading and storing games, and the messages a change causes.
+
+It imports no discord. The Discord cogs, the console and the tests all drive this one class, so no front-end
+holds game logic. Every change is one storage transaction: event(s), version bump, snapshot, timers and the
+outbox rows of the messages it causes. Deliveries returned to the caller are those outbox rows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Self
+
+import aiosqlite
+
+from rules.engine import (
+    Decision,
+    Event,
+    Game,
+    Outcome,
+    ReplayRng,
+    State,
+    get_game,
+)
+
+from ..models import Actor, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
+from ..storage import SNAPSHOT_EVERY, StaleVersion, Store
+
+log = logging.getLogger(__name__)
+
+ACTIVE = ("lobby", "active", "paused")
+MIN_DEADLINE_H, MAX_DEADLINE_H = 1.0, 7 * 24.0
+#: a reminder goes out when this fraction of the decision's time is left
+REMINDER_FRACTION = 0.25
+#: deadlines missed in a row before the AI stands in for a player
+MISSES_BEFORE_AI = 2
+MAX_AI_STEPS = 20_000
+
+
+def commit_hash(nonce: str, game_id: int, decision_id: str, seat: int, action: str) -> str:
+    """The public commitment to a sealed choice: anyone can recompute it once nonce and action are published."""
+    return hashlib.sha256(f"{nonce}|{game_id}|{decision_id}|{seat}|{action}".encode()).hexdigest()
+
+
+@dataclass
+class Live:
+    """A loaded game: its row, seats, current state and the last event number."""
+
+    row: dict[str, Any]
+    seats: list[SeatInfo]
+    game: Game
+    state: State
+    seq: int
+    #: seated users who asked for turn DMs (/settings)
+    dm_users: set[str] = field(default_factory=set)
+    #: after a store that changed more than the state: the new state, until the row and seats are re-read
+    pending_state: State | None = None
+    pending_seq: int = -1
+
+    @property
+    def id(self) -> int:
+        return int(self.row["id"])
+
+    @property
+    def version(self) -> int:
+        return int(self.row["version"])
+
+    def with_state(self, state: State) -> Live:
+        return replace(self, state=state)
+
+
+@dataclass
+class Change:
+    """What one stored step does: events to append, messages to send, extra SQL to run, all in one commit."""
+
+    events: list[tuple[int | None, str, list[int], str | None, list[list[str]]]] = field(default_factory=list)
+    deliveries: list[Delivery] = field(default_factory=list)
+    statements: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+
+
+class HostCore:
+    """Loading, storing and delivering; the mixins in this package add the commands front-ends call."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        #: game id -> the game as last loaded or stored by this process, valid while its version matches
+        self._known: dict[int, Live] = {}
+        #: set when a timer is added, so a front-end's timer loop can wake up early
+        self.timers_changed = asyncio.Event()
+
+    @classmethod
+    async def open(cls, database: str | Path, clock: Callable[[], float] = time.time) -> Self:
+        return cls(await Store.open(database), clock)
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def _row(self, game_id: int) -> dict[str, Any]:
+        row = await self.store.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise HostError(f"There is no game #{game_id}.")
+        return dict(row)
+
+    async def _seats(self, game_id: int) -> list[SeatInfo]:
+        rows = await self.store.fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        return [
+            SeatInfo(r["seat"], r["user_id"], r["name"], r["ai_level"], bool(r["away"]), r["missed"])
+            for r in rows
+        ]
+
+    async def _load(self, game_id: int) -> Live:
+        """The game at its stored version: one query when this process stored that version itself."""
+        row = await self._row(game_id)
+        known = self._known.get(game_id)
+        if known and known.version == row["version"]:
+            return replace(known, row=row)
+        game = get_game(row["kind"])
+        seats = await self._seats(game_id)
+        if row["num_players"] is None:  # never started: a lobby, open or abandoned
+            live = Live(row, seats, game, {}, -1)
+        elif known and known.version + 1 == row["version"] and known.pending_state is not None:
+            live = Live(row, seats, game, known.pending_state, known.pending_seq)  # our own last write
+        else:
+            live = Live(row, seats, game, *await self._rebuild(game, row))
+        rows = await self.store.fetchall(
+            "SELECT s.user_id FROM seats s JOIN user_settings u ON u.user_id = s.user_id "
+            "WHERE s.game_id = ? AND u.key = 'turn_dms' AND u.value = 'on'",
+            (game_id,),
+        )
+        live.dm_users = {row["user_id"] for row in rows}
+        self._known[game_id] = live
+        return live
+
+    async def _rebuild(self, game: Game, row: dict[str, Any]) -> tuple[State, int]:
+        """Latest snapshot, then the events after it, each with the chance results it recorded."""
+        snapshot = await self.store.latest_snapshot(row["id"])
+        options = json.loads(row["options"])
+        if snapshot is None:
+            setup = (await self.store.events(row["id"], -1))[0]
+            state, seq = game.setup(row["num_players"], options, ReplayRng(setup.draws)), 0
+        else:
+            seq, state = snapshot
+            if row["rules_version"] != game.rules_version:
+                state = game.upgrade(state, row["rules_version"])
+        for event in await self.store.events(row["id"], seq):
+            state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
+        last = await self.store.fetchone("SELECT MAX(seq) FROM events WHERE game_id = ?", (row["id"],))
+        return state, int(last[0])  # undone events keep their numbers: the next event comes after them
+
+    async def replay_state(self, game_id: int) -> State:
+        """The state rebuilt from the setup and every event, ignoring snapshots (for checks and tests)."""
+        row = await self._row(game_id)
+        game = get_game(row["kind"])
+        events = await self.store.events(game_id, -1)
+        state = game.setup(row["num_players"], json.loads(row["options"]), ReplayRng(events[0].draws))
+        for event in events[1:]:
+            state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
+        return state
+
+    def _info(self, live: Live) -> GameInfo:
+        row = live.row
+        pending_users: list[str] = []
+        if row["status"] == "active":
+            for seat in live.game.pending(live.state):
+                user = live.seats[seat].user_id if seat < len(live.seats) else None
+                if user:
+                    pending_users.append(user)
+        return GameInfo(
+            game_id=live.id,
+            key=row["kind"],
+            title=live.game.title,
+            status=row["status"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            creator_id=row["creator_id"],
+            seats=live.seats,
+            options=json.loads(row["options"]),
+            min_players=live.game.min_players,
+            max_players=live.game.max_players,
+            deadline_seconds=row["deadline_seconds"],
+            result=json.loads(row["result"]) if row["result"] else None,
+            pending_users=pending_users,
+        )
+
+    async def game_info(self, game_id: int) -> GameInfo:
+        return self._info(await self._load(game_id))
+
+    async def game_in_channel(self, channel_id: str) -> GameInfo | None:
+        row = await self.store.fetchone(
+            "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active', 'paused')",
+            (channel_id,),
+        )
+        return await self.game_info(row["id"]) if row else None
+
+    async def _live_in_channel(self, channel_id: str) -> Live:
+        info = await self.game_in_channel(channel_id)
+        if info is None:
+            raise HostError("There is no game in this channel. Start one with /game new.")
+        return await self._load(info.game_id)
+
+    @staticmethod
+    def ai_levels(game: Game) -> list[str]:
+        return list(dict.fromkeys([*game.ai_levels, "random"]))
+
+    def _seat_for(self, live: Live, actor: Actor) -> SeatInfo:
+        seat = next((s for s in live.seats if s.user_id == actor.user_id), None)
+        if seat is None:
+            raise HostError("You are not playing in this game.")
+        return seat
+
+    @staticmethod
+    def _require_active(live: Live) -> None:
+        status = live.row["status"]
+        if status == "paused":
+            raise HostError("The game is paused. Its players can /game resume it.")
+        if status == "lobby":
+            raise HostError("The game has not started yet: /game start.")
+        if status != "active":
+            raise HostError("This game is over.")
+
+    async def _store(self, live: Live, after: Live, change: Change) -> None:
+        now = self.clock()
+        try:
+            async with self.store.transaction() as db:
+                await self.store.bump_version(db, live.id, live.version, now)
+                await self._write_change(db, after, change, now)
+        except StaleVersion:
+            self._known.pop(live.id, None)
+            raise HostError(
+                "The game changed at the same moment; look at the latest message and try again."
+            ) from None
+        self._remember(after, change)
+
+    def _remember(self, after: Live, change: Change) -> None:
+        """Keep what was just stored, so the next load needs no replay (and, for a plain move, no seat query)."""
+        seq = after.seq + len(change.events)
+        finished = bool(after.state) and after.game.outcome(after.state).finished
+        if change.statements or finished:  # seats or status may have changed: re-read them, keep the state
+            self._known[after.id] = replace(after, pending_state=after.state, pending_seq=seq)
+        else:
+            self._known[after.id] = replace(after, row={**after.row, "version": after.version + 1}, seq=seq)
+
+    async def _write_change(self, db: aiosqlite.Connection, live: Live, change: Change, now: float) -> None:
+        """Events, snapshot, result, timers and outbox of one step (the caller holds the transaction)."""
+        seq = live.seq
+        rows = []
+        for seat, action, draws, who, log_lines in change.events:
+            seq += 1
+            rows.append((live.id, seq, seat, action, draws, who, log_lines, now))
+        await self.store.append_events(db, rows)
+        if change.events and (seq == 0 or seq // SNAPSHOT_EVERY > live.seq // SNAPSHOT_EVERY):
+            await self.store.save_snapshot(db, live.id, seq, live.state)
+        for sql, params in change.statements:
+            await db.execute(sql, params)
+        outcome = live.game.outcome(live.state) if live.state else Outcome()
+        if outcome.finished:
+            await self._finish(db, live.id, outcome.winners, outcome.draw, outcome.reason)
+            rows = await db.execute_fetchall(
+                "SELECT decision_id, seat, action, nonce, commit_hash FROM sealed WHERE game_id = ? "
+                "ORDER BY created_at, seat",
+                (live.id,),
+            )
+            change.deliveries += self._reveal(live, [dict(row) for row in rows])
+        await self._arm_timers(db, live, change, now)
+        for delivery in change.deliveries:
+            delivery.id = await self.store.add_outbox(db, live.id, delivery.to_payload(), now)
+
+    @staticmethod
+    async def _finish(
+        db: aiosqlite.Connection, game_id: int, winners: tuple[int, ...] | list[int], draw: bool, reason: str
+    ) -> None:
+        result = json.dumps({"winners": list(winners), "draw": draw, "reason": reason})
+        await db.execute("UPDATE games SET status = 'finished', result = ? WHERE id = ?", (result, game_id))
+        await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+
+    async def _sealed_for(self, live: Live) -> dict[int, str]:
+        """Sealed, not yet applied submissions that answer the seats' current decisions."""
+        pending = live.game.pending(live.state)
+        rows = await self.store.fetchall(
+            "SELECT seat, decision_id, action FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)
+        )
+        return {
+            r["seat"]: r["action"]
+            for r in rows
+            if r["seat"] in pending and pending[r["seat"]].id == r["decision_id"]
+        }
+
+    async def sealed_record(self, game_id: int) -> list[dict[str, Any]]:
+        """Every sealed submission with its nonce and commit, for checking; published when the game ends."""
+        rows = await self.store.fetchall(
+            "SELECT decision_id, seat, action, nonce, commit_hash FROM sealed WHERE game_id = ? "
+            "ORDER BY created_at, seat",
+            (game_id,),
+        )
+        return [dict(row) for row in rows]
+
+    def _public(
+        self,
+        live: Live,
+        text: str,
+        view: dict[str, Any] | None,
+        mentions: list[str] | None = None,
+        prompt: Prompt | None = None,
+    ) -> Delivery:
+        return Delivery(
+            0,
+            live.id,
+            live.row["kind"],
+            "public",
+            text,
+            channel_id=live.row["channel_id"],
+            view=view,
+            mentions=mentions or [],
+            prompt=prompt,
+        )
+
+    def _private(
+        self, live: Live, seat: int, text: str, with_view: bool = True, prompt: Prompt | None = None
+    ) -> Delivery | None:
+        user = live.seats[seat].user_id
+        if user is None:
+            return None
+        view = live.game.view(live.state, seat) if with_view and live.state else None
+        return Delivery(
+            0, live.id, live.row["kind"], "private", text, user_id=user, seat=seat, view=view, prompt=prompt
+        )
+
+    def prompt_for(self, live: Live, seat: int, decision: Decision) -> Prompt:
+        game, state = live.game, live.state
+        choices = [
+            Choice(action, game.describe(state, action))
+            for action in game.legal_actions(state, seat)
+            if not game.is_free(state, seat, action)
+        ]
+        deadline = None
+        if live.row["status"] == "active" and not live.seats[seat].is_ai:
+            span = live.row["window_seconds"] if decision.timing == "window" else live.row["deadline_seconds"]
+            deadline = self.clock() + span
+        return Prompt(
+            live.id, seat, decision.id, decision.kind, decision.prompt, decision.sealed, choices, deadline
+        )
+
+    def _turn_deliveries(
+        self, live: Live, before: dict[int, Decision], events: list[Event], change: Change
+    ) -> None:
+        """After a completed action: the public board + log + mention of whoever must act now (once), and
+        private views and prompts by DM for seats with hidden information or turn DMs on."""
+        game, state = live.game, live.state
+        pending = game.pending(state)
+        fresh = {s: d for s, d in pending.items() if before.get(s) is None or before[s].id != d.id}
+        lines = [event.text for event in events]
+        outcome = game.outcome(state)
+        if outcome.finished:
+            lines.append(self._result_text(live, outcome.winners, outcome.draw, outcome.reason))
+        else:
+            lines += [self._waiting_line(live, s, d) for s, d in sorted(pending.items())]
+        mentions = [u for s in sorted(fresh) if (u := live.seats[s].user_id) and not live.seats[s].is_ai]
+        public_prompt = None
+        if len(fresh) == 1 and not game.hidden_information:
+            seat, decision = next(iter(fresh.items()))
+            if not decision.sealed and not live.seats[seat].is_ai:
+                public_prompt = self.prompt_for(live, seat, decision)
+        change.deliveries.append(
+            self._public(live, "\n".join(lines), game.view(state, None), mentions, public_prompt)
+        )
+        for seat, decision in sorted(fresh.items()):
+            wants_dm = game.hidden_information or decision.sealed or live.seats[seat].user_id in live.dm_users
+            if live.seats[seat].is_ai or not wants_dm:
+                continue
+            private = self._private(
+                live,
+                seat,
+                f"{game.title} #{live.id}: {decision.prompt}",
+                prompt=self.prompt_for(live, seat, decision),
+            )
+            if private:
+                change.deliveries.append(private)
+
+    def _waiting_line(self, live: Live, seat: int, decision: Decision) -> str:
+        who = live.seats[seat].label
+        verb = "seals" if decision.sealed else "decides"
+        return f"Now: {who} {verb} ({decision.kind}): {decision.prompt}"
+
+    def _result_text(self, live: Live, winners: tuple[int, ...] | list[int], draw: bool, reason: str) -> str:
+        if draw:
+            return f"Game over: a draw. {reason}".strip()
+        names = " and ".join(live.seats[w].name for w in winners)
+        return f"Game over: {names} {'win' if len(winners) > 1 else 'wins'}. {reason}".strip()
+
+    async def pending_deliveries(self) -> list[Delivery]:
+        return [Delivery.from_payload(i, payload) for i, payload in await self.store.unsent_outbox()]
+
+    async def mark_sent(self, delivery_id: int) -> None:
+        await self.store.mark_sent(delivery_id, self.clock())
+
+    async def _arm_timers(self, db: aiosqlite.Connection, live: Live, change: Change, now: float) -> None:
+        """Keep one reminder and one deadline per open human decision; drop those of answered decisions."""
+        status = live.row["status"]
+        if change.statements:  # they may have ended or paused the game
+            rows = await db.execute_fetchall("SELECT status FROM games WHERE id = ?", (live.id,))
+            status = list(rows)[0][0]
+        if not live.state or status != "active":
+            return
+        pending = live.game.pending(live.state)
+        rows = await db.execute_fetchall(
+            "SELECT id, seat, decision_id FROM timers WHERE game_id = ? AND kind IN ('reminder', 'deadline')",
+            (live.id,),
+        )
+        armed, stale = set(), []
+        for timer_id, seat, decision_id in rows:
+            decision = pending.get(seat)
+            if decision is None or decision.id != decision_id or live.seats[seat].is_ai:
+                stale.append((timer_id,))
+            else:
+                armed.add(seat)
+        if stale:
+            await db.executemany("DELETE FROM timers WHERE id = ?", stale)
+        new = []
+        for seat, decision in pending.items():
+            if seat in armed or live.seats[seat].is_ai:
+                continue
+            span = live.row["window_seconds"] if decision.timing == "window" else live.row["deadline_seconds"]
+            new += [
+                (live.id, "reminder", seat, decision.id, now + span * (1 - REMINDER_FRACTION)),
+                (live.id, "deadline", seat, decision.id, now + span),
+            ]
+        if new:
+            await db.executemany(
+                "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, ?, ?, ?, ?)", new
+            )
+            self.timers_changed.set()
+
+    def _hand_to_ai_sql(self, live: Live, seat: int) -> tuple[str, tuple[Any, ...]]:
+        level = live.game.ai_levels[0] if live.game.ai_levels else "random"
+        return (
+            "UPDATE seats SET ai_level = ?, away = 1 WHERE game_id = ? AND seat = ?",
+            (level, live.id, seat),
+        )
+
+    async def _live_in_channel_or_last(self, channel_id: str) -> Live:
+        """The active game of the channel, else the most recent finished one (to look at its end)."""
+        info = await self.game_in_channel(channel_id)
+        if info is None:
+            row = await self.store.fetchone(
+                "SELECT id FROM games WHERE channel_id = ? AND status != 'lobby' ORDER BY id DESC LIMIT 1",
+                (channel_id,),
+            )
+            if row is None:
+                raise HostError("There is no game in this channel. Start one with /game new.")
+            return await self._load(row["id"])
+        return await self._load(info.game_id)
+
+    async def _reveal_deliveries(self, live: Live) -> list[Delivery]:
+        return self._reveal(live, await self.sealed_record(live.id))
+
+    def _reveal(self, live: Live, record: list[dict[str, Any]]) -> list[Delivery]:
+        """The game is over: publish every sealed choice with its nonce so anyone can check each commit."""
+        if not record:
+            return []
+        lines = ["Sealed choices, for checking (sha256 of nonce|game|decision|seat|action):"]
+        lines += [
+            f"- {live.seats[r['seat']].name}, {r['decision_id']}: `{r['action']}` nonce `{r['nonce']}` "
+            f"commit `{r['commit_hash']}`"
+            for r in record
+        ]
+        return [self._public(live, "\n".join(lines), None)]
+
+    async def _end_with(
+        self, live: Live, change: Change, winners: list[int], draw: bool, reason: str
+    ) -> None:
+        change.statements.append(
+            (
+                "UPDATE games SET status = 'finished', result = ? WHERE id = ?",
+                (json.dumps({"winners": winners, "draw": draw, "reason": reason}), live.id),
+            )
+        )
+        change.statements.append(("DELETE FROM timers WHERE game_id = ?", (live.id,)))
+        change.deliveries.append(self._public(live, self._result_text(live, winners, draw, reason), None))
+        change.deliveries += await self._reveal_deliveries(live)

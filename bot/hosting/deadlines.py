@@ -1,0 +1,173 @@
+"""Deadlines: reminders, the game's default on expiry, claim / wait / AI stand-in offers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine import (
+    Decision,
+)
+
+from ..models import Actor, Choice, Delivery, HostError, Prompt
+from .core import (
+    MISSES_BEFORE_AI,
+    Change,
+    HostCore,
+    Live,
+    log,
+)
+
+
+class DeadlinesMixin(HostCore):
+    async def next_timer_due(self) -> float | None:
+        row = await self.store.fetchone("SELECT MIN(due) FROM timers")
+        return float(row[0]) if row and row[0] is not None else None
+
+    async def fire_due_timers(self) -> list[Delivery]:
+        """Apply every timer due by ``clock()``: reminders, deadline defaults, AI stand-ins, claim offers."""
+        deliveries: list[Delivery] = []
+        rows = await self.store.fetchall("SELECT * FROM timers WHERE due <= ? ORDER BY due", (self.clock(),))
+        for row in rows:
+            try:
+                deliveries += await self._fire(dict(row))
+            except HostError as error:  # the game moved on meanwhile; nothing to do
+                log.info("timer %s of game %s skipped: %s", row["id"], row["game_id"], error)
+        return deliveries
+
+    async def _fire(self, timer: dict[str, Any]) -> list[Delivery]:
+        game_id = timer["game_id"]
+        async with self._lock(game_id):
+            async with self.store.transaction() as db:  # claim it: a timer fires once
+                cursor = await db.execute("DELETE FROM timers WHERE id = ?", (timer["id"],))
+                if cursor.rowcount != 1:
+                    return []
+            live = await self._load(game_id)
+            seat = timer["seat"]
+            decision = live.game.pending(live.state).get(seat) if live.row["status"] == "active" else None
+            if decision is None or decision.id != timer["decision_id"]:
+                return []
+            if decision.sealed and seat in await self._sealed_for(live):
+                return []  # this seat has answered; the others' timers still run
+            if timer["kind"] == "reminder":
+                return await self._remind(live, seat, decision, timer)
+            deliveries = await self._expire(live, seat, decision)
+        return deliveries + await self._run_ai(game_id)
+
+    async def _remind(
+        self, live: Live, seat: int, decision: Decision, timer: dict[str, Any]
+    ) -> list[Delivery]:
+        deadline = await self.store.fetchone(
+            "SELECT due FROM timers WHERE game_id = ? AND seat = ? AND kind = 'deadline'", (live.id, seat)
+        )
+        when = f"<t:{int(deadline['due'])}:R>" if deadline else "soon"
+        text = (
+            f"Reminder: {live.seats[seat].name}, {live.game.title} #{live.id} waits for you ({decision.kind}), "
+            f"deadline {when}."
+        )
+        change = Change()
+        change.deliveries.append(self._public(live, text, None, [live.seats[seat].user_id or ""]))
+        await self._store(live, live, change)
+        return change.deliveries
+
+    async def _expire(self, live: Live, seat: int, decision: Decision) -> list[Delivery]:
+        name = live.seats[seat].name
+        missed = await self.store.fetchone(
+            "SELECT missed FROM seats WHERE game_id = ? AND seat = ?", (live.id, seat)
+        )
+        misses = (missed["missed"] if missed else 0) + 1
+        change = Change()
+        change.statements.append(
+            ("UPDATE seats SET missed = ? WHERE game_id = ? AND seat = ?", (misses, live.id, seat))
+        )
+        if misses >= MISSES_BEFORE_AI:
+            change.statements.append(self._hand_to_ai_sql(live, seat))
+            change.deliveries.append(
+                self._public(
+                    live,
+                    f"{name} missed {misses} deadlines in a row: the AI plays the seat until they use "
+                    "/game back.",
+                    None,
+                )
+            )
+            await self._store(live, live, change)
+            return change.deliveries
+        default = live.game.on_deadline(live.state, seat)
+        if default is not None:
+            change.deliveries.append(
+                self._public(
+                    live,
+                    f"{name}'s deadline passed: the default is applied ({live.game.describe(live.state, default)}).",
+                    None,
+                )
+            )
+            if decision.sealed:
+                await self._store(live, live, change)
+                live = await self._load(live.id)
+                return change.deliveries + await self._seal(live, seat, decision, default, "deadline")
+            return await self._apply_and_store(live, [(seat, default)], "deadline", change)
+        others = [s for s in live.seats if s.seat != seat and s.user_id and not s.is_ai]
+        prompt = Prompt(
+            live.id,
+            seat,
+            decision.id,
+            "expired",
+            f"{name} let the deadline pass. Claim the game, keep waiting, or let the AI play the seat?",
+            False,
+            [
+                Choice("claim", "Claim the game"),
+                Choice("wait", "Keep waiting"),
+                Choice("ai", "Hand the seat to the AI"),
+            ],
+            expiry_id=f"{seat}:{decision.id}",
+        )
+        change.deliveries.append(
+            self._public(live, prompt.text, None, [s.user_id or "" for s in others], prompt)
+        )
+        await self._store(live, live, change)
+        return change.deliveries
+
+    async def answer_expiry(self, game_id: int, actor: Actor, expiry_id: str, choice: str) -> list[Delivery]:
+        seat_text, _, decision_id = expiry_id.partition(":")
+        async with self._lock(game_id):
+            live = await self._load(game_id)
+            self._require_active(live)
+            me = self._seat_for(live, actor)
+            seat = int(seat_text)
+            decision = live.game.pending(live.state).get(seat)
+            if me.seat == seat:
+                raise HostError("This question is for the other players; you can simply make your move.")
+            if decision is None or decision.id != decision_id:
+                raise HostError("That player has acted since: nothing to decide.")
+            name = live.seats[seat].name
+            change = Change()
+            if choice == "claim":
+                winners = [s.seat for s in live.seats if s.seat != seat]
+                await self._end_with(
+                    live,
+                    change,
+                    winners,
+                    False,
+                    f"{actor.name} claimed the game after {name}'s deadline passed.",
+                )
+            elif choice == "wait":
+                span = live.row["deadline_seconds"]
+                change.statements.append(
+                    (
+                        "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, 'deadline', ?, ?, ?)",
+                        (live.id, seat, decision_id, self.clock() + span),
+                    )
+                )
+                change.deliveries.append(self._public(live, f"{actor.name} keeps waiting for {name}.", None))
+            elif choice == "ai":
+                change.statements.append(self._hand_to_ai_sql(live, seat))
+                change.deliveries.append(
+                    self._public(
+                        live,
+                        f"{actor.name} hands {name}'s seat to the AI until {name} returns (/game back).",
+                        None,
+                    )
+                )
+            else:
+                raise HostError("Answer claim, wait or ai.")
+            await self._store(live, live, change)
+        return change.deliveries + await self._run_ai(game_id)

@@ -1,0 +1,179 @@
+"""Lobby: open a game in a channel, join, leave, fill seats with AI players, start."""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from dataclasses import replace
+
+import aiosqlite
+
+from rules.engine import (
+    Event,
+    Rng,
+    RulesError,
+    get_game,
+)
+
+from ..models import Actor, Delivery, GameInfo, HostError, SeatInfo
+from .core import (
+    MAX_DEADLINE_H,
+    MIN_DEADLINE_H,
+    Change,
+    HostCore,
+    Live,
+)
+
+
+class LobbyMixin(HostCore):
+    async def create_game(
+        self,
+        guild_id: str | None,
+        channel_id: str,
+        actor: Actor,
+        game_key: str,
+        options: dict[str, str] | None = None,
+        deadline_hours: float = 24.0,
+        seat_creator: bool = True,
+        seed: int | None = None,
+    ) -> GameInfo:
+        """Open a lobby; the creator takes the first seat unless ``seat_creator`` is False (self-play)."""
+        try:
+            game = get_game(game_key)
+            resolved = game.resolve_options(options or {})
+        except RulesError as error:
+            raise HostError(str(error)) from None
+        if not MIN_DEADLINE_H <= deadline_hours <= MAX_DEADLINE_H:
+            raise HostError("The decision deadline must be between 1 hour and 7 days (168 hours).")
+        if await self.game_in_channel(channel_id):
+            raise HostError("This channel already has a game. Finish or abandon it first (/game status).")
+        now = self.clock()
+        window = min(7200, int(deadline_hours * 3600))
+        async with self.store.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO games (guild_id, channel_id, kind, status, options, seed, rules_version, creator_id, "
+                "deadline_seconds, window_seconds, created_at, updated_at) "
+                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    game.key,
+                    json.dumps(resolved),
+                    secrets.randbits(48) if seed is None else seed,
+                    game.rules_version,
+                    actor.user_id,
+                    int(deadline_hours * 3600),
+                    window,
+                    now,
+                    now,
+                ),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            if seat_creator:
+                await db.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                    (game_id, actor.user_id, actor.name),
+                )
+        return await self.game_info(game_id)
+
+    async def _lobby(self, channel_id: str) -> Live:
+        live = await self._live_in_channel(channel_id)
+        if live.row["status"] != "lobby":
+            raise HostError("The game has already started.")
+        return live
+
+    async def join(self, channel_id: str, actor: Actor) -> GameInfo:
+        live = await self._lobby(channel_id)
+        if any(seat.user_id == actor.user_id for seat in live.seats):
+            raise HostError("You have already joined this game.")
+        await self._add_seat(live, actor.user_id, actor.name, None)
+        return await self.game_info(live.id)
+
+    async def add_ai(self, channel_id: str, actor: Actor, level: str | None = None) -> GameInfo:
+        live = await self._lobby(channel_id)
+        self._require_seated_or_creator(live, actor)
+        level = (level or live.game.ai_levels[0]).lower()
+        if level not in self.ai_levels(live.game):
+            raise HostError(f"AI levels for {live.game.title}: {', '.join(self.ai_levels(live.game))}.")
+        await self._add_seat(live, None, f"AI {level}", level)
+        return await self.game_info(live.id)
+
+    async def _add_seat(self, live: Live, user_id: str | None, name: str, level: str | None) -> None:
+        if len(live.seats) >= live.game.max_players:
+            raise HostError(f"{live.game.title} is full ({live.game.max_players} players).")
+        async with self.store.transaction() as db:
+            await self.store.bump_version(db, live.id, live.version, self.clock())
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name, ai_level) VALUES (?, ?, ?, ?, ?)",
+                (live.id, len(live.seats), user_id, name, level),
+            )
+
+    async def leave(self, channel_id: str, actor: Actor) -> GameInfo:
+        live = await self._lobby(channel_id)
+        if not any(seat.user_id == actor.user_id for seat in live.seats):
+            raise HostError("You are not in this game.")
+        remaining = [seat for seat in live.seats if seat.user_id != actor.user_id]
+        async with self.store.transaction() as db:
+            await self.store.bump_version(db, live.id, live.version, self.clock())
+            await self._write_seats(db, live.id, remaining)
+            if not any(seat.user_id for seat in remaining):
+                await db.execute("UPDATE games SET status = 'abandoned' WHERE id = ?", (live.id,))
+        return await self.game_info(live.id)
+
+    @staticmethod
+    async def _write_seats(db: aiosqlite.Connection, game_id: int, seats: list[SeatInfo]) -> None:
+        await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        for number, seat in enumerate(seats):
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name, ai_level, away) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, number, seat.user_id, seat.name, seat.ai_level, int(seat.away)),
+            )
+
+    @staticmethod
+    def _require_seated_or_creator(live: Live, actor: Actor) -> None:
+        if actor.user_id != live.row["creator_id"] and not any(
+            s.user_id == actor.user_id for s in live.seats
+        ):
+            raise HostError("Only a player of this game can do that.")
+
+    async def start(self, channel_id: str, actor: Actor, order: str = "random") -> list[Delivery]:
+        live = await self._lobby(channel_id)
+        self._require_seated_or_creator(live, actor)
+        game, row = live.game, live.row
+        if len(live.seats) < game.min_players:
+            raise HostError(
+                f"{game.title} needs at least {game.min_players} players; "
+                f"{len(live.seats)} joined. Others can /game join, or add an AI with /game ai."
+            )
+        seats = list(live.seats)
+        if order == "random":
+            random.Random(row["seed"]).shuffle(seats)
+        elif order != "given":
+            raise HostError("Seat order is `random` or `given`.")
+        rng = Rng.for_event(row["seed"], 0)
+        try:
+            state = game.setup(len(seats), json.loads(row["options"]), rng)
+        except RulesError as error:
+            raise HostError(str(error)) from None
+        now = self.clock()
+        seats = [SeatInfo(i, s.user_id, s.name, s.ai_level, s.away) for i, s in enumerate(seats)]
+        change = Change()
+        change.events.append((None, "setup", list(rng.draws), actor.user_id, []))
+        change.statements.append(
+            ("UPDATE games SET status = 'active', num_players = ? WHERE id = ?", (len(seats), live.id))
+        )
+        started = replace(
+            live, row={**row, "status": "active", "num_players": len(seats)}, seats=seats, state=state, seq=-1
+        )
+        order_text = ", ".join(f"{s.seat + 1}. {s.label}" for s in seats)
+        self._turn_deliveries(
+            started, {}, [Event("start", f"{game.title} begins. Seats: {order_text}.")], change
+        )
+        async with self._lock(live.id):
+            async with self.store.transaction() as db:
+                await self.store.bump_version(db, live.id, live.version, now)
+                await self._write_seats(db, live.id, seats)
+                await self._write_change(db, started, change, now)
+        self._known[live.id] = replace(started, pending_state=state, pending_seq=0)
+        return change.deliveries + await self._run_ai(live.id)

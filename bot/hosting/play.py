@@ -1,0 +1,233 @@
+"""Turn flow: moves, sealed decisions (commit and reveal), AI seats, undo."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import secrets
+
+from rules.engine import (
+    Decision,
+    Event,
+    InvalidAction,
+    ReplayRng,
+    Rng,
+    RulesError,
+    State,
+)
+
+from ..models import Actor, Delivery, HostError
+from .core import (
+    MAX_AI_STEPS,
+    Change,
+    HostCore,
+    Live,
+    commit_hash,
+)
+
+
+class PlayMixin(HostCore):
+    async def act(
+        self, game_id: int, actor: Actor, text: str, decision_id: str | None = None
+    ) -> list[Delivery]:
+        """A player's move (typed notation or a button's action). Bad input raises ``HostError``; nothing is
+        stored then."""
+        async with self._lock(game_id):
+            live = await self._load(game_id)
+            self._require_active(live)
+            seat = self._seat_for(live, actor)
+            change = Change()
+            if seat.missed or seat.away:  # acting resets the missed deadlines and ends an AI stand-in
+                change.statements.append(
+                    (
+                        "UPDATE seats SET missed = 0, ai_level = CASE WHEN away = 1 THEN NULL ELSE ai_level END, "
+                        "away = 0 WHERE game_id = ? AND seat = ?",
+                        (game_id, seat.seat),
+                    )
+                )
+            deliveries = await self._act_locked(
+                live, seat.seat, actor.user_id, text, decision_id, change=change
+            )
+            any_ai = any(s.is_ai for s in live.seats)
+        return deliveries + (await self._run_ai(game_id) if any_ai else [])
+
+    async def _act_locked(
+        self,
+        live: Live,
+        seat: int,
+        who: str,
+        text: str,
+        decision_id: str | None,
+        parsed: bool = False,
+        change: Change | None = None,
+    ) -> list[Delivery]:
+        game, state = live.game, live.state
+        try:
+            action = text if parsed else game.parse(state, seat, text)
+        except InvalidAction as error:
+            raise HostError(str(error)) from None
+        decision = game.pending(state).get(seat)
+        free = decision is None and game.is_free(state, seat, action)
+        if decision_id is not None and not free and (decision is None or decision.id != decision_id):
+            raise HostError("That choice is no longer open: the game has moved on. Use the latest message.")
+        if decision is None and not free:
+            raise HostError("It is not your turn. /game status shows whom the game waits for.")
+        if decision is not None and decision.sealed and not game.is_free(state, seat, action):
+            return await self._seal(live, seat, decision, action, who, change)
+        return await self._apply_and_store(live, [(seat, action)], who, change)
+
+    async def _apply_and_store(
+        self, live: Live, moves: list[tuple[int, str]], who: str, change: Change | None = None
+    ) -> list[Delivery]:
+        """Apply moves in order, then store them with their deliveries in one transaction."""
+        change = change or Change()
+        before = live.game.pending(live.state)
+        state, seq, events = live.state, live.seq, []
+        for seat, action in moves:
+            seq += 1
+            rng = Rng.for_event(live.row["seed"], seq)
+            try:
+                applied = live.game.apply(state, seat, action, rng)
+            except RulesError as error:
+                raise HostError(str(error)) from None
+            state = applied.state
+            events += applied.events
+            log_lines = [[e.kind, e.text] for e in applied.events]
+            change.events.append((seat, action, list(rng.draws), who, log_lines))
+        after = live.with_state(state)
+        self._turn_deliveries(after, before, events, change)
+        await self._store(live, after, change)
+        return change.deliveries
+
+    async def _seal(
+        self, live: Live, seat: int, decision: Decision, action: str, who: str, change: Change | None = None
+    ) -> list[Delivery]:
+        game = live.game
+        try:  # judged now, on a copy: a sealed choice must be legal when it is revealed
+            game.apply(live.state, seat, action, Rng.for_event(live.row["seed"], live.seq + 1))
+        except RulesError as error:
+            raise HostError(str(error)) from None
+        sealed = await self._sealed_for(live)
+        if seat in sealed:
+            raise HostError("You have already sealed this decision; a sealed choice cannot be changed.")
+        nonce = secrets.token_hex(16)
+        digest = commit_hash(nonce, live.id, decision.id, seat, action)
+        change = change or Change()
+        change.statements.append(
+            (
+                "INSERT INTO sealed (game_id, decision_id, seat, action, nonce, commit_hash, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (live.id, decision.id, seat, action, nonce, digest, self.clock()),
+            )
+        )
+        name = live.seats[seat].name
+        waiting = [
+            s for s, d in game.pending(live.state).items() if d.sealed and s not in sealed and s != seat
+        ]
+        if waiting:
+            text = f"{name} has sealed ({decision.kind}). Commit: `{digest}`."
+            change.deliveries.append(self._public(live, text, view=None))
+            await self._store(live, live, change)
+            return change.deliveries
+        change.deliveries.append(
+            self._public(
+                live,
+                f"{name} has sealed ({decision.kind}). Commit: `{digest}`. "
+                "All choices are sealed: revealing.",
+                view=None,
+            )
+        )
+        sealed[seat] = action
+        change.statements.append(
+            ("UPDATE sealed SET applied = 1 WHERE game_id = ? AND applied = 0", (live.id,))
+        )
+        moves = sorted(sealed.items())
+        return await self._apply_and_store(live, moves, who, change)
+
+    async def has_sealed(self, game_id: int, user_id: str) -> bool:
+        live = await self._load(game_id)
+        seat = next((s.seat for s in live.seats if s.user_id == user_id), None)
+        return seat is not None and seat in await self._sealed_for(live)
+
+    async def _run_ai(self, game_id: int) -> list[Delivery]:
+        """Let the AI play every pending AI seat (and absent players' seats) until a person must act."""
+        deliveries: list[Delivery] = []
+        for _ in range(MAX_AI_STEPS):
+            async with self._lock(game_id):
+                live = await self._load(game_id)
+                if live.row["status"] != "active":
+                    return deliveries
+                pending = live.game.pending(live.state)
+                sealed = await self._sealed_for(live)
+                todo = [s for s in sorted(pending) if live.seats[s].is_ai and s not in sealed]
+                if not todo:
+                    return deliveries
+                seat = todo[0]
+                action = await self._ai_choice(live, seat)
+                deliveries += await self._act_locked(
+                    live, seat, f"ai:{live.seats[seat].ai_level}", action, None, parsed=True
+                )
+        raise RuntimeError(
+            f"game {game_id}: the AI did not reach a person's decision in {MAX_AI_STEPS} steps"
+        )
+
+    async def _ai_choice(self, live: Live, seat: int) -> str:
+        game, state = live.game, live.state
+        legal = game.legal_actions(state, seat)
+        view = game.view(state, seat)
+        level = live.seats[seat].ai_level or "random"
+        rng = random.Random(f"{live.row['seed']}:{live.seq}:{seat}")
+        if level == "random" or level not in game.ai_levels:
+            return rng.choice(legal)
+        # a strong AI may think for up to a second: keep the event loop free meanwhile
+        return await asyncio.to_thread(game.choose_action, view, seat, legal, level, rng)
+
+    async def resume_all(self) -> list[Delivery]:
+        """At start-up: finish AI turns that a crash interrupted. Timers live in the database already."""
+        rows = await self.store.fetchall("SELECT id FROM games WHERE status = 'active'")
+        deliveries: list[Delivery] = []
+        for row in rows:
+            deliveries += await self._run_ai(row["id"])
+        return deliveries
+
+    async def undo(self, channel_id: str, actor: Actor) -> list[Delivery]:
+        live = await self._live_in_channel(channel_id)
+        async with self._lock(live.id):
+            live = await self._load(live.id)
+            self._require_active(live)
+            seat = self._seat_for(live, actor)
+            events = await self.store.events(live.id, 0)
+            if not events:
+                raise HostError("There is nothing to undo.")
+            last = events[-1]
+            if last.seat != seat.seat or last.user_id != actor.user_id:
+                raise HostError("You can only take back your own last move, before anyone else acts.")
+            if last.draws:
+                raise HostError("That move used chance (a die or a draw): it cannot be taken back.")
+            state_before = await self._state_before(live, last.seq)
+            if not live.game.can_undo(state_before, seat.seat, last.action):
+                raise HostError(f"{live.game.title} does not allow taking that move back.")
+            change = Change()
+            change.statements += [
+                ("UPDATE events SET undone = 1 WHERE game_id = ? AND seq = ?", (live.id, last.seq)),
+                ("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (live.id, last.seq)),
+                ("DELETE FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)),
+            ]
+            before_live = live.with_state(state_before)
+            self._turn_deliveries(
+                before_live, {}, [Event("undo", f"{actor.name} takes back {last.action}.")], change
+            )
+            await self._store(live, before_live, change)
+        return change.deliveries
+
+    async def _state_before(self, live: Live, seq: int) -> State:
+        events = await self.store.events(live.id, -1)
+        state = live.game.setup(
+            live.row["num_players"], json.loads(live.row["options"]), ReplayRng(events[0].draws)
+        )
+        for event in events[1:]:
+            if event.seq >= seq:
+                break
+            state = live.game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
+        return state

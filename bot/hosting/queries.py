@@ -1,0 +1,166 @@
+"""Read-only questions (board, hand, log, status, autocomplete) and per-user settings."""
+
+from __future__ import annotations
+
+import json
+
+from rules.engine import (
+    RulesError,
+    available_games,
+    get_game,
+)
+
+from ..models import Actor, Choice, GameInfo, HostError, Prompt, Snapshot
+from .core import (
+    HostCore,
+    Live,
+)
+
+
+class QueriesMixin(HostCore):
+    async def suggestions(self, game_id: int, user_id: str, typed: str = "", limit: int = 25) -> list[Choice]:
+        live = await self._load(game_id)
+        seat = next((s.seat for s in live.seats if s.user_id == user_id), None)
+        if seat is None or live.row["status"] != "active":
+            return []
+        typed = typed.strip().lower()
+        choices = []
+        for action in live.game.legal_actions(live.state, seat):
+            label = live.game.describe(live.state, action)
+            if typed in action.lower() or typed in label.lower():
+                choices.append(Choice(action, label if label == action else f"{action} — {label}"))
+                if len(choices) >= limit:
+                    break
+        return choices
+
+    async def is_sealed_input(self, game_id: int, user_id: str) -> bool:
+        live = await self._load(game_id)
+        seat = next((s.seat for s in live.seats if s.user_id == user_id), None)
+        if seat is None or live.row["status"] != "active":
+            return False
+        decision = live.game.pending(live.state).get(seat)
+        return bool(decision and decision.sealed) or live.game.hidden_information
+
+    async def board(self, channel_id: str, region: str | None = None) -> Snapshot:
+        live = await self._live_in_channel_or_last(channel_id)
+        if not live.state:
+            raise HostError("The game has not started yet.")
+        return Snapshot(live.row["kind"], self._status_text(live), live.game.view(live.state, None))
+
+    async def hand(self, channel_id: str, actor: Actor) -> Snapshot:
+        live = await self._live_in_channel_or_last(channel_id)
+        seat = self._seat_for(live, actor)
+        if not live.state:
+            raise HostError("The game has not started yet.")
+        decision = live.game.pending(live.state).get(seat.seat)
+        text = f"{live.game.title} #{live.id}, seat {seat.seat + 1} ({seat.name})."
+        if decision:
+            text += f" Your decision: {decision.prompt}"
+        return Snapshot(live.row["kind"], text, live.game.view(live.state, seat.seat))
+
+    async def prompt_of(self, game_id: int, user_id: str) -> Prompt | None:
+        """The caller's open decision as a prompt (for the "Open my hand" fallback and /game status)."""
+        live = await self._load(game_id)
+        seat = next((s.seat for s in live.seats if s.user_id == user_id), None)
+        if seat is None or live.row["status"] != "active":
+            return None
+        decision = live.game.pending(live.state).get(seat)
+        return self.prompt_for(live, seat, decision) if decision else None
+
+    def _status_text(self, live: Live) -> str:
+        head = f"{live.game.title} #{live.id} ({live.row['status']})"
+        if live.row["status"] in ("finished", "abandoned"):
+            result = json.loads(live.row["result"]) if live.row["result"] else None
+            if result:
+                return (
+                    head + "\n" + self._result_text(live, result["winners"], result["draw"], result["reason"])
+                )
+            return head
+        lines = [head] + [
+            self._waiting_line(live, s, d) for s, d in sorted(live.game.pending(live.state).items())
+        ]
+        return "\n".join(lines)
+
+    async def status(self, channel_id: str) -> str:
+        live = await self._live_in_channel(channel_id)
+        if live.row["status"] == "lobby":
+            return self._info(live).lobby_text()
+        lines = [self._status_text(live)]
+        timers = await self.store.fetchall(
+            "SELECT seat, due FROM timers WHERE game_id = ? AND kind = 'deadline' ORDER BY due", (live.id,)
+        )
+        for timer in timers:
+            lines.append(f"Deadline for {live.seats[timer['seat']].name}: <t:{int(timer['due'])}:R>")
+        since = live.row["updated_at"]
+        lines.append(f"Waiting since <t:{int(since)}:R>.")
+        lines.append("Seats: " + ", ".join(f"{s.seat + 1}. {s.label}" for s in live.seats))
+        return "\n".join(lines)
+
+    async def log(self, channel_id: str, n: int = 20) -> str:
+        live = await self._live_in_channel_or_last(channel_id)
+        events = await self.store.events(live.id, 0)
+        lines = [f"{e.seq}. {text}" for e in events for _kind, text in e.log] or [
+            "(nothing has happened yet)"
+        ]
+        text = "\n".join(lines[-max(1, min(n, 200)) :])
+        if live.row["status"] in ("finished", "abandoned") and live.game.has_chance:
+            all_events = await self.store.events(live.id, -1)
+            rolls = "; ".join(f"{e.seq}: {e.draws}" for e in all_events if e.draws)
+            text += f"\nSeed {live.row['seed']}. Chance results by event: {rolls}"
+        return text
+
+    @staticmethod
+    def rules_text(game_key: str | None = None) -> str:
+        if not game_key:
+            names = ", ".join(f"`{key}` ({get_game(key).title})" for key in available_games())
+            return f"Games: {names}. Use /rules <game> for one game's rules notes."
+        try:
+            game = get_game(game_key, include_unplayable=True)
+        except RulesError as error:
+            raise HostError(str(error)) from None
+        options = "\n".join(
+            f"- `{o.name}` ({'/'.join(o.choices)}, default {o.default}): {o.help}" for o in game.options
+        )
+        levels = ", ".join(HostCore.ai_levels(game))
+        return f"{game.rules_notes}\nOptions:\n{options or '- none'}\nAI levels: {levels}."
+
+    async def my_games(self, user_id: str) -> list[GameInfo]:
+        rows = await self.store.fetchall(
+            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE s.user_id = ? AND g.status IN ('lobby', 'active', 'paused') ORDER BY g.id",
+            (user_id,),
+        )
+        return [await self.game_info(row["id"]) for row in rows]
+
+    async def get_settings(self, user_id: str) -> dict[str, str]:
+        rows = await self.store.fetchall("SELECT key, value FROM user_settings WHERE user_id = ?", (user_id,))
+        settings = {"turn_dms": "off"}
+        settings.update({row["key"]: row["value"] for row in rows})
+        return settings
+
+    async def set_setting(self, user_id: str, key: str, value: str) -> None:
+        allowed = {"turn_dms": ("on", "off"), "autopass": ("on", "off")}
+        if key not in allowed or value not in allowed[key]:
+            described = ", ".join(f"{name} ({'/'.join(values)})" for name, values in allowed.items())
+            raise HostError(f"Settings: {described}.")
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO user_settings (user_id, key, value) VALUES (?, ?, ?)",
+                (user_id, key, value),
+            )
+        self._known.clear()  # turn-DM preferences are part of each loaded game
+
+    async def remember_message(self, game_id: int, purpose: str, channel_id: str, message_id: str) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO messages (game_id, purpose, channel_id, message_id) "
+                "VALUES (?, ?, ?, ?)",
+                (game_id, purpose, channel_id, message_id),
+            )
+
+    async def find_message(self, game_id: int, purpose: str) -> tuple[str, str] | None:
+        row = await self.store.fetchone(
+            "SELECT channel_id, message_id FROM messages WHERE game_id = ? AND purpose = ?",
+            (game_id, purpose),
+        )
+        return (row["channel_id"], row["message_id"]) if row else None

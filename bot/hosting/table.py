@@ -1,0 +1,252 @@
+"""Table talk: resign, abandon, pause and resume (votes), draws, substitutes, lost channels."""
+
+from __future__ import annotations
+
+from rules.engine import (
+    Event,
+)
+
+from ..models import Actor, Delivery, GameInfo, HostError
+from .core import (
+    Change,
+    HostCore,
+    Live,
+)
+
+
+class TableMixin(HostCore):
+    async def resign(self, channel_id: str, actor: Actor) -> list[Delivery]:
+        live = await self._live_in_channel(channel_id)
+        async with self._lock(live.id):
+            live = await self._load(live.id)
+            self._require_active(live)
+            seat = self._seat_for(live, actor)
+            change = Change()
+            if len(live.seats) == 2:  # with more players the game goes on, the AI playing the seat
+                winners = [s.seat for s in live.seats if s.seat != seat.seat]
+                await self._end_with(live, change, winners, False, f"{actor.name} resigned.")
+            else:
+                change.statements.append(self._hand_to_ai_sql(live, seat.seat))
+                change.deliveries.append(
+                    self._public(live, f"{actor.name} resigned: the AI plays their seat to the end.", None)
+                )
+            await self._store(live, live, change)
+        return change.deliveries + await self._run_ai(live.id)
+
+    async def _vote(self, live: Live, actor: Actor, kind: str) -> tuple[bool, Change]:
+        """Record ``actor``'s agreement; True once every seated person agrees."""
+        self._seat_for(live, actor)
+        humans = {s.user_id for s in live.seats if s.user_id}
+        rows = await self.store.fetchall(
+            "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (live.id, kind)
+        )
+        agreed = {r["user_id"] for r in rows} | {actor.user_id}
+        change = Change()
+        if agreed >= humans:
+            change.statements.append(("DELETE FROM votes WHERE game_id = ? AND kind = ?", (live.id, kind)))
+            return True, change
+        change.statements.append(
+            (
+                "INSERT OR IGNORE INTO votes (game_id, kind, user_id) VALUES (?, ?, ?)",
+                (live.id, kind, actor.user_id),
+            )
+        )
+        missing = [s.name for s in live.seats if s.user_id and s.user_id not in agreed]
+        change.deliveries.append(
+            self._public(
+                live,
+                f"{actor.name} asks to {kind} the game. Waiting for: {', '.join(missing)} "
+                f"(each uses /game {kind}).",
+                None,
+            )
+        )
+        return False, change
+
+    async def abandon(self, channel_id: str, actor: Actor) -> list[Delivery]:
+        live = await self._live_in_channel(channel_id)
+        async with self._lock(live.id):
+            live = await self._load(live.id)
+            if live.row["status"] == "lobby":
+                self._require_seated_or_creator(live, actor)
+                done, change = True, Change()
+            elif actor.can_manage:  # a moderator may end any game in their channel
+                done, change = True, Change()
+            else:
+                done, change = await self._vote(live, actor, "abandon")
+            if done:
+                change.statements.append(("UPDATE games SET status = 'abandoned' WHERE id = ?", (live.id,)))
+                change.statements.append(("DELETE FROM timers WHERE game_id = ?", (live.id,)))
+                change.deliveries.append(
+                    self._public(live, f"{live.game.title} #{live.id} was abandoned.", None)
+                )
+                if live.state:
+                    change.deliveries += await self._reveal_deliveries(live)
+            await self._store(live, live, change)
+        return change.deliveries
+
+    async def pause(self, channel_id: str, actor: Actor) -> list[Delivery]:
+        live = await self._live_in_channel(channel_id)
+        async with self._lock(live.id):
+            live = await self._load(live.id)
+            self._require_active(live)
+            done, change = await self._vote(live, actor, "pause")
+            if done:
+                change.statements.append(
+                    ("UPDATE games SET status = 'paused', paused_reason = 'agreed' WHERE id = ?", (live.id,))
+                )
+                change.statements.append(("DELETE FROM timers WHERE game_id = ?", (live.id,)))
+                change.deliveries.append(
+                    self._public(
+                        live,
+                        "The game is paused; deadlines are stopped. /game resume when everyone agrees.",
+                        None,
+                    )
+                )
+            await self._store(live, live, change)
+        return change.deliveries
+
+    async def resume(self, channel_id: str, actor: Actor) -> list[Delivery]:
+        """Resume a paused game; from another channel of the same server, a game whose channel was lost."""
+        info = await self.game_in_channel(channel_id)
+        moved_from_lost = False
+        if info is None:
+            info = await self._lost_game_of(actor, channel_id)
+            moved_from_lost = True
+        async with self._lock(info.game_id):
+            live = await self._load(info.game_id)
+            if live.row["status"] != "paused":
+                raise HostError("The game is not paused.")
+            self._seat_for(live, actor)
+            if moved_from_lost or live.row["paused_reason"] == "channel-lost":
+                done, change = True, Change()
+            else:
+                done, change = await self._vote(live, actor, "resume")
+            if done:
+                change.statements.append(
+                    (
+                        "UPDATE games SET status = 'active', paused_reason = NULL, channel_id = ? WHERE id = ?",
+                        (channel_id, live.id),
+                    )
+                )
+                live.row = {**live.row, "status": "active", "channel_id": channel_id}
+                self._turn_deliveries(live, {}, [Event("resume", "The game continues.")], change)
+            await self._store(live, live, change)
+        return change.deliveries + await self._run_ai(live.id)
+
+    async def _lost_game_of(self, actor: Actor, channel_id: str) -> GameInfo:
+        row = await self.store.fetchone(
+            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND g.status = 'paused' "
+            "AND g.paused_reason = 'channel-lost' ORDER BY g.id DESC LIMIT 1",
+            (actor.user_id,),
+        )
+        if row is None:
+            raise HostError("There is no paused game here to resume.")
+        return await self.game_info(row["id"])
+
+    async def channel_lost(self, channel_id: str) -> list[Delivery]:
+        info = await self.game_in_channel(channel_id)
+        if info is None or info.status == "paused":
+            return []
+        async with self._lock(info.game_id):
+            live = await self._load(info.game_id)
+            change = Change()
+            change.statements.append(
+                (
+                    "UPDATE games SET status = 'paused', paused_reason = 'channel-lost' WHERE id = ?",
+                    (live.id,),
+                )
+            )
+            change.statements.append(("DELETE FROM timers WHERE game_id = ?", (live.id,)))
+            for seat in live.seats:
+                text = (
+                    f"The channel of {live.game.title} #{live.id} is gone or no longer reachable: the game is "
+                    "paused. Use /game resume in another channel of the server to continue it there."
+                )
+                private = self._private(live, seat.seat, text, with_view=False)
+                if private:
+                    change.deliveries.append(private)
+            await self._store(live, live, change)
+        return change.deliveries
+
+    async def offer_draw(self, channel_id: str, actor: Actor) -> list[Delivery]:
+        live = await self._live_in_channel(channel_id)
+        if not live.game.draw_by_agreement:
+            raise HostError(f"{live.game.title} has no draw by agreement.")
+        async with self._lock(live.id):
+            live = await self._load(live.id)
+            self._require_active(live)
+            done, change = await self._vote(live, actor, "draw")
+            if done:
+                await self._end_with(live, change, [], True, "drawn by agreement")
+            await self._store(live, live, change)
+        return change.deliveries
+
+    async def sub(self, channel_id: str, actor: Actor, new: Actor, seat: int | None = None) -> list[Delivery]:
+        live = await self._live_in_channel(channel_id)
+        async with self._lock(live.id):
+            live = await self._load(live.id)
+            if seat is None:
+                target = self._seat_for(live, actor)
+            elif not actor.can_manage:
+                raise HostError("Only a member with Manage Channels can hand someone else's seat over.")
+            elif not 0 <= seat < len(live.seats):
+                raise HostError(f"There is no seat {seat + 1}.")
+            else:
+                target = live.seats[seat]
+            if any(s.user_id == new.user_id for s in live.seats):
+                raise HostError(f"{new.name} already holds a seat in this game.")
+            change = Change()
+            change.statements.append(
+                (
+                    "UPDATE seats SET user_id = ?, name = ?, ai_level = NULL, away = 0, missed = 0 "
+                    "WHERE game_id = ? AND seat = ?",
+                    (new.user_id, new.name, live.id, target.seat),
+                )
+            )
+            change.deliveries.append(
+                self._public(
+                    live,
+                    f"{new.name} takes over seat {target.seat + 1} from {target.name}.",
+                    None,
+                    [new.user_id],
+                )
+            )
+            await self._store(live, live, change)
+        return change.deliveries + await self._after_seat_change(live.id, target.seat)
+
+    async def back(self, channel_id: str, actor: Actor) -> list[Delivery]:
+        live = await self._live_in_channel(channel_id)
+        async with self._lock(live.id):
+            live = await self._load(live.id)
+            seat = self._seat_for(live, actor)
+            if not seat.away:
+                raise HostError("You are already playing your seat yourself.")
+            change = Change()
+            change.statements.append(
+                (
+                    "UPDATE seats SET ai_level = NULL, away = 0, missed = 0 WHERE game_id = ? AND seat = ?",
+                    (live.id, seat.seat),
+                )
+            )
+            change.deliveries.append(
+                self._public(live, f"{actor.name} is back and plays their seat again.", None)
+            )
+            await self._store(live, live, change)
+        return change.deliveries + await self._after_seat_change(live.id, seat.seat)
+
+    async def _after_seat_change(self, game_id: int, seat: int) -> list[Delivery]:
+        """A person took a seat: arm their deadlines and send them their view and open decision."""
+        async with self._lock(game_id):
+            live = await self._load(game_id)
+            if live.row["status"] != "active":
+                return []
+            decision = live.game.pending(live.state).get(seat)
+            change = Change()
+            prompt = self.prompt_for(live, seat, decision) if decision else None
+            private = self._private(
+                live, seat, f"{live.game.title} #{live.id}: you hold seat {seat + 1}.", prompt=prompt
+            )
+            if private:
+                change.deliveries.append(private)
+            await self._store(live, live, change)
+        return change.deliveries
