@@ -6,11 +6,11 @@ from typing import Any
 
 from PIL import Image
 
-from .common import COLOUR_LETTERS, COLOURS, centred_text, draw_pyramid, new_canvas
+from .common import COLOUR_LETTERS, COLOURS, centred_text, draw_pyramid, new_canvas, seat_label
 
-SLOT_WIDTH = 96
+SLOT_WIDTH = 120
 COLUMNS = 6
-LEVEL = 30  # vertical step between stacked pyramids
+LEVEL = 34  # vertical step between stacked pyramids
 TOP_MARGIN = 70
 
 
@@ -18,7 +18,7 @@ def render(view: dict[str, Any]) -> Image.Image:
     stacks: list[list[str]] = view["stacks"]
     rows = (len(stacks) + COLUMNS - 1) // COLUMNS
     tallest = max((len(stack) for stack in stacks), default=1)
-    row_height = max(150, 60 + LEVEL * tallest + 40)
+    row_height = max(170, 70 + LEVEL * tallest + 40)
     width = SLOT_WIDTH * COLUMNS + 40
     height = TOP_MARGIN + rows * row_height + 20
     image, draw = new_canvas(width, height)
@@ -31,23 +31,23 @@ def render(view: dict[str, Any]) -> Image.Image:
         if index + 1 in last:
             draw.rectangle((centre_x - SLOT_WIDTH / 2 + 4, base_y - row_height + 60, centre_x + SLOT_WIDTH / 2 - 4,
                             base_y + 44), outline=COLOURS["highlight"], width=4)
-        draw.line((centre_x - 36, base_y, centre_x + 36, base_y), fill=COLOURS["grid"], width=3)
+        draw.line((centre_x - 44, base_y, centre_x + 44, base_y), fill=COLOURS["grid"], width=3)
         for level, colour in enumerate(stack):
-            draw_pyramid(draw, centre_x, base_y - level * LEVEL, 2, colour, unit=13,
+            draw_pyramid(draw, centre_x, base_y - level * LEVEL, 2, colour, unit=16,
                          label=COLOUR_LETTERS.get(colour))
         label = f"#{index + 1}" + (f" h{len(stack)}" if stack else " -")
-        centred_text(draw, (centre_x, base_y + 22), label, 20,
+        centred_text(draw, (centre_x, base_y + 24), label, 24,
                      fill=COLOURS["ink"] if stack else COLOURS["muted"])
     return image
 
 
 def _header(draw: Any, view: dict[str, Any], width: int) -> None:
     if view.get("round_over") and view.get("match") == "single":
-        text = f"Seat {view['last_mover'] + 1} wins"
+        text = f"{seat_label(view, view['last_mover'])} wins"
     elif view.get("chooser") is not None:
-        text = f"Seat {view['chooser'] + 1} chooses first or second"
+        text = f"{seat_label(view, view['chooser'])} chooses first or second"
     else:
-        text = f"Seat {view['to_move'] + 1} to move"
+        text = f"{seat_label(view, view['to_move'])} to move"
     if view.get("match") != "single":
         text += f"  |  round {view['round']}, wins " + "-".join(str(w) for w in view["wins"])
-    centred_text(draw, (width / 2, 32), text, 26)
+    centred_text(draw, (width / 2, 34), text, 30)

@@ -144,3 +144,9 @@ def encode_png_plain(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()
+
+
+def seat_label(view: dict, seat: int) -> str:
+    """A seat's player name when the host added names to the view, else "Seat N" (1-based)."""
+    names = view.get("seat_names") or []
+    return str(names[seat]) if 0 <= seat < len(names) else f"Seat {seat + 1}"

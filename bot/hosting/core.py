@@ -305,6 +305,13 @@ class HostCore:
         )
         return [dict(row) for row in rows]
 
+    @staticmethod
+    def _view(live: Live, seat: int | None) -> dict[str, Any]:
+        """The rules' view for an image, with the players' names added (public knowledge at the table)."""
+        view = live.game.view(live.state, seat)
+        view["seat_names"] = [s.name for s in live.seats]
+        return view
+
     def _public(
         self,
         live: Live,
@@ -331,7 +338,7 @@ class HostCore:
         user = live.seats[seat].user_id
         if user is None:
             return None
-        view = live.game.view(live.state, seat) if with_view and live.state else None
+        view = self._view(live, seat) if with_view and live.state else None
         return Delivery(
             0, live.id, live.row["kind"], "private", text, user_id=user, seat=seat, view=view, prompt=prompt
         )
@@ -372,7 +379,7 @@ class HostCore:
             if not decision.sealed and not live.seats[seat].is_ai:
                 public_prompt = self.prompt_for(live, seat, decision)
         change.deliveries.append(
-            self._public(live, "\n".join(lines), game.view(state, None), mentions, public_prompt)
+            self._public(live, "\n".join(lines), self._view(live, None), mentions, public_prompt)
         )
         for seat, decision in sorted(fresh.items()):
             wants_dm = game.hidden_information or decision.sealed or live.seats[seat].user_id in live.dm_users

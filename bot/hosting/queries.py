@@ -45,7 +45,7 @@ class QueriesMixin(HostCore):
         live = await self._live_in_channel_or_last(channel_id)
         if not live.state:
             raise HostError("The game has not started yet.")
-        return Snapshot(live.row["kind"], self._status_text(live), live.game.view(live.state, None))
+        return Snapshot(live.row["kind"], self._status_text(live), self._view(live, None))
 
     async def hand(self, channel_id: str, actor: Actor) -> Snapshot:
         live = await self._live_in_channel_or_last(channel_id)
@@ -56,7 +56,7 @@ class QueriesMixin(HostCore):
         text = f"{live.game.title} #{live.id}, seat {seat.seat + 1} ({seat.name})."
         if decision:
             text += f" Your decision: {decision.prompt}"
-        return Snapshot(live.row["kind"], text, live.game.view(live.state, seat.seat))
+        return Snapshot(live.row["kind"], text, self._view(live, seat.seat))
 
     async def prompt_of(self, game_id: int, user_id: str) -> Prompt | None:
         """The caller's open decision as a prompt (for the "Open my hand" fallback and /game status)."""
