@@ -145,7 +145,8 @@ class QueriesMixin(HostCore):
             raise HostError(f"Settings: {described}.")
         async with self.store.transaction() as db:
             await db.execute(
-                "INSERT OR REPLACE INTO user_settings (user_id, key, value) VALUES (?, ?, ?)",
+                "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
                 (user_id, key, value),
             )
         self._known.clear()  # turn-DM preferences are part of each loaded game
@@ -153,8 +154,9 @@ class QueriesMixin(HostCore):
     async def remember_message(self, game_id: int, purpose: str, channel_id: str, message_id: str) -> None:
         async with self.store.transaction() as db:
             await db.execute(
-                "INSERT OR REPLACE INTO messages (game_id, purpose, channel_id, message_id) "
-                "VALUES (?, ?, ?, ?)",
+                "INSERT INTO messages (game_id, purpose, channel_id, message_id) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (game_id, purpose) DO UPDATE SET channel_id = excluded.channel_id, "
+                "message_id = excluded.message_id",
                 (game_id, purpose, channel_id, message_id),
             )
 

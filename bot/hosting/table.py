@@ -47,7 +47,7 @@ class TableMixin(HostCore):
             return True, change
         change.statements.append(
             (
-                "INSERT OR IGNORE INTO votes (game_id, kind, user_id) VALUES (?, ?, ?)",
+                "INSERT INTO votes (game_id, kind, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                 (live.id, kind, actor.user_id),
             )
         )

@@ -164,7 +164,8 @@ class Store:
 
     @staticmethod
     async def save_snapshot(db: aiosqlite.Connection, game_id: int, seq: int, state: dict[str, Any]) -> None:
-        await db.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?, ?, ?)",
+        await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?) "
+                         "ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state",
                          (game_id, seq, json.dumps(state, separators=(",", ":"))))
 
     @staticmethod

@@ -233,3 +233,11 @@ def test_game_options_stored_resolved() -> None:
     game = get_game("babylone")
     assert game.resolve_options({}) == {"first": "random", "match": "single"}
     assert json.loads(json.dumps(game.resolve_options({"match": "BEST-OF-3"})))["match"] == "best-of-3"
+
+
+async def test_remembered_messages_are_replaced(host: Host) -> None:
+    game_id = await _started_babylone(host)
+    await host.remember_message(game_id, "status", "chan", "1")
+    await host.remember_message(game_id, "status", "chan", "2")
+    assert await host.find_message(game_id, "status") == ("chan", "2")
+    assert await host.find_message(game_id, "lobby") is None
