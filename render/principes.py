@@ -1,0 +1,722 @@
+"""PRINCIPES board: the 44 lands with their gords, buildings and units, the off-map areas, and a side panel.
+
+The map geometry comes from ``render/assets/principes/map_geometry.json`` (built by
+``scripts/make_principes_map.py``). Everything that never changes during a game (land fills, borders, names,
+special marks, the off-map frames, the legend) is drawn once per frame into a cached base image; a render copies
+it and draws only the dynamic layer (notes/performance.md). ``render_region`` draws one principality and its
+neighbours larger, for phones.
+
+Colour is never the only cue: units are figures whose shape gives the type (crown = Prince, shield = Knight,
+disc = Footman, diamond = Princess) and whose two-letter code gives the faction; the legend lists both.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from rules.principes.data import PRINCIPALITIES, Catalog, catalog
+
+from . import RenderError
+from .common import COLOURS, MIN_TEXT_PX, font, text_colour_on
+
+GEOMETRY_FILE = Path(__file__).parent / "assets" / "principes" / "map_geometry.json"
+PANEL_WIDTH = 520
+HEIGHT = 1200
+#: every text size this renderer uses (a test checks them against MIN_TEXT_PX)
+TEXT_SIZES = {"small": 16, "body": 18, "heading": 20, "title": 24}
+
+Colour = tuple[int, int, int]
+Point = tuple[float, float]
+
+
+def _blend(first: str, second: str) -> Colour:
+    """The half-way mix of two named colours: the shared palette holds these blends (lossless encoding)."""
+    a, b = COLOURS[first], COLOURS[second]
+    return (a[0] + b[0]) // 2, (a[1] + b[1]) // 2, (a[2] + b[2]) // 2
+
+
+INK = COLOURS["ink"]
+LAND_FILLS: dict[str, Colour] = {
+    "PMA": _blend("maroon", "white"), "MAS": (240, 240, 240), "PMI": _blend("red", "white"),
+    "SIL": _blend("yellow", "white"), "CEN": _blend("plains", "white"), "WPOM": _blend("cyan", "white"),
+    "EPOM": _blend("blue", "white"),
+}
+SEA = _blend("water", "white")
+TRACK_NAMES = (("might", "Might"), ("people", "People"), ("clergy", "Clergy"))
+TILE_COLOURS: dict[str, str | Colour] = {"green": "green", "yellow": "yellow", "rose": _blend("red", "white"), "blue": "blue",
+                "brown": "brown", "gray": "grey"}
+ICON_NAMES = {"division": "Division", "urbanization": "Urbanization", "release": "Release to Home",
+              "council": "Common Council", "balt_raid": "Balt Raid", "teutonic": "Teutonic Knights",
+              "mongols": "Mongol Invasion"}
+UNIT_ORDER = ("prince", "knight", "footman", "princess")
+UNIT_NAMES = {"prince": "Prince", "knight": "Knight", "footman": "Footman", "princess": "Princess"}
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where the map goes: map point p -> (left + (p.x - x0) * scale, top + (p.y - y0) * scale)."""
+
+    key: str  # names the frame ("full", "region-SIL") so that equal frames share one cached base
+    scale: float
+    x0: float
+    y0: float
+    width: int
+    height: int
+    left: int = 0
+    top: int = 0
+
+    def at(self, point: Point) -> Point:
+        return self.left + (point[0] - self.x0) * self.scale, self.top + (point[1] - self.y0) * self.scale
+
+    def px(self, length: float) -> int:
+        return max(1, round(length * self.scale))
+
+    def text(self, role: str) -> int:
+        return max(MIN_TEXT_PX, round(TEXT_SIZES[role] * self.scale))
+
+
+@cache
+def geometry() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(GEOMETRY_FILE.read_text(encoding="utf-8"))
+    return loaded
+
+
+def _colour(name_or_rgb: str | Colour) -> Colour:
+    return COLOURS[name_or_rgb] if isinstance(name_or_rgb, str) else name_or_rgb
+
+
+def _faction_colour(faction: str) -> Colour:
+    return COLOURS[catalog().factions[faction]["colour"]]
+
+
+def _group(data: Catalog, land: str) -> str:
+    return str(data.lands[land]["principality"])
+
+
+# ---- text -------------------------------------------------------------------------------------------------
+
+#: letters Pillow's bundled font lacks and that do not decompose into a base letter and an accent
+_PLAIN = str.maketrans({"ł": "l", "Ł": "L", "—": "-", "–": "-", "’": "'", "×": "x"})
+
+
+@cache
+def plain(text: str) -> str:
+    """ASCII spelling of names such as Władysław or Goźlice: the bundled font has no Polish letters."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@lru_cache(maxsize=8192)
+def _stamp(text: str, size: int, anchor: str, halo: bool) -> tuple[Image.Image, Image.Image | None, int, int]:
+    """A text rendered once as masks (the glyphs, and the glyphs with their halo) and its offset from the anchor.
+
+    FreeType rendering is most of a board's drawing time; the same labels recur on every image, so each is
+    rasterised once and then only stamped with ``ImageDraw.bitmap``.
+    """
+    typeface = font(size)
+    stroke = 2 if halo else 0
+    left, top, right, bottom = (round(v) for v in typeface.getbbox(text, anchor=anchor, stroke_width=stroke))
+    size_px = (max(1, right - left), max(1, bottom - top))
+    glyphs = Image.new("L", size_px, 0)
+    ImageDraw.Draw(glyphs).text((-left, -top), text, font=typeface, fill=255, anchor=anchor)
+    outline = None
+    if halo:
+        outline = Image.new("L", size_px, 0)
+        ImageDraw.Draw(outline).text((-left, -top), text, font=typeface, fill=255, anchor=anchor,
+                                     stroke_width=stroke, stroke_fill=255)
+    return glyphs, outline, left, top
+
+
+def _text(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill: Colour = INK, anchor: str = "la",
+          halo: Colour | None = None) -> None:
+    glyphs, outline, left, top = _stamp(plain(text), size, anchor, halo is not None)
+    position = (round(xy[0]) + left, round(xy[1]) + top)
+    if outline is not None:
+        draw.bitmap(position, outline, fill=halo)
+    draw.bitmap(position, glyphs, fill=fill)
+
+
+@lru_cache(maxsize=4096)
+def _text_width(text: str, size: int) -> float:
+    return float(font(size).getlength(plain(text)))
+
+
+def _shape(draw: ImageDraw.ImageDraw, points: list[Point], fill: Colour, outline: Colour = INK) -> None:
+    """A filled polygon with a 2 px outline. Pillow's own ``width`` > 1 allocates a full-image mask per call."""
+    draw.polygon(points, fill=fill)
+    draw.line([*points, points[0]], fill=outline, width=2)
+
+
+# ---- figures ------------------------------------------------------------------------------------------------
+
+def _figure(draw: ImageDraw.ImageDraw, centre: Point, unit: str, faction: str, scale: float) -> None:
+    """One unit figure: its shape says the type, its fill and two-letter code the faction."""
+    x, y = centre
+    w, h = 16 * scale, 14 * scale
+    fill = _faction_colour(faction)
+    outline = INK
+    if unit == "prince":
+        points = [(x - w, y + h), (x - w, y - h * 0.55), (x - w * 0.5, y - h * 0.05), (x, y - h * 1.15),
+                  (x + w * 0.5, y - h * 0.05), (x + w, y - h * 0.55), (x + w, y + h)]
+        _shape(draw, points, fill, outline)
+        draw.line((x - w, y + h - 2, x + w, y + h - 2), fill=COLOURS["highlight"], width=max(2, round(3 * scale)))
+    elif unit == "knight":
+        _shape(draw, [(x - w, y - h), (x + w, y - h), (x + w, y + h * 0.25), (x, y + h * 1.1),
+                      (x - w, y + h * 0.25)], fill, outline)
+    elif unit == "princess":
+        _shape(draw, [(x, y - h * 1.2), (x + w * 1.1, y), (x, y + h * 1.2), (x - w * 1.1, y)], fill, outline)
+    else:
+        draw.ellipse((x - w * 0.95, y - h, x + w * 0.95, y + h), fill=fill, outline=outline, width=2)
+    code = catalog().factions[faction]["code"]
+    label_y = y - h * 0.15 if unit == "knight" else y + (h * 0.2 if unit == "prince" else 0)
+    _text(draw, (x, label_y), code, max(MIN_TEXT_PX, round(15 * scale)), text_colour_on(fill), "mm")
+
+
+def _units_entries(units: dict[str, dict[str, int]]) -> list[tuple[str, str, int]]:
+    entries = []
+    for faction, pieces in units.items():
+        for unit in UNIT_ORDER:
+            if pieces.get(unit):
+                entries.append((faction, unit, pieces[unit]))
+    return entries
+
+
+def _draw_units(draw: ImageDraw.ImageDraw, centre: Point, units: dict[str, dict[str, int]], frame: Frame,
+                max_width: float) -> None:
+    """Figures with their counts, centred on ``centre`` and wrapped into rows no wider than ``max_width``."""
+    entries = _units_entries(units)
+    if not entries:
+        return
+    size = frame.text("small")
+    widths = [frame.px(36) + (_text_width(str(count), size) + frame.px(3) if count > 1 else 0)
+              for _, _, count in entries]
+    rows: list[list[int]] = [[]]
+    row_width = 0.0
+    for index, width in enumerate(widths):
+        if rows[-1] and row_width + width > max_width:
+            rows.append([])
+            row_width = 0.0
+        rows[-1].append(index)
+        row_width += width
+    row_height = frame.px(32)
+    y = centre[1]
+    for row in rows:
+        total = sum(widths[i] for i in row)
+        x = centre[0] - total / 2
+        for index in row:
+            faction, unit, count = entries[index]
+            _figure(draw, (x + frame.px(18), y), unit, faction, frame.scale)
+            if count > 1:
+                _text(draw, (x + frame.px(36), y), str(count), size, INK, "lm", halo=COLOURS["white"])
+            x += widths[index]
+        y += row_height
+
+
+# ---- gords, buildings, tokens -------------------------------------------------------------------------------
+
+def _gord_icon(draw: ImageDraw.ImageDraw, centre: Point, base_might: int, city: str | None, capital: bool,
+               scale: float) -> None:
+    """A gord is a round palisade, a City a square tower; the number is the Might it gives now."""
+    x, y = centre
+    r = 13 * scale
+    might = base_might + (1 if city else 0)
+    if city:
+        draw.rectangle((x - r, y - r, x + r, y + r), fill=INK, outline=COLOURS["white"], width=2)
+        for dx in (-r * 0.66, 0, r * 0.66):  # battlements
+            draw.rectangle((x + dx - r * 0.2, y - r - 5 * scale, x + dx + r * 0.2, y - r), fill=INK)
+        fill_text = COLOURS["white"]
+    else:
+        fill = COLOURS["brown"] if base_might else COLOURS["sand"]
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=2)
+        fill_text = COLOURS["white"] if base_might else INK
+    if capital:
+        draw.ellipse((x - r - 4 * scale, y - r - 4 * scale, x + r + 4 * scale, y + r + 4 * scale),
+                     outline=COLOURS["highlight"], width=max(3, round(3 * scale)))
+    _text(draw, (x, y), str(might), max(MIN_TEXT_PX, round(17 * scale)), fill_text, "mm")
+
+
+def _badge(draw: ImageDraw.ImageDraw, centre: Point, letter: str, fill: Colour, scale: float,
+           diamond: bool = False) -> None:
+    x, y = centre
+    r = 12 * scale
+    if diamond:
+        _shape(draw, [(x, y - r * 1.2), (x + r * 1.2, y), (x, y + r * 1.2), (x - r * 1.2, y)], fill)
+    else:
+        draw.rounded_rectangle((x - r, y - r, x + r, y + r), radius=4 * scale, fill=fill, outline=INK, width=2)
+    _text(draw, (x, y), letter, max(MIN_TEXT_PX, round(16 * scale)), text_colour_on(fill), "mm")
+
+
+BUILDINGS = {"castle": ("C", COLOURS["grey"]), "tiltyard": ("T", COLOURS["orange"]),
+             "abbey": ("A", COLOURS["purple"])}
+
+
+def _icon_row(draw: ImageDraw.ImageDraw, land: str, land_view: dict[str, Any], centre: Point,
+              frame: Frame) -> None:
+    """Gord(s) with their Might, then the building and the Division token, centred on ``centre``."""
+    record = catalog().lands[land]
+    items: list[tuple[str, Any]] = [("gord", gord) for gord in record["gords"]]
+    items += [("mark", mark) for mark in record["marks"] if mark in DRAWN_MARKS]
+    if land_view.get("building"):
+        items.append(("building", land_view["building"]))
+    if land_view.get("division"):
+        items.append(("division", None))
+    step = frame.px(34)
+    x = centre[0] - step * (len(items) - 1) / 2
+    for kind, item in items:
+        if kind == "gord":
+            _gord_icon(draw, (x, centre[1]), item["might"], land_view["cities"].get(item["id"]),
+                       record["capital"], frame.scale)
+        elif kind == "mark":
+            _mark(draw, (x, centre[1]), item, frame.scale)
+        elif kind == "building":
+            letter, fill = BUILDINGS[item]
+            _badge(draw, (x, centre[1]), letter, fill, frame.scale)
+        else:
+            _badge(draw, (x, centre[1]), "D", COLOURS["orange"], frame.scale, diamond=True)
+        x += step
+
+
+DRAWN_MARKS = ("archbishopric", "clergy_point", "senior_throne", "teutonic")
+
+
+def _mark(draw: ImageDraw.ImageDraw, centre: Point, mark: str, scale: float) -> None:
+    """Static land marks: archbishopric and Clergy point (cross), senior throne (crown), Teutonic shield."""
+    x, y = centre
+    s = scale
+    if mark in ("archbishopric", "clergy_point"):
+        colour = COLOURS["purple"]
+        draw.rectangle((x - 2.5 * s, y - 11 * s, x + 2.5 * s, y + 11 * s), fill=colour)
+        draw.rectangle((x - 8 * s, y - 5 * s, x + 8 * s, y - 1 * s), fill=colour)
+        if mark == "clergy_point":
+            _text(draw, (x + 4 * s, y + 9 * s), "+1", max(MIN_TEXT_PX, round(16 * s)), colour, "lm",
+                  halo=COLOURS["white"])
+    elif mark == "senior_throne":
+        gold = COLOURS["highlight"]
+        draw.polygon([(x - 11 * s, y + 7 * s), (x - 11 * s, y - 6 * s), (x - 5 * s, y), (x, y - 10 * s),
+                      (x + 5 * s, y), (x + 11 * s, y - 6 * s), (x + 11 * s, y + 7 * s)], fill=gold, outline=INK)
+    elif mark == "teutonic":
+        _shape(draw, [(x - 10 * s, y - 11 * s), (x + 10 * s, y - 11 * s), (x + 10 * s, y + 2 * s),
+                      (x, y + 12 * s), (x - 10 * s, y + 2 * s)], COLOURS["white"])
+        draw.rectangle((x - 1.5 * s, y - 8 * s, x + 1.5 * s, y + 7 * s), fill=INK)
+        draw.rectangle((x - 7 * s, y - 3 * s, x + 7 * s, y), fill=INK)
+
+
+# ---- the static base -----------------------------------------------------------------------------------------
+
+def _polygon(frame: Frame, land: str) -> list[Point]:
+    return [frame.at((p[0], p[1])) for p in geometry()["lands"][land]["polygon"]]
+
+
+def _inset_edge(start: Point, end: Point, centre: Point, distance: float) -> tuple[Point, Point]:
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = max(1e-6, (dx * dx + dy * dy) ** 0.5)
+    nx, ny = -dy / length, dx / length
+    mx, my = (start[0] + end[0]) / 2, (start[1] + end[1]) / 2
+    if (centre[0] - mx) * nx + (centre[1] - my) * ny < 0:
+        nx, ny = -nx, -ny
+    return (start[0] + nx * distance, start[1] + ny * distance), (end[0] + nx * distance, end[1] + ny * distance)
+
+
+def _draw_lands(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
+    data, geo = catalog(), geometry()
+    impassable = set(geo["impassable"])
+    for land in data.lands:
+        draw.polygon(_polygon(frame, land), fill=LAND_FILLS[_group(data, land)])
+    for land in data.lands:  # thin inner borders first, so the thick ones cover their ends
+        polygon = _polygon(frame, land)
+        for index, neighbour in enumerate(geo["lands"][land]["across"]):
+            if neighbour and _group(data, neighbour) == _group(data, land) and neighbour > land:
+                draw.line((polygon[index - 1], polygon[index]), fill=COLOURS["muted"], width=frame.px(2))
+    for land in data.lands:
+        _draw_group_borders(draw, frame, land)
+    for pair in impassable:  # cells that touch without a border: a hatched barrier
+        start, end = (frame.at((p[0], p[1])) for p in geo["touching"][pair])
+        _hatched(draw, start, end, frame)
+
+
+def _draw_group_borders(draw: ImageDraw.ImageDraw, frame: Frame, land: str) -> None:
+    """Thick inset lines in the principality colour along its outer edges (ink-edged so white shows)."""
+    data, geo = catalog(), geometry()
+    group = _group(data, land)
+    colour = COLOURS[data.map["principalities"][group]["colour"]] if group in PRINCIPALITIES else INK
+    polygon = _polygon(frame, land)
+    centre = frame.at(tuple(geo["lands"][land]["centre"]))  # type: ignore[arg-type]
+    width = frame.px(6) if group in PRINCIPALITIES else frame.px(3)
+    for index, neighbour in enumerate(geo["lands"][land]["across"]):
+        if neighbour and _group(data, neighbour) == group:
+            continue
+        start, end = polygon[index - 1], polygon[index]
+        a, b = _inset_edge(start, end, centre, width / 2 + frame.px(1))
+        draw.line((start, end), fill=INK, width=frame.px(2))
+        if group in PRINCIPALITIES:
+            draw.line((a, b), fill=INK, width=width + 2)
+            draw.line((a, b), fill=colour, width=width - 1)
+            for point in (a, b):
+                r = (width - 1) / 2
+                draw.ellipse((point[0] - r, point[1] - r, point[0] + r, point[1] + r), fill=colour)
+
+
+def _hatched(draw: ImageDraw.ImageDraw, start: Point, end: Point, frame: Frame) -> None:
+    draw.line((start, end), fill=COLOURS["forest"], width=frame.px(5))
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = max(1.0, (dx * dx + dy * dy) ** 0.5)
+    nx, ny = -dy / length * frame.px(7), dx / length * frame.px(7)
+    steps = max(2, int(length / frame.px(8)))
+    for k in range(1, steps):
+        x, y = start[0] + dx * k / steps, start[1] + dy * k / steps
+        draw.line((x - nx, y - ny, x + nx, y + ny), fill=COLOURS["forest"], width=frame.px(2))
+
+
+def _draw_names(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
+    data, geo = catalog(), geometry()
+    for land, record in data.lands.items():
+        cx, cy = frame.at(tuple(geo["lands"][land]["centre"]))  # type: ignore[arg-type]
+        size = frame.text("small")
+        _text(draw, (cx, cy - frame.px(27)), record["short"], size, INK, "mm", halo=LAND_FILLS[_group(data, land)])
+
+
+def _draw_offmap_frames(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
+    data, geo = catalog(), geometry()
+    for area, box in geo["offmap"].items():
+        x0, y0 = frame.at((box[0], box[1]))
+        x1, y1 = frame.at((box[2], box[3]))
+        colour = _faction_colour(data.offmap[area]["faction"])
+        draw.rounded_rectangle((x0, y0, x1, y1), radius=frame.px(8), fill=COLOURS["panel"], outline=colour,
+                               width=frame.px(4))
+        _text(draw, ((x0 + x1) / 2, y0 + frame.px(14)), _area_title(data.offmap[area]["name"]),
+              frame.text("small"), INK, "mm")
+
+
+def _draw_gates(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
+    """On each land an off-map area touches, a tag with the area's code at the cell's side facing the area."""
+    data, geo = catalog(), geometry()
+    for area in geo["offmap"]:
+        faction = data.offmap[area]["faction"]
+        fill = _faction_colour(faction)
+        for point in geo["gates"][area].values():
+            x, y = frame.at((point[0], point[1]))
+            w, h = frame.px(15), frame.px(10)
+            draw.rounded_rectangle((x - w, y - h, x + w, y + h), radius=frame.px(4), fill=fill, outline=INK)
+            _text(draw, (x, y), data.factions[faction]["code"], frame.text("small"), text_colour_on(fill), "mm")
+
+
+def _area_title(name: str) -> str:
+    return name.replace("Kingdom of ", "")
+
+
+def _draw_sea(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
+    points = [(0, 0), (760, 0), (720, 120), (520, 150), (300, 110), (0, 150)]
+    draw.polygon([frame.at(p) for p in points], fill=SEA)
+    _text(draw, frame.at((120, 40)), "Mare Balticum", frame.text("body"), COLOURS["blue"], "mm")
+
+
+@cache
+def _base(frame: Frame, with_legend: bool) -> Image.Image:
+    """The static layer of a frame: sea, lands, borders, names, marks, off-map frames (and the legend)."""
+    width = frame.width + (PANEL_WIDTH if with_legend else 0)
+    image = Image.new("RGB", (width, frame.height), COLOURS["background"])
+    draw = ImageDraw.Draw(image)
+    _draw_sea(draw, frame)
+    _draw_lands(draw, frame)
+    _draw_names(draw, frame)
+    _draw_offmap_frames(draw, frame)
+    _draw_gates(draw, frame)
+    if with_legend:
+        draw.rectangle((frame.width, 0, width, frame.height), fill=COLOURS["panel"])
+        draw.line((frame.width, 0, frame.width, frame.height), fill=COLOURS["grid"], width=3)
+        _draw_legend(draw, 4, frame.height - LEGEND_HEIGHT)
+    return image
+
+
+LEGEND_HEIGHT = 80
+
+
+def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    """Unit shapes and faction codes, in a strip under the map."""
+    size = TEXT_SIZES["small"]
+    cursor = x
+    for unit in UNIT_ORDER:
+        _figure(draw, (cursor + 16, y + 10), unit, "MAS", 1.0)
+        _text(draw, (cursor + 36, y + 10), UNIT_NAMES[unit], size, anchor="lm")
+        cursor += 44 + round(_text_width(UNIT_NAMES[unit], size)) + 14
+    _mark(draw, (cursor + 10, y + 10), "archbishopric", 1.0)
+    _text(draw, (cursor + 24, y + 10), "Church", size, anchor="lm")
+    _gord_icon(draw, (cursor + 110, y + 10), 1, None, False, 1.0)
+    _text(draw, (cursor + 128, y + 10), "Gord", size, anchor="lm")
+    _gord_icon(draw, (cursor + 192, y + 10), 1, "city", False, 1.0)
+    _text(draw, (cursor + 210, y + 10), "City (Might)", size, anchor="lm")
+    _badge(draw, (cursor + 322, y + 10), "D", COLOURS["orange"], 1.0, diamond=True)
+    _text(draw, (cursor + 340, y + 10), "Division", size, anchor="lm")
+    tag_x = cursor + 440
+    draw.rounded_rectangle((tag_x - 16, y, tag_x + 16, y + 21), radius=4, fill=COLOURS["black"], outline=INK)
+    _text(draw, (tag_x, y + 10), "GM", size, COLOURS["white"], "mm")
+    _text(draw, (tag_x + 22, y + 10), "borders that area", size, anchor="lm")
+    y += 28
+    factions = list(catalog().factions.values())
+    column = 150
+    for index, faction in enumerate(factions):
+        fx = x + (index % 7) * column
+        fy = y + (index // 7) * 26
+        fill = COLOURS[faction["colour"]]
+        draw.rounded_rectangle((fx, fy, fx + 30, fy + 20), radius=4, fill=fill, outline=INK)
+        _text(draw, (fx + 15, fy + 10), faction["code"], size, text_colour_on(fill), "mm")
+        _text(draw, (fx + 36, fy + 10), _short_faction(faction["name"]), size, anchor="lm")
+
+
+def _short_faction(name: str) -> str:
+    return (name.replace("Kingdom of ", "").replace("Western ", "W. ").replace("Eastern ", "E. ")
+            .replace("Teutonic Knights", "Teutonic").replace(" Fiefdoms", ""))
+
+
+# ---- the dynamic layer --------------------------------------------------------------------------------------
+
+def _draw_map_state(draw: ImageDraw.ImageDraw, view: dict[str, Any], frame: Frame) -> None:
+    data, geo = catalog(), geometry()
+    for land in data.lands:
+        land_view = view["lands"][land]
+        cx, cy = frame.at(tuple(geo["lands"][land]["centre"]))  # type: ignore[arg-type]
+        _icon_row(draw, land, land_view, (cx, cy + frame.px(2)), frame)
+        _draw_units(draw, (cx, cy + frame.px(33)), land_view["units"], frame, frame.px(112))
+    for area, box in geo["offmap"].items():
+        x0, y0 = frame.at((box[0], box[1]))
+        x1, _ = frame.at((box[2], box[3]))
+        _draw_units(draw, ((x0 + x1) / 2, y0 + frame.px(44)), view["offmap"][area]["units"], frame,
+                    x1 - x0 - frame.px(8))
+
+
+def _track_bar(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, value: int, colour: Colour) -> None:
+    """A 0-10 track: ten cells, the filled ones up to the value, the number (true value) after it."""
+    size = TEXT_SIZES["small"]
+    _text(draw, (x, y + 9), label, size, anchor="lm")
+    left = x + 62
+    for cell in range(10):
+        cell_x = left + cell * 15
+        filled = cell < min(value, 10)
+        draw.rectangle((cell_x, y + 2, cell_x + 12, y + 16), fill=colour if filled else COLOURS["background"],
+                       outline=INK)
+    _text(draw, (left + 154, y + 9), str(value), size, anchor="lm")
+
+
+def _player_block(draw: ImageDraw.ImageDraw, x: int, y: int, code: str, player: dict[str, Any],
+                  view: dict[str, Any]) -> int:
+    data = catalog()
+    colour = COLOURS[data.map["principalities"][code]["colour"]]
+    name = data.map["principalities"][code]["name"]
+    draw.rectangle((x, y, x + PANEL_WIDTH - 32, y + 26), fill=colour, outline=INK)
+    title = f"{data.factions[code]['code']}  {name}  (seat {player['seat'] + 1})"
+    if view["princeps"]["holder"] == code:
+        title += "  * Princeps"
+    if player.get("eliminated"):
+        title += "  eliminated"
+    _text(draw, (x + 8, y + 13), title, TEXT_SIZES["body"], text_colour_on(colour), "lm")
+    y += 32
+    tracks = {"might": view["might"][code], "people": player["people"], "clergy": player["clergy"]}
+    fills = {"might": COLOURS["highlight"], "people": COLOURS["green"], "clergy": COLOURS["purple"]}
+    for index, (key, label) in enumerate(TRACK_NAMES):
+        _track_bar(draw, x, y + index * 20, label, tracks[key], fills[key])
+    side = x + 256
+    _text(draw, (side, y), f"Gold {player['gold']}   Hand {player['hand_size']}", TEXT_SIZES["small"])
+    prince = data.kind_of(player["prince"])["name"] if player.get("prince") else "no Prince"
+    _text(draw, (side, y + 20), prince, TEXT_SIZES["small"])
+    plan = "plan sealed" if player.get("plan_sealed") else "no plan yet"
+    _text(draw, (side, y + 40), plan, TEXT_SIZES["small"], COLOURS["muted"])
+    y += 62
+    tiles = [tile for colour_tiles in player["progress"].values() for tile in colour_tiles]
+    if tiles:
+        y = _tile_chips(draw, x, y, tiles)
+    else:
+        _text(draw, (x, y), "Progress: no tiles yet", TEXT_SIZES["small"], COLOURS["muted"])
+        y += 22
+    return y + 8
+
+
+def _tile_chips(draw: ImageDraw.ImageDraw, x: int, y: int, tiles: list[str]) -> int:
+    """Progress tiles as small chips in their colour with the tile's short title."""
+    data = catalog()
+    cursor = x
+    for tile in tiles:
+        record = data.kind_of(tile)
+        label = record["title"].split(" (")[0]
+        width = round(_text_width(label, TEXT_SIZES["small"])) + 12
+        if cursor + width > x + PANEL_WIDTH - 32:
+            cursor, y = x, y + 24
+        fill = _colour(TILE_COLOURS[record["colour"]])
+        draw.rounded_rectangle((cursor, y, cursor + width, y + 21), radius=4, fill=fill, outline=INK)
+        _text(draw, (cursor + width / 2, y + 11), label, TEXT_SIZES["small"], text_colour_on(fill), "mm")
+        cursor += width + 6
+    return y + 26
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int) -> None:
+    data = catalog()
+    y = 12
+    period = "I" * view["period"] if view["period"] < 4 else str(view["period"])
+    _text(draw, (x, y), f"PRINCIPES   Round {view['round']} of 6   Period {period}", TEXT_SIZES["title"])
+    y += 34
+    direction = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(view["princeps"]["direction"] or "",
+                                                                      "direction not chosen yet")
+    holder = data.map["principalities"][view["princeps"]["holder"]]["name"]
+    _princeps_token(draw, x + 12, y + 11)
+    _text(draw, (x + 30, y + 11), f"Princeps: {holder}, {direction}", TEXT_SIZES["body"], anchor="lm")
+    y += 26
+    order = " > ".join(data.factions[code]["code"] for code in view["turn_order"])
+    neutral = ", ".join(data.map["principalities"][code]["name"] for code in view["neutral"]) or "none"
+    _text(draw, (x, y), f"Order {order}   Neutral: {neutral}", TEXT_SIZES["small"])
+    y += 28
+    for code in view["seats"]:
+        y = _player_block(draw, x, y, code, view["players"][code], view)
+    y = _history_block(draw, view, x, y)
+    y = _market_block(draw, view, x, y)
+    y = _supply_block(draw, view, x, y)
+    if "you" in view:
+        _private_block(draw, view, x, y)
+
+
+def _princeps_token(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    draw.ellipse((x - 10, y - 10, x + 10, y + 10), fill=COLOURS["highlight"], outline=INK, width=2)
+    draw.polygon([(x - 6, y + 4), (x - 6, y - 3), (x - 3, y), (x, y - 6), (x + 3, y), (x + 6, y - 3),
+                  (x + 6, y + 4)], fill=INK)
+
+
+def _history_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> int:
+    data = catalog()
+    history = view["history"]
+    _text(draw, (x, y), f"History (deck {history['deck']})", TEXT_SIZES["heading"])
+    y += 26
+    if history["revealed"]:
+        card = data.kind_of(history["revealed"])
+        _text(draw, (x, y), f"{card['year']}: {card['title']}", TEXT_SIZES["body"])
+        y += 24
+        icons = " then ".join(ICON_NAMES[icon] for icon in card["icons"])
+        _text(draw, (x, y), f"End of Round: {icons}", TEXT_SIZES["small"])
+        y += 22
+        for line in _wrap(card["text"], TEXT_SIZES["small"], PANEL_WIDTH - 36)[:3]:
+            _text(draw, (x, y), line, TEXT_SIZES["small"], COLOURS["muted"])
+            y += 20
+    else:
+        _text(draw, (x, y), "No History card revealed yet.", TEXT_SIZES["small"], COLOURS["muted"])
+        y += 22
+    return y + 8
+
+
+def _market_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> int:
+    data = catalog()
+    _text(draw, (x, y), "Market", TEXT_SIZES["heading"])
+    y += 26
+    actions = data.setup["actions"]
+    for colour, pile in view["market"].items():
+        fill = _colour(TILE_COLOURS[colour])
+        draw.rounded_rectangle((x, y, x + 96, y + 21), radius=4, fill=fill, outline=INK)
+        _text(draw, (x + 48, y + 11), actions[colour].capitalize(), TEXT_SIZES["small"], text_colour_on(fill), "mm")
+        titles = " | ".join(data.kind_of(tile)["title"].split(" (")[0] for tile in pile["face_up"]) or "empty"
+        _text(draw, (x + 104, y + 11), f"{titles}  ({pile['stack']})", TEXT_SIZES["small"], anchor="lm")
+        y += 24
+    return y + 8
+
+
+def _supply_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> int:
+    """Tokens left in the supply (each kind is limited) and the gold bank when the option limits it."""
+    tokens = view["supply"]["tokens"]
+    cities = f"Cities left: capital {tokens['capital']}, city {tokens['city']}, civitas {tokens['civitas']}"
+    gold = view["supply"]["gold"]
+    buildings = (f"Castles {tokens['castle']}, Tiltyards {tokens['tiltyard']}, Abbeys {tokens['abbey']}, "
+                 f"Division {tokens['division']}" + ("" if gold is None else f", bank {gold} gold"))
+    _text(draw, (x, y), cities, TEXT_SIZES["small"])
+    _text(draw, (x, y + 20), buildings, TEXT_SIZES["small"])
+    return y + 48
+
+
+def _private_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> int:
+    data = catalog()
+    you = view["you"]
+    name = data.map["principalities"][you["principality"]]["name"]
+    draw.rectangle((x - 6, y - 4, x + PANEL_WIDTH - 26, y + 24), fill=COLOURS["white"], outline=INK)
+    _text(draw, (x, y + 10), f"Private to {name}: your hand", TEXT_SIZES["heading"], anchor="lm")
+    y += 30
+    for card_id in you["hand"]:
+        card = data.kind_of(card_id)
+        tag = {"court": "Court", "battle": "Battle", "neighbour": "Neighbour"}[card["deck"]]
+        icon = card.get("support") or card.get("corner") or ""
+        _text(draw, (x, y), f"{tag}: {card['title'].split(' (')[0]} [{icon}]", TEXT_SIZES["small"])
+        y += 20
+    plan = you["plan"]
+    text = "Plan: " + (", ".join(action.capitalize() for action in plan) if plan else "not sealed yet")
+    _text(draw, (x, y + 4), text, TEXT_SIZES["small"])
+    return y + 28
+
+
+def _wrap(text: str, size: int, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and _text_width(lines[-1] + " " + word, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+# ---- public entry points ------------------------------------------------------------------------------------
+
+def _full_frame() -> Frame:
+    width, height = geometry()["size"]
+    return Frame("full", 1.0, 0.0, 0.0, int(width), max(int(height), HEIGHT))
+
+
+def render(view: dict[str, Any]) -> Image.Image:
+    """The whole board with the side panel; a seat's view also shows its hand and sealed plan."""
+    frame = _full_frame()
+    image = _base(frame, True).copy()
+    draw = ImageDraw.Draw(image)
+    _draw_map_state(draw, view, frame)
+    _draw_panel(draw, view, frame.width + 16)
+    return image
+
+
+REGION_NAMES = {"polonia maior": "PMA", "greater poland": "PMA", "maior": "PMA", "pma": "PMA",
+                "masovia": "MAS", "mazovia": "MAS", "mas": "MAS",
+                "polonia minor": "PMI", "lesser poland": "PMI", "minor": "PMI", "pmi": "PMI",
+                "silesia": "SIL", "sil": "SIL"}
+REGION_WIDTH = 1200
+
+
+def region_lands(principality: str) -> set[str]:
+    """A principality's lands and every land bordering them."""
+    data = catalog()
+    own = set(data.principality_lands(principality))
+    return own | {near for land in own for near in data.adjacency[land]}
+
+
+@cache
+def _region_frame(principality: str) -> Frame:
+    geo = geometry()
+    points = [p for land in region_lands(principality) for p in geo["lands"][land]["polygon"]]
+    x0, y0 = min(p[0] for p in points) - 10, min(p[1] for p in points) - 10
+    x1, y1 = max(p[0] for p in points) + 10, max(p[1] for p in points) + 10
+    scale = min(1.8, REGION_WIDTH / (x1 - x0))
+    return Frame(f"region-{principality}", scale, x0, y0, REGION_WIDTH, round((y1 - y0) * scale) + 44, top=44)
+
+
+def render_region(view: dict[str, Any], region: str) -> Image.Image:
+    """One principality (``silesia``, ``polonia maior`` ...) and its neighbours, drawn larger for phones."""
+    principality = REGION_NAMES.get(" ".join(region.strip().lower().split()))
+    if principality is None:
+        raise RenderError(f"There is no region {region!r}: try Polonia Maior, Masovia, Polonia Minor or Silesia.")
+    frame = _region_frame(principality)
+    image = _base(frame, False).copy()
+    draw = ImageDraw.Draw(image)
+    _draw_map_state(draw, view, frame)
+    name = catalog().map["principalities"][principality]["name"]
+    draw.rectangle((0, 0, frame.width, 40), fill=COLOURS["panel"])
+    _text(draw, (12, 20), f"{name} and its neighbours   Round {view['round']} of 6", TEXT_SIZES["title"],
+          anchor="lm")
+    return image
+
+
+__all__ = ["TEXT_SIZES", "region_lands", "render", "render_region"]

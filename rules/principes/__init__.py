@@ -1,0 +1,110 @@
+"""PRINCIPES (Leo Soloviey, prototype rulebook 01.02.2025): the Piast princes of 1202-1300 race for the crown.
+
+This package holds PRINCIPES I: the validated game data (``data.py`` over ``data/*.json``), the effect vocabulary
+(``effects.py``), the state model and the starting position for 2, 3 and 4 players (``state.py``, whose docstring
+describes the state layout). The rules of play come in PRINCIPES II-IV, so the game is not ``playable`` yet: it
+can be set up, viewed and rendered.
+
+>>> from rules.engine import Rng
+>>> state = GAME.setup(4, {}, Rng.for_event(1, 0))
+>>> GAME.view(state, None)["might"]
+{'PMA': 4, 'MAS': 4, 'PMI': 4, 'SIL': 4}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules.engine import Applied, Decision, Game, IllegalAction, Option, Outcome, Rng, State, View
+
+from .data import checked_catalog
+from .state import COMBINATIONS, build_view, new_game
+
+RULES_NOTES = """\
+PRINCIPES is implemented from the prototype rulebook, whose map, card texts, tile texts, deployment diagram and
+battle die were pictures that did not survive. Everything below is RECONSTRUCTED and provisional:
+- the map (44 lands: 10 per principality, Terra Lanciciensis and Terra Siradiensis in the centre, Western
+  Pomerania with the two gords Stetinum and Caminum, Eastern Pomerania with Gdanum), its 103 borders and the six
+  off-map areas (German Marches, Bohemia, Hungary, Rus Fiefdoms, Prussians, Lithuanians), drawn from the seats of
+  the 13th-century castellanies;
+- Might: each principality starts with 4 (a capital of 2 and two gords of 1); 17 gords give Might; Silesia's
+  Division lands (Opolia, Ratiboria, Teschinum) and Culmen (Teutonic symbol) give 0;
+- the 18 Prince cards (historical princes, one special rule each), the 32 Court, 32 Battle, 12 Neighbour and
+  18 History cards, the 48 Progress tiles (24 kinds x 2; 14 kinds come from the rulebook and keep its text), the
+  battle die (sword, sword, shield, shield, sword+shield, coin; opposite faces 1-3, 2-4, 5-6) and the starting
+  deployment (Prince and 1 Knight in the capital, 1 Footman on each 1-Might gord; a neutral principality adds
+  1 Knight in its capital and 1 Footman on each small gord next to it).
+The one place to swap in the official components is the data folder rules/principes/data: map.json (map),
+components.json (cards and tiles) and setup.json (factions, pools, deployment, supplies, die). Every rulebook
+constraint is checked when they load, so a replacement that breaks one is refused. After replacing map.json, run
+scripts/make_principes_map.py to redraw the board.
+The board draws each land as the cell of its seat; where two cells touch although the lands share no border, a
+green hatched barrier marks the edge as impassable. A coloured tag (GM, BO, HU, RU, PR, LI) on a land means that
+off-map area borders it. Polish letters are written without accents on the board (the bundled font lacks them).
+Options:
+- principalities: who plays which principality. standard (default) = Polonia Maior vs Polonia Minor for 2
+  (the rulebook's recommended duel), Polonia Maior, Polonia Minor and Silesia for 3 (Masovia neutral), all four for
+  4; random; or a set such as pma-pmi, mas-sil or pma-mas-pmi. Seats follow the cycle Polonia Maior, Masovia,
+  Polonia Minor, Silesia.
+- neutrals: passive (default; neutral principalities only defend) or active (Combined Actions tile).
+- maior_prince: the Period I Prince of Polonia Maior, spindleshanks (default) or odonic (the rulebook lets that
+  player choose; the other stays in the Prince deck as the Period's second Prince).
+- gold_supply: unlimited (default) or limited (the 66 gold of the box's coins).
+- elimination: on (default) or off (the no-elimination variant, which removes the Heir from the Court deck).
+Setup: 5 gold, People 4, Clergy 4, Might from the map; each player draws 1 Court, 1 Neighbour and 1 Battle card
+in turn order from the Princeps (Polonia Minor, else Polonia Maior, else Silesia); the History deck holds 2 random
+cards per Period, Period I on top; each Market stack shows 2 different tiles. The 3 Division tokens are placed
+only when Silesia is played.
+"""
+
+
+class Principes(Game):
+    key = "principes"
+    title = "PRINCIPES"
+    min_players = 2
+    max_players = 4
+    rules_version = 1
+    has_chance = True
+    hidden_information = True
+    playable = False
+    rules_notes = RULES_NOTES
+    options = (
+        Option("principalities", "standard", ("standard", "random", *COMBINATIONS),
+               "Which principalities are played (standard, random, or e.g. pma-pmi)."),
+        Option("neutrals", "passive", ("passive", "active"), "How unplayed principalities behave."),
+        Option("maior_prince", "spindleshanks", ("spindleshanks", "odonic"),
+               "Polonia Maior's Period I Prince."),
+        Option("gold_supply", "unlimited", ("unlimited", "limited"), "Unlimited gold or the box's 66 coins."),
+        Option("elimination", "on", ("on", "off"), "off = the no-elimination variant (no Heir card)."),
+    )
+
+    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
+        self.check_players(num_players)
+        checked_catalog()  # load and validate the data once, before any game starts
+        return new_game(num_players, self.resolve_options(options), rng)
+
+    def pending(self, state: State) -> dict[int, Decision]:
+        return {}  # the rules of play arrive with PRINCIPES II
+
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        return []
+
+    def apply(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
+        raise IllegalAction("PRINCIPES can be set up and viewed, but its rules of play are not available yet.")
+
+    def outcome(self, state: State) -> Outcome:
+        return Outcome(finished=False)
+
+    def view(self, state: State, seat: int | None) -> View:
+        return self.copy_state(build_view(state, seat))
+
+    def secrets(self, state: State, seat: int) -> list[str]:
+        """The instance ids of the seat's cards: no other seat, nor the public, may see them."""
+        if not 0 <= seat < len(state["seats"]):
+            return []
+        return list(state["players"][state["seats"][seat]]["hand"])
+
+
+GAME = Principes()
+
+__all__ = ["GAME", "Principes"]

@@ -1,0 +1,126 @@
+"""PRINCIPES board image: the CLI's render path, sizes, font sizes, private variant, region crops, the asset."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import render
+import render.principes as board
+from render.common import MIN_TEXT_PX, encode_png
+from rules.engine import Rng, get_game
+from rules.principes.data import catalog
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def views(players: int = 4, seat: int | None = None, seed: int = 1) -> dict:
+    """The path the ``python -m bot render`` CLI takes: registry, setup, view."""
+    game = get_game("principes", include_unplayable=True)
+    state = game.setup(players, {}, Rng.for_event(seed, 0))
+    return game.view(state, seat)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_render_path_works_and_the_png_is_small(players: int) -> None:
+    image = render.render_view("principes", views(players))
+    assert image.width <= 1600
+    png = encode_png(image)
+    assert len(png) < 1_000_000
+    assert Image.open(io.BytesIO(png)).size == image.size
+
+
+def test_every_text_is_at_least_16_px(monkeypatch: pytest.MonkeyPatch) -> None:
+    used: list[int] = []
+    real_font = board.font
+
+    def recording_font(size: int = 20):  # type: ignore[no-untyped-def]
+        used.append(size)
+        return real_font(size)
+
+    monkeypatch.setattr(board, "font", recording_font)
+    caches = (board._base, board._stamp, board._text_width)
+    for cached in caches:  # draw everything again, the static layer too, with the recording font
+        cached.cache_clear()
+    try:
+        board.render(views(4, seat=0))
+        board.render_region(views(4), "masovia")
+    finally:
+        for cached in caches:
+            cached.cache_clear()
+    assert used and min(used) >= MIN_TEXT_PX
+    assert min(board.TEXT_SIZES.values()) >= MIN_TEXT_PX
+
+
+def test_the_private_view_adds_the_hand() -> None:
+    public = views(4)
+    private = views(4, seat=2)
+    assert board.render(public).tobytes() != board.render(private).tobytes()
+    # the public image does not depend on what is in the hands
+    game = get_game("principes", include_unplayable=True)
+    state = game.setup(4, {}, Rng.for_event(1, 0))
+    state["players"]["PMA"]["hand"].reverse()
+    assert board.render(game.view(state, None)).tobytes() == board.render(public).tobytes()
+
+
+def test_state_changes_show_on_the_board() -> None:
+    game = get_game("principes", include_unplayable=True)
+    state = game.setup(4, {}, Rng.for_event(1, 0))
+    before = board.render(game.view(state, None))
+    state["lands"]["lancicia"]["units"]["SIL"] = {"knight": 2, "footman": 1}
+    state["lands"]["vratislavia"]["cities"]["vratislavia"] = "capital"
+    state["lands"]["legnecium"]["building"] = "abbey"
+    state["history"]["revealed"] = "H04"
+    state["players"]["SIL"]["progress"]["green"] = ["G1a"]
+    after = board.render(game.view(state, None))
+    assert before.size == after.size and before.tobytes() != after.tobytes()
+
+
+@pytest.mark.parametrize("region", ["silesia", "Masovia", "POLONIA MAIOR", "polonia  minor"])
+def test_region_crops_are_larger(region: str) -> None:
+    image = render.render_view("principes", views(4), region)
+    assert image.width <= 1600
+    code = board.REGION_NAMES[" ".join(region.lower().split())]
+    lands = catalog().principality_lands(code)
+    assert board.region_lands(code) > set(lands)
+    assert board._region_frame(code).scale > 1.2  # drawn larger than on the full board
+    assert len(encode_png(image)) < 1_000_000
+
+
+def test_unknown_region_is_refused_with_a_sentence() -> None:
+    with pytest.raises(render.RenderError, match="no region 'bavaria'"):
+        render.render_view("principes", views(4), "bavaria")
+
+
+def _load_map_script():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("make_principes_map", ROOT / "scripts" / "make_principes_map.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_map_asset_is_what_the_script_builds() -> None:
+    script = _load_map_script()
+    built = script.build_geometry(json.loads(script.MAP.read_text(encoding="utf-8")))
+    committed = json.loads(board.GEOMETRY_FILE.read_text(encoding="utf-8"))
+    assert built == committed
+
+
+def test_the_drawn_map_agrees_with_the_borders() -> None:
+    geometry = board.geometry()
+    data = catalog()
+    assert set(geometry["lands"]) == set(data.lands)
+    assert geometry["missing_borders"] == []  # every border of the data is a shared edge on the picture
+    touching = {tuple(pair.split("|")) for pair in geometry["touching"]}
+    borders = {tuple(sorted(pair)) for pair in data.map["borders"]}
+    assert borders <= touching
+    assert {tuple(pair.split("|")) for pair in geometry["impassable"]} == touching - borders
+    for land, record in geometry["lands"].items():
+        neighbours = {near for near in record["across"] if near}
+        assert neighbours <= {b if a == land else a for a, b in touching if land in (a, b)}
