@@ -1,0 +1,213 @@
+"""N concurrent Babylone games played to the end through the fake Discord by the real bot.
+
+The bot runs in its own process (as in production: it has a core to itself) against the fake Discord on
+loopback, which runs here with the simulated players. Each game has its own channel and two players; a player
+thinks for a random while, asks /move's autocomplete for their moves, then plays one with /move. Latency is from
+pushing the /move interaction to the bot's last request about that channel (the board post with the next
+mention); the floor is the same measure for /rules, a command that does no game work, measured in the same run.
+
+Tables open at random moments over the first think period, as they would on a server; the think time sets the
+offered load (about GAMES / THINK_S turns per second, each turn two interactions: autocomplete and /move).
+Environment: BENCH_DISCORD_GAMES (default 100), BENCH_DISCORD_THINK_S (mean think time, default 10).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.stats import line, summary
+from tests.e2e.fake_discord import FakeDiscord, FakeUser, InteractionRecord
+
+GAMES = int(os.environ.get("BENCH_DISCORD_GAMES", "100"))
+THINK_S = float(os.environ.get("BENCH_DISCORD_THINK_S", "10.0"))
+GOAL_P99_MS = 150.0
+FLOOR_SAMPLES = 40
+WAIT_S = 60.0
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Results:
+    move_ms: list[float] = field(default_factory=list)
+    autocomplete_ms: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    turns: int = 0
+
+
+def _last_request_ms(fake: FakeDiscord, channel_id: int, pushed_at: float) -> float:
+    """Milliseconds from ``pushed_at`` to the bot's last request concerning the channel (read once the next
+    interaction is due, so a request arriving after the awaited post still counts)."""
+    return (fake.last_request_at[channel_id] - pushed_at) * 1000
+
+
+def _public_posts(fake: FakeDiscord, channel_id: int) -> int:
+    return len(fake.channel_messages(channel_id))
+
+
+def _new_post(fake: FakeDiscord, channel_id: int) -> Callable[[], bool]:
+    """A condition: the channel got a message since now (the board of the move just made)."""
+    posts = _public_posts(fake, channel_id)
+    return lambda: _public_posts(fake, channel_id) > posts
+
+
+async def _play_game(fake: FakeDiscord, index: int, results: Results, rng: random.Random) -> None:
+    await asyncio.sleep(rng.uniform(0, 2 * THINK_S))  # tables open over a while, not all in one instant
+    channel = await fake.create_channel(f"table-{index}")
+    alice, bob = fake.add_user(f"a{index}"), fake.add_user(f"b{index}")
+    await fake.slash(alice, "game new", channel, game="babylone")
+    await fake.wait_for(lambda: _public_posts(fake, channel) == 1, WAIT_S)
+    message = fake.channel_messages(channel)[0]
+    await fake.click(bob, message, message.button("Join")["custom_id"])
+    await fake.wait_for(lambda: bob.name in fake.messages[message.id].content, WAIT_S)
+    started = _new_post(fake, channel)
+    await fake.click(alice, message, message.button("Start")["custom_id"])
+    await fake.wait_for(started, WAIT_S)
+    players = {str(alice.id): alice, str(bob.id): bob}
+    last_move: InteractionRecord | None = None
+    while True:
+        latest = fake.channel_messages(channel)[-1]
+        over = "Game over" in latest.content
+        if not over:
+            await asyncio.sleep(rng.uniform(0, 2 * THINK_S))
+        if last_move is not None:  # by now every request the move caused has arrived
+            results.move_ms.append(_last_request_ms(fake, channel, last_move.pushed_at))
+            reply = "\n".join(m.text() for m in fake.replies(last_move))
+            if not reply.startswith("Done"):
+                results.errors.append(f"game {index}: {reply[:120]!r}")
+        if over:
+            return
+        player = _mentioned(latest.content, players)
+        if player is None:
+            results.errors.append(f"game {index}: nobody to move in {latest.content[:120]!r}")
+            return
+        asked = time.perf_counter()
+        choices = await fake.autocomplete(player, "move", "notation", channel)
+        results.autocomplete_ms.append((time.perf_counter() - asked) * 1000)
+        if not choices:
+            results.errors.append(f"game {index}: no moves offered to {player.name}")
+            return
+        moved = _new_post(fake, channel)
+        last_move = await fake.slash(player, "move", channel, notation=rng.choice(choices)["value"])
+        await fake.wait_for(moved, WAIT_S)
+        results.turns += 1
+
+
+def _mentioned(content: str, players: dict[str, FakeUser]) -> FakeUser | None:
+    found = [user for user_id, user in players.items() if f"<@{user_id}>" in content]
+    return found[-1] if found else None
+
+
+async def _floor(fake: FakeDiscord) -> list[float]:
+    user = fake.add_user("floor")
+    samples = []
+    for _ in range(FLOOR_SAMPLES):
+        record = await fake.slash(user, "rules", fake.general, game="babylone")
+        await asyncio.wait_for(record.responded.wait(), WAIT_S)
+        samples.append(_last_request_ms(fake, fake.general, record.pushed_at))
+    return samples
+
+
+async def _bench() -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    with tempfile.TemporaryDirectory() as folder:
+        bot = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bench.bench_discord",
+                "--bot",
+                str(fake.port),
+                str(Path(folder) / "bench.sqlite3"),
+                str(fake.guild_id),
+                fake.token,
+            ],
+            cwd=ROOT,
+        )
+        try:
+            await fake.wait_for(lambda: fake.command_syncs and fake.identifies, WAIT_S)
+            await asyncio.sleep(0.5)  # READY and GUILD_CREATE processed
+            floor = await _floor(fake)
+            results = Results()
+            rng = random.Random(7)
+            started = time.perf_counter()
+            outcomes = await asyncio.gather(
+                *(_play_game(fake, i, results, random.Random(rng.random())) for i in range(GAMES)),
+                return_exceptions=True,
+            )
+            elapsed = time.perf_counter() - started
+        finally:
+            bot.terminate()
+            bot.wait(10)
+    await fake.stop()
+    results.errors += [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
+    failed = [r for r in fake.requests if r.status >= 400]
+    results.errors += [f"HTTP {r.status} {r.method} {r.path}" for r in failed]
+    _report(results, floor, elapsed)
+
+
+def _report(results: Results, floor: list[float], elapsed: float) -> None:
+    floor_median, _ = summary(floor)
+    print(
+        f"   {GAMES} concurrent Babylone games, 2 players each, mean think time {THINK_S:g} s: "
+        f"{results.turns} turns in {elapsed:.1f} s = {results.turns / elapsed:.1f} turns/s"
+    )
+    if results.move_ms:
+        print(
+            "   "
+            + line("/move: interaction -> bot's last request", results.move_ms, floor_median, GOAL_P99_MS)
+        )
+    if results.autocomplete_ms:
+        print("   " + line("/move autocomplete round trip", results.autocomplete_ms))
+    print("   " + line("floor: /rules (no game work)", floor))
+    print(f"   errors: {len(results.errors)}")
+    for error in results.errors[:10]:
+        print(f"     {error}")
+    if results.errors:
+        raise RuntimeError(f"{len(results.errors)} errors in the Discord benchmark")
+
+
+def run() -> None:
+    asyncio.run(_bench())
+
+
+def _run_bot(port: int, database: str, guild_id: int, token: str) -> None:
+    """The bot process: the real PrincesBot, pointed at the fake Discord on loopback."""
+    import discord
+    import yarl
+
+    from bot.discord.app import PrincesBot
+    from bot.host import Host
+
+    discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
+
+    async def main() -> None:
+        host = await Host.open(database)
+        bot = PrincesBot(host, dev_guild_id=guild_id, guild_ready_timeout=0.01)
+        try:
+            async with bot:
+                await bot.start(token, reconnect=False)
+        finally:
+            await host.close()
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 6 and sys.argv[1] == "--bot":
+        _run_bot(int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5])
+    else:
+        run()

@@ -1,0 +1,177 @@
+"""The ``commands.Bot`` of Princes' Table and ``run_bot(config)``, what ``python -m bot`` runs.
+
+Start-up: register the dynamic buttons (so old messages keep working after a restart), load the cogs, sync the
+slash commands (to ``DEV_GUILD_ID`` at once when set, else globally), post whatever the outbox still holds,
+let AI seats finish turns a crash interrupted, then arm the deadline loop from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Config
+from bot.host import Host
+
+from .common import Interaction, answer_error
+from .components import DYNAMIC_ITEMS
+from .sender import Sender
+from .timers import TimerLoop
+
+log = logging.getLogger(__name__)
+
+COGS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cogs.info", "bot.discord.cogs.places")
+#: how long ``close`` lets running interactions finish
+DRAIN_S = 10.0
+
+
+def intents() -> discord.Intents:
+    """Only ``guilds`` (channel deletions, the guild cache): slash commands need no privileged intent."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class TrackedTree(app_commands.CommandTree[Any]):
+    """The command tree, counting running commands (``PrincesBot.busy``) and answering every error.
+
+    ``_call`` is discord.py's internal entry point for one interaction (pinned discord.py 2.7.1); wrapping it is
+    the one place that sees a command from its start to its last follow-up.
+    """
+
+    async def _call(self, interaction: Interaction) -> None:
+        bot = interaction.client
+        assert isinstance(bot, PrincesBot)
+        async with bot.busy():
+            try:
+                await super()._call(interaction)
+            except app_commands.AppCommandError as error:
+                await self.on_error(interaction, error)
+
+    async def on_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
+        await answer_error(interaction, error)
+
+
+class PrincesBot(commands.Bot):
+    def __init__(
+        self,
+        host: Host,
+        *,
+        dev_guild_id: int | None = None,
+        sync_commands: bool = True,
+        run_timers: bool = True,
+        **client_options: Any,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            tree_cls=TrackedTree,
+            **client_options,
+        )
+        self.host = host
+        self.dev_guild_id = dev_guild_id
+        self.sync_on_start = sync_commands
+        self.run_timers = run_timers
+        self.sender = Sender(self)
+        self.timers = TimerLoop(self)
+        #: unexpected exceptions answered with an apology (tests assert there are none)
+        self.unexpected_errors: list[BaseException] = []
+        self._running = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._catch_up_task: asyncio.Task[None] | None = None
+        #: channel id -> its game's id, a hint that spares a lookup per command (see ``where.on_caller_game``)
+        self.channel_games: dict[str, int] = {}
+
+    # ---- activity tracking -------------------------------------------------------------------------------
+    @asynccontextmanager
+    async def busy(self) -> AsyncIterator[None]:
+        """Mark work in progress: an interaction, a timer firing, an outbox flush."""
+        self._running += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._running -= 1
+            if self._running == 0:
+                self._idle.set()
+
+    async def wait_idle(self, timeout: float = 10.0) -> None:
+        """Until no interaction, timer or flush is running (tests; a graceful shutdown)."""
+        await asyncio.wait_for(self._idle.wait(), timeout)
+
+    # ---- life cycle --------------------------------------------------------------------------------------
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        for name in COGS:
+            await self.load_extension(name)
+        if self.sync_on_start:
+            await self.sync_commands()
+        self._catch_up_task = asyncio.create_task(self._catch_up(), name="princes-table-catch-up")
+        if self.run_timers:
+            self.timers.start()
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        if self.dev_guild_id:
+            guild = discord.Object(self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development guild %s", len(synced), self.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info(
+                "synced %d global commands (Discord may take up to an hour to show changes)", len(synced)
+            )
+        return synced
+
+    async def _catch_up(self) -> None:
+        """Post what a crash left in the outbox and let AI seats play turns a crash interrupted."""
+        async with self.busy():
+            try:
+                await self.sender.flush()
+                await self.sender.deliver(await self.host.resume_all())
+            except Exception:
+                log.exception("catching up after start-up failed; the outbox is retried on the next failure")
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info("connected as %s (id %s) to %d servers", user, user.id if user else "?", len(self.guilds))
+
+    async def close(self) -> None:
+        await self.timers.stop()
+        try:
+            await self.wait_idle(DRAIN_S)
+        except TimeoutError:
+            log.warning("closing with interactions still running")
+        await super().close()
+
+
+async def run_bot(config: Config) -> None:
+    """Open the database (migrating it), connect to Discord and run until stopped."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(
+            level=logging.INFO, stream=sys.stdout, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        )
+    if not config.discord_token:
+        raise SystemExit("No DISCORD_TOKEN is set: see docs/discord-setup.md.")
+    host = await Host.open(config.database_path)
+    log.info("database %s open", config.database_path)
+    bot = PrincesBot(host, dev_guild_id=config.dev_guild_id)
+    try:
+        async with bot:
+            await bot.start(config.discord_token)
+    except discord.LoginFailure:
+        raise SystemExit(
+            "Discord refused the token (DISCORD_TOKEN): reset it in the developer portal and update .env."
+        ) from None
+    finally:
+        await host.close()

@@ -1,0 +1,1 @@
+"""Slash-command cogs, one per concern; each module ends with ``async def setup(bot)``."""

@@ -1,0 +1,236 @@
+"""``/game``: lobby (new, join, leave, ai, start), status, and table talk (abandon, resign, sub, pause, resume,
+draw, back). Every command turns into one host call; what it causes is posted by the sender."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.host import Host
+from bot.models import Delivery, GameInfo, HostError
+from rules.engine import available_games, get_game
+
+from ..app import PrincesBot
+from ..common import Interaction, actor_of, actor_of_member, channel_key, send, within_ack
+from ..components import lobby_view
+
+log = logging.getLogger(__name__)
+OPTION_PAIR = re.compile(r"([\w-]+)\s*[=:]\s*([^\s,;]+)")
+LOBBY = "lobby"
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """``first=2 match=best-of-3`` (commas or spaces between pairs) into a dict; anything else is refused."""
+    pairs = OPTION_PAIR.findall(text or "")
+    leftover = OPTION_PAIR.sub("", text or "").replace(",", " ").replace(";", " ").strip()
+    if leftover:
+        raise HostError(f"I could not read {leftover!r}: write options as name=value, e.g. first=1.")
+    return {name.lower(): value for name, value in pairs}
+
+
+async def game_key_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    typed = current.strip().lower()
+    choices = []
+    for key in available_games():
+        title = get_game(key).title
+        if typed in key or typed in title.lower():
+            choices.append(app_commands.Choice(name=title, value=key))
+    return choices[:25]
+
+
+@app_commands.guild_only()
+class GameCog(commands.GroupCog, group_name="game", group_description="Create, join and manage board games"):
+    def __init__(self, bot: PrincesBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def host(self) -> Host:
+        return self.bot.host
+
+    # ---- lobby -------------------------------------------------------------------------------------------
+    @app_commands.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.describe(
+        game="which game (see /rules)",
+        options="game options as name=value pairs, e.g. first=1 match=best-of-3 (see /rules)",
+        deadline_hours="hours each player has per decision, 1 to 168 (default 24)",
+    )
+    @app_commands.autocomplete(game=game_key_autocomplete)
+    async def new(
+        self,
+        interaction: Interaction,
+        game: str,
+        options: str = "",
+        deadline_hours: app_commands.Range[float, 1, 168] = 24.0,
+    ) -> None:
+        info = await self.host.create_game(
+            str(interaction.guild_id),
+            channel_key(interaction),
+            actor_of(interaction),
+            game,
+            parse_options(options),
+            deadline_hours,
+        )
+        interaction.extras["game_id"] = info.game_id
+        view = lobby_view(info) or discord.ui.View()
+        callback = await interaction.response.send_message(
+            info.lobby_text() + "\nJoin with the button or /game join; add an AI with /game ai.", view=view
+        )
+        view.stop()
+        if callback.message_id is not None:
+            await self.host.remember_message(info.game_id, LOBBY, info.channel_id, str(callback.message_id))
+        await self.bot.sender.check_dm_reach(interaction, info)
+
+    @app_commands.command(name="join", description="Take a seat in this channel's lobby")
+    async def join(self, interaction: Interaction) -> None:
+        info = await self.host.join(channel_key(interaction), actor_of(interaction))
+        await send(interaction, f"You joined {info.title} #{info.game_id} (seat {len(info.seats)}).")
+        await self.refresh_lobby(info)
+        await self.bot.sender.check_dm_reach(interaction, info)
+
+    @app_commands.command(name="leave", description="Give up your seat in this channel's lobby")
+    async def leave(self, interaction: Interaction) -> None:
+        info = await self.host.leave(channel_key(interaction), actor_of(interaction))
+        await send(
+            interaction,
+            "You left the lobby."
+            if info.status == LOBBY
+            else "You left; nobody is seated any more, so the lobby is closed.",
+        )
+        await self.refresh_lobby(info)
+
+    @app_commands.command(name="ai", description="Fill the next seat of the lobby with an AI player")
+    @app_commands.describe(
+        seat="the seat number it takes (seats fill in order: leave empty for the next one)",
+        level="how strong (see /rules for the game's levels)",
+    )
+    async def ai(
+        self,
+        interaction: Interaction,
+        seat: app_commands.Range[int, 1, 12] | None = None,
+        level: str | None = None,
+    ) -> None:
+        channel = channel_key(interaction)
+        current = await self.host.game_in_channel(channel)
+        if current is not None and seat is not None and seat != len(current.seats) + 1:
+            raise HostError(f"Seats fill in order: the next free seat is {len(current.seats) + 1}.")
+        info = await self.host.add_ai(channel, actor_of(interaction), level)
+        await send(interaction, f"{info.seats[-1].label} takes seat {len(info.seats)}.")
+        await self.refresh_lobby(info)
+
+    @ai.autocomplete("level")
+    async def ai_level_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        info = await self.host.game_in_channel(channel_key(interaction))
+        if info is None:
+            return []
+        levels = Host.ai_levels(get_game(info.key))
+        return [app_commands.Choice(name=level, value=level) for level in levels if current.lower() in level][
+            :25
+        ]
+
+    @app_commands.command(name="start", description="Start the game of this channel's lobby")
+    @app_commands.describe(order="seat order: random (default) or the order of joining")
+    async def start(self, interaction: Interaction, order: Literal["random", "given"] = "random") -> None:
+        deliveries = await within_ack(
+            interaction, self.host.start(channel_key(interaction), actor_of(interaction), order)
+        )
+        await send(interaction, "The game starts.")
+        if deliveries:
+            await self.refresh_lobby(await self.host.game_info(deliveries[0].game_id))
+        await self.bot.sender.deliver(deliveries)
+
+    async def refresh_lobby(self, info: GameInfo) -> None:
+        """Edit the lobby message so it shows the seats now (buttons gone once the game started)."""
+        found = await self.host.find_message(info.game_id, LOBBY)
+        if found is None:
+            return
+        view = lobby_view(info)
+        try:
+            message = self.bot.get_partial_messageable(int(found[0])).get_partial_message(int(found[1]))
+            await message.edit(content=info.lobby_text(), view=view)
+        except discord.HTTPException as error:  # a deleted lobby message is no reason to fail the command
+            log.info("game %s: lobby message not updated (%s)", info.game_id, error)
+        finally:
+            if view is not None:
+                view.stop()
+
+    # ---- status ------------------------------------------------------------------------------------------
+    @app_commands.command(name="status", description="Who the game in this channel waits for, and until when")
+    async def status(self, interaction: Interaction) -> None:
+        await send(interaction, await self.host.status(channel_key(interaction)))
+
+    # ---- table talk --------------------------------------------------------------------------------------
+    async def _run(self, interaction: Interaction, deliveries: list[Delivery], answer: str) -> None:
+        await send(interaction, answer)
+        await self.bot.sender.deliver(deliveries)
+
+    @app_commands.command(
+        name="abandon", description="End the game without a result (all players agree, or Manage Channels)"
+    )
+    async def abandon(self, interaction: Interaction) -> None:
+        work = self.host.abandon(channel_key(interaction), actor_of(interaction))
+        await self._run(interaction, await within_ack(interaction, work), "Noted.")
+
+    @app_commands.command(name="resign", description="Resign: you lose (with 3+ players the AI plays on)")
+    async def resign(self, interaction: Interaction) -> None:
+        work = self.host.resign(channel_key(interaction), actor_of(interaction))
+        await self._run(interaction, await within_ack(interaction, work), "You resigned.")
+
+    @app_commands.command(
+        name="sub", description="Hand your seat to someone (or, with Manage Channels, any seat)"
+    )
+    @app_commands.describe(
+        member="who takes the seat over",
+        seat="moderators: the seat number of an absent player (default: your own seat)",
+    )
+    async def sub(
+        self,
+        interaction: Interaction,
+        member: discord.Member,
+        seat: app_commands.Range[int, 1, 12] | None = None,
+    ) -> None:
+        if member.bot:
+            raise HostError("A bot cannot take a seat; use /game ai in the lobby or let the AI stand in.")
+        work = self.host.sub(
+            channel_key(interaction),
+            actor_of(interaction),
+            actor_of_member(member),
+            None if seat is None else seat - 1,
+        )
+        await self._run(
+            interaction, await within_ack(interaction, work), f"{member.display_name} has the seat."
+        )
+
+    @app_commands.command(name="pause", description="Pause the game and its deadlines (all players agree)")
+    async def pause(self, interaction: Interaction) -> None:
+        work = self.host.pause(channel_key(interaction), actor_of(interaction))
+        await self._run(interaction, await within_ack(interaction, work), "Noted.")
+
+    @app_commands.command(
+        name="resume", description="Resume a paused game (here, if its channel was deleted)"
+    )
+    async def resume(self, interaction: Interaction) -> None:
+        work = self.host.resume(channel_key(interaction), actor_of(interaction))
+        await self._run(interaction, await within_ack(interaction, work), "Noted.")
+
+    @app_commands.command(name="draw", description="Offer or accept a draw, where the game allows one")
+    async def draw(self, interaction: Interaction) -> None:
+        work = self.host.offer_draw(channel_key(interaction), actor_of(interaction))
+        await self._run(interaction, await within_ack(interaction, work), "Noted.")
+
+    @app_commands.command(name="back", description="Play your seat yourself again after the AI stood in")
+    async def back(self, interaction: Interaction) -> None:
+        work = self.host.back(channel_key(interaction), actor_of(interaction))
+        await self._run(interaction, await within_ack(interaction, work), "Welcome back.")
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, PrincesBot)
+    await bot.add_cog(GameCog(bot))

@@ -1,0 +1,97 @@
+"""Information and preferences: ``/rules``, ``/mygames``, ``/settings``, ``/help`` (all answered only to you)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.models import GameInfo
+
+from ..app import PrincesBot
+from ..common import Interaction, chunks, send
+from .game import game_key_autocomplete
+
+EMBED_LIMIT = 4096
+
+
+def game_line(info: GameInfo, user_id: str) -> str:
+    where = (
+        f"https://discord.com/channels/{info.guild_id}/{info.channel_id}"
+        if info.guild_id
+        else f"<#{info.channel_id}>"
+    )
+    turn = " — **your turn**" if info.waiting_on_user(user_id) else ""
+    return f"**{info.title}** #{info.game_id} ({info.status}){turn}: {where}"
+
+
+class InfoCog(commands.Cog):
+    def __init__(self, bot: PrincesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="rules", description="A game's rules notes: how this bot settles open questions"
+    )
+    @app_commands.describe(game="which game (leave empty to list the games)")
+    @app_commands.autocomplete(game=game_key_autocomplete)
+    async def rules(self, interaction: Interaction, game: str | None = None) -> None:
+        text = self.bot.host.rules_text(game)
+        if len(text) <= EMBED_LIMIT:
+            await send(
+                interaction,
+                "",
+                embed=discord.Embed(title="Rules notes" if game else "Games", description=text),
+            )
+            return
+        for part in chunks(text):
+            await send(interaction, part)
+
+    @app_commands.command(name="mygames", description="Your games on every server, and where it is your turn")
+    async def mygames(self, interaction: Interaction) -> None:
+        user_id = str(interaction.user.id)
+        games = await self.bot.host.my_games(user_id)
+        if not games:
+            await send(interaction, "You are not in any game. Start one with /game new or join a lobby.")
+            return
+        games.sort(key=lambda info: not info.waiting_on_user(user_id))
+        for part in chunks("\n".join(game_line(info, user_id) for info in games)):
+            await send(interaction, part)
+
+    @app_commands.command(name="settings", description="Your preferences: turn DMs, automatic passes")
+    @app_commands.describe(
+        turn_dms="on: get every turn of yours by DM with buttons (games with hidden "
+        "information always DM you)",
+        autopass="on: take the automatic pass where a game offers one as your default",
+    )
+    async def settings(
+        self,
+        interaction: Interaction,
+        turn_dms: Literal["on", "off"] | None = None,
+        autopass: Literal["on", "off"] | None = None,
+    ) -> None:
+        user_id = str(interaction.user.id)
+        for key, value in (("turn_dms", turn_dms), ("autopass", autopass)):
+            if value is not None:
+                await self.bot.host.set_setting(user_id, key, value)
+        current = await self.bot.host.get_settings(user_id)
+        listed = ", ".join(f"{key} = {value}" for key, value in sorted(current.items()))
+        await send(interaction, f"Your settings: {listed}.")
+
+    @app_commands.command(name="help", description="What every command does")
+    async def help(self, interaction: Interaction) -> None:
+        lines = ["**Princes' Table**: board games played over days, one game per channel."]
+        for command in self.bot.tree.walk_commands():
+            if isinstance(command, app_commands.Command):
+                lines.append(f"`/{command.qualified_name}` — {command.description}")
+        lines.append(
+            "Buttons on turn messages answer your decision; /move lists your legal moves as you type."
+        )
+        for part in chunks("\n".join(lines)):
+            await send(interaction, part)
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, PrincesBot)
+    await bot.add_cog(InfoCog(bot))

@@ -1,0 +1,104 @@
+"""Playing: ``/move`` (autocompleted from the caller's legal actions), ``/undo``, ``/board``, ``/hand``, ``/log``.
+
+Answers to the caller are ephemeral from the first response, so a sealed or private choice typed in a channel is
+never shown there; what the table should see (board, log, who is next) is posted by the sender.
+"""
+
+from __future__ import annotations
+
+from discord import app_commands
+from discord.ext import commands
+
+from bot.host import Host
+
+from ..app import PrincesBot
+from ..common import Interaction, actor_of, board_file, bot_of, chunks, send, within_ack
+from ..components import show_hand
+from ..where import caller_channel, caller_game, caller_game_id, on_caller_game
+
+AUTOCOMPLETE_LIMIT = 25
+
+
+async def move_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The caller's legal actions containing what they typed (25 at most); nothing when it is not their game."""
+    bot = bot_of(interaction)
+    game_id = getattr(interaction.namespace, "game", None)
+    user_id = str(interaction.user.id)
+    try:
+        remembered = await caller_game_id(interaction, game_id)
+        choices = await bot.host.suggestions(remembered, user_id, current, AUTOCOMPLETE_LIMIT)
+        if not choices:  # perhaps a new game replaced the remembered one
+            current_id = await caller_game_id(interaction, game_id, fresh=True)
+            if current_id != remembered:
+                choices = await bot.host.suggestions(current_id, user_id, current, AUTOCOMPLETE_LIMIT)
+    except Exception:  # autocomplete must never fail loudly: an empty list says "nothing to play here"
+        return []
+    return [app_commands.Choice(name=choice.label[:100], value=choice.action[:100]) for choice in choices]
+
+
+class PlayCog(commands.Cog):
+    def __init__(self, bot: PrincesBot) -> None:
+        self.bot = bot
+
+    @property
+    def host(self) -> Host:
+        return self.bot.host
+
+    @app_commands.command(name="move", description="Make your move (start typing: it lists your legal moves)")
+    @app_commands.describe(
+        notation="your move in the game's notation; the list shows what is legal now",
+        game="game number, when you play several and type this in a DM",
+    )
+    @app_commands.autocomplete(notation=move_autocomplete)
+    async def move(self, interaction: Interaction, notation: str, game: int | None = None) -> None:
+        actor = actor_of(interaction)
+        deliveries = await on_caller_game(
+            interaction,
+            game,
+            lambda game_id: within_ack(interaction, self.host.act(game_id, actor, notation), ephemeral=True),
+        )
+        await self.bot.sender.deliver_while(deliveries, send(interaction, f"Done: `{notation.strip()}`."))
+
+    @app_commands.command(name="undo", description="Take back your last move, where the game allows it")
+    @app_commands.describe(game="game number, when you play several and type this in a DM")
+    async def undo(self, interaction: Interaction, game: int | None = None) -> None:
+        channel = await caller_channel(interaction, game)
+        deliveries = await within_ack(interaction, self.host.undo(channel, actor_of(interaction)))
+        await send(interaction, "Taken back.")
+        await self.bot.sender.deliver(deliveries)
+
+    @app_commands.command(name="board", description="Show the board (only to you)")
+    @app_commands.describe(
+        region="zoom on a part of the map, where the game has regions",
+        game="game number, when you play several and type this in a DM",
+    )
+    async def board(
+        self, interaction: Interaction, region: str | None = None, game: int | None = None
+    ) -> None:
+        channel = await caller_channel(interaction, game)
+        snapshot = await within_ack(interaction, self.host.board(channel, region))
+        file = await board_file(snapshot.game_key, snapshot.view, region)
+        await send(interaction, snapshot.text, file=file)
+
+    @app_commands.command(name="hand", description="Your private view and choices (only to you)")
+    @app_commands.describe(game="game number, when you play several and type this in a DM")
+    async def hand(self, interaction: Interaction, game: int | None = None) -> None:
+        info = await caller_game(interaction, game)
+        await show_hand(interaction, info.game_id)
+
+    @app_commands.command(name="log", description="What happened lately in the game (only to you)")
+    @app_commands.describe(
+        n="how many lines (default 20)", game="game number, when you play several and type this in a DM"
+    )
+    async def log(
+        self, interaction: Interaction, n: app_commands.Range[int, 1, 200] = 20, game: int | None = None
+    ) -> None:
+        channel = await caller_channel(interaction, game)
+        parts = chunks(await self.host.log(channel, n))
+        for part in parts[-3:]:  # at most three messages, the most recent lines last
+            await send(interaction, part)
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, PrincesBot)
+    await bot.add_cog(PlayCog(bot))

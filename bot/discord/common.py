@@ -1,0 +1,152 @@
+"""Helpers every cog and component uses: who is asking, answering within Discord's 3 s, errors, images."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.models import Actor, HostError
+from render import RenderError, render_png
+
+if TYPE_CHECKING:
+    from .app import PrincesBot
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+#: Discord's message length limit
+MESSAGE_LIMIT = 2000
+#: answer (or defer) before this many seconds, well inside Discord's 3 s
+ACK_WITHIN = 2.0
+APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again in a moment."
+NO_PINGS = discord.AllowedMentions.none()
+
+Interaction = discord.Interaction[Any]
+
+
+def bot_of(interaction: Interaction) -> PrincesBot:
+    from .app import PrincesBot
+
+    client = interaction.client
+    assert isinstance(client, PrincesBot)
+    return client
+
+
+def actor_of(interaction: Interaction) -> Actor:
+    """The host's view of the person who clicked or typed; ``can_manage`` = Manage Channels here."""
+    user = interaction.user
+    can_manage = bool(interaction.guild_id) and interaction.permissions.manage_channels
+    return Actor(str(user.id), user.display_name, can_manage=can_manage)
+
+
+def actor_of_member(member: discord.abc.User) -> Actor:
+    return Actor(str(member.id), member.display_name)
+
+
+def channel_key(interaction: Interaction) -> str:
+    return str(interaction.channel_id)
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Split long text at line ends into messages Discord accepts."""
+    parts: list[str] = []
+    current = ""
+    for line in text.splitlines():
+        while len(line) > limit:
+            parts.append(line[:limit])
+            line = line[limit:]
+        if len(current) + len(line) + 1 > limit:
+            parts.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line
+    if current or not parts:
+        parts.append(current)
+    return parts
+
+
+async def send(interaction: Interaction, text: str, *, ephemeral: bool = True, **extra: Any) -> None:
+    """The interaction's response if none was given yet, else a follow-up (after a defer)."""
+    kwargs = {key: value for key, value in extra.items() if value is not None}
+    kwargs.setdefault("allowed_mentions", NO_PINGS)
+    if interaction.response.is_done():
+        await interaction.followup.send(clip(text), ephemeral=ephemeral, **kwargs)
+    else:
+        await interaction.response.send_message(clip(text), ephemeral=ephemeral, **kwargs)
+
+
+async def within_ack(
+    interaction: Interaction, work: Awaitable[T], *, ephemeral: bool = True, update: bool = False
+) -> T:
+    """Run ``work``; if it is not done within ``ACK_WITHIN`` seconds, defer so Discord keeps the interaction.
+
+    Host calls take milliseconds, so usually the answer itself is the first response (one request instead of
+    two); under load the defer keeps us inside Discord's 3 s. ``update`` defers a component click silently.
+    """
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=ACK_WITHIN)
+    if not done and not interaction.response.is_done():
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    return await task
+
+
+async def board_file(
+    game_key: str, view: dict[str, Any], region: str | None = None, name: str = "board.png"
+) -> discord.File:
+    """The view drawn as a PNG in a worker thread (drawing takes ~10 ms: never on the event loop)."""
+    png = await asyncio.to_thread(render_png, game_key, view, region)
+    return discord.File(io.BytesIO(png), filename=name)
+
+
+def user_sentence(error: BaseException) -> str | None:
+    """The sentence to show for an error a user caused, or None for a bug."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, HostError | RenderError):
+        return str(error)
+    if isinstance(error, app_commands.TransformerError):
+        return f"I could not read {error.value!r} as {error.type.name.lower()}."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "That command works in a server channel, not in DMs."
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You may not use that command here."
+    return None
+
+
+async def answer_error(interaction: Interaction, error: BaseException) -> None:
+    """An ephemeral sentence for a user error; for anything else a log line with the game id and an apology."""
+    sentence = user_sentence(error)
+    if sentence is None:
+        original = getattr(error, "original", error)
+        log.error(
+            "unexpected error in %s (game %s, channel %s)",
+            _what(interaction),
+            interaction.extras.get("game_id", "?"),
+            interaction.channel_id,
+            exc_info=(type(original), original, original.__traceback__),
+        )
+        bot_of(interaction).unexpected_errors.append(original)
+        sentence = APOLOGY
+    try:
+        await send(interaction, sentence, ephemeral=True)
+    except discord.HTTPException:  # the interaction expired meanwhile: nothing more we can say
+        log.warning("could not answer %s with %r", _what(interaction), sentence)
+
+
+def _what(interaction: Interaction) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    custom_id = dict(interaction.data or {}).get("custom_id", "?")
+    return f"component {custom_id}"

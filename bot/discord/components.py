@@ -1,0 +1,392 @@
+"""Buttons and selects that survive restarts: ``DynamicItem``s whose custom_id says everything needed.
+
+custom_id layouts (fields are percent-quoted, so a ``:`` inside a decision id cannot split them; <= 100 chars):
+
+- ``pt:c:<game>:<seat>:<decision>:<choice>`` a choice button; ``<choice>`` is the action text, or ``#<index>``
+  into the prompt's choices when the text does not fit
+- ``pt:s:<game>:<seat>:<decision>:<page>``   a select of choices (values are action texts or ``#<index>``)
+- ``pt:m:<game>:<seat>:<decision>:<page>``   "More choices": the next page of selects, ephemerally
+- ``pt:l:<game>:<op>``                       lobby Join / Leave / Start
+- ``pt:x:<game>:<expiry>:<choice>``          after a missed deadline: claim / wait / ai
+- ``pt:h:<game>``                            "Open my hand" (the fallback when a DM could not be delivered)
+
+A button carries the id of the decision it answers, not the game's version, so someone else's free action does
+not invalidate it; the host refuses a stale or doubled click and nothing is applied twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import quote, unquote
+
+import discord
+
+from bot.models import Choice, GameInfo, HostError, Prompt
+
+from .common import Interaction, actor_of, answer_error, board_file, bot_of, channel_key, send, within_ack
+
+BUTTONS_AT_MOST = 5
+BUTTON_LABEL = 80
+SELECT_SIZE = 25
+SELECTS_PER_MESSAGE = 4  # the fifth row holds the "More choices" button
+CUSTOM_ID = 100
+_CHOICE_BUTTON_ID = r"pt:c:(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<choice>[^:]*)"
+_CHOICE_SELECT_ID = r"pt:s:(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<page>\d+)"
+_MORE_CHOICES_ID = r"pt:m:(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<page>\d+)"
+_LOBBY_BUTTON_ID = r"pt:l:(?P<game>\d+):(?P<op>join|leave|start)"
+_EXPIRY_BUTTON_ID = r"pt:x:(?P<game>\d+):(?P<expiry>[^:]*):(?P<choice>claim|wait|ai)"
+_HAND_BUTTON_ID = r"pt:h:(?P<game>\d+)"
+
+
+def _q(text: str) -> str:
+    return quote(text, safe="")
+
+
+class _Handled:
+    """Mixed into every item: tracks the work (tests and shutdown wait for it) and turns errors into sentences.
+
+    Each item defines ``handle``; ``callback`` is what discord.py calls once it rebuilt the item from its id.
+    """
+
+    game_id: int
+    handle: Callable[[Interaction], Awaitable[None]]
+
+    async def callback(self, interaction: Interaction) -> None:
+        interaction.extras["game_id"] = self.game_id
+        bot = bot_of(interaction)
+        async with bot.busy():
+            try:
+                await self.handle(interaction)
+            except Exception as error:  # every failure becomes a sentence or an apology, never a traceback
+                await answer_error(interaction, error)
+
+
+# ---------------------------------------------------------------------------------------------- choices
+def choice_token(prompt: Prompt, index: int, room: int) -> str:
+    """What a component carries for choice ``index``: the action itself when it fits, else its index."""
+    action = prompt.choices[index].action
+    return action if len(_q(action)) <= room and not action.startswith("#") else f"#{index}"
+
+
+async def require_seat(interaction: Interaction, game_id: int, seat: int) -> None:
+    """Choices offered to one seat may be used only by whoever holds it now."""
+    info = await bot_of(interaction).host.game_info(game_id)
+    mine = info.seat_of(str(interaction.user.id))
+    if mine is None:
+        raise HostError("You are not playing in this game.")
+    if mine.seat != seat:
+        raise HostError(f"These choices are for {info.seats[seat].name}, not for you.")
+
+
+async def resolve_choice(
+    interaction: Interaction, game_id: int, seat: int, decision_id: str, token: str
+) -> str:
+    """Check the clicker holds ``seat`` and turn a choice token back into the action text."""
+    await require_seat(interaction, game_id, seat)
+    if not token.startswith("#"):
+        return token
+    prompt = await bot_of(interaction).host.prompt_of(game_id, str(interaction.user.id))
+    index = int(token[1:])
+    if prompt is None or prompt.decision_id != decision_id or index >= len(prompt.choices):
+        raise HostError("That choice is no longer open: the game has moved on. Use the latest message.")
+    return prompt.choices[index].action
+
+
+async def play_choice(
+    interaction: Interaction, game_id: int, seat: int, decision_id: str, token: str
+) -> None:
+    """Apply a clicked choice; on success the clicked message loses its components (the decision is made)."""
+    bot = bot_of(interaction)
+    action = await resolve_choice(interaction, game_id, seat, decision_id, token)
+    deliveries = await within_ack(
+        interaction, bot.host.act(game_id, actor_of(interaction), action, decision_id), update=True
+    )
+    await bot.sender.deliver_while(deliveries, retire_components(interaction))
+
+
+async def retire_components(interaction: Interaction) -> None:
+    """Remove the components of the message a click came from (a made decision needs no buttons)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(view=None)
+    else:
+        await interaction.response.edit_message(view=None)
+
+
+class ChoiceButton(_Handled, discord.ui.DynamicItem[Any], template=_CHOICE_BUTTON_ID):
+    def __init__(self, game_id: int, seat: int, decision_id: str, token: str, label: str = "") -> None:
+        self.game_id, self.seat, self.decision_id, self.token = game_id, seat, decision_id, token
+        super().__init__(
+            discord.ui.Button(
+                label=label[:BUTTON_LABEL] or token,
+                style=discord.ButtonStyle.primary,
+                custom_id=f"pt:c:{game_id}:{seat}:{_q(decision_id)}:{_q(token)}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ChoiceButton:
+        return cls(
+            int(match["game"]), int(match["seat"]), unquote(match["decision"]), unquote(match["choice"])
+        )
+
+    async def handle(self, interaction: Interaction) -> None:
+        await play_choice(interaction, self.game_id, self.seat, self.decision_id, self.token)
+
+
+class ChoiceSelect(_Handled, discord.ui.DynamicItem[Any], template=_CHOICE_SELECT_ID):
+    def __init__(
+        self,
+        game_id: int,
+        seat: int,
+        decision_id: str,
+        page: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        self.game_id, self.seat, self.decision_id, self.page = game_id, seat, decision_id, page
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"pt:s:{game_id}:{seat}:{_q(decision_id)}:{page}",
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="-", value="-")],
+                min_values=1,
+                max_values=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ChoiceSelect:
+        return cls(int(match["game"]), int(match["seat"]), unquote(match["decision"]), int(match["page"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = data.get("values") or []
+        if not values:
+            raise HostError("Pick one of the choices.")
+        await play_choice(interaction, self.game_id, self.seat, self.decision_id, str(values[0]))
+
+
+class MoreChoices(_Handled, discord.ui.DynamicItem[Any], template=_MORE_CHOICES_ID):
+    def __init__(self, game_id: int, seat: int, decision_id: str, page: int) -> None:
+        self.game_id, self.seat, self.decision_id, self.page = game_id, seat, decision_id, page
+        super().__init__(
+            discord.ui.Button(
+                label="More choices…",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"pt:m:{game_id}:{seat}:{_q(decision_id)}:{page}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> MoreChoices:
+        return cls(int(match["game"]), int(match["seat"]), unquote(match["decision"]), int(match["page"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        await require_seat(interaction, self.game_id, self.seat)
+        prompt = await bot_of(interaction).host.prompt_of(self.game_id, str(interaction.user.id))
+        if prompt is None or prompt.decision_id != self.decision_id:
+            raise HostError("That choice is no longer open: the game has moved on. Use the latest message.")
+        first = self.page * SELECT_SIZE * SELECTS_PER_MESSAGE
+        view = prompt_view(prompt, first_page=self.page)
+        await send(
+            interaction,
+            f"Choices {first + 1}–{min(len(prompt.choices), first + 100)} of {len(prompt.choices)}:",
+            ephemeral=True,
+            view=view,
+        )
+        if view is not None:
+            view.stop()
+
+
+def prompt_view(prompt: Prompt, first_page: int = 0) -> discord.ui.View | None:
+    """Components for a prompt: a few buttons, or selects of 25 (four per message, then "More choices")."""
+    if prompt.expiry_id:
+        return expiry_view(prompt)
+    choices = prompt.choices
+    if not choices:
+        return None
+    view = discord.ui.View(timeout=None)
+    if len(choices) <= BUTTONS_AT_MOST and all(len(c.label) <= BUTTON_LABEL for c in choices):
+        prefix = len(f"pt:c:{prompt.game_id}:{prompt.seat}:{_q(prompt.decision_id)}:")
+        for index, choice in enumerate(choices):
+            token = choice_token(prompt, index, CUSTOM_ID - prefix)
+            view.add_item(ChoiceButton(prompt.game_id, prompt.seat, prompt.decision_id, token, choice.label))
+        return view
+    start_group = first_page * SELECTS_PER_MESSAGE
+    for group in range(start_group, start_group + SELECTS_PER_MESSAGE):
+        start = group * SELECT_SIZE
+        page = choices[start : start + SELECT_SIZE]
+        if not page:
+            break
+        options = [
+            discord.SelectOption(label=c.label[:100], value=choice_token(prompt, start + i, 100))
+            for i, c in enumerate(page)
+        ]
+        placeholder = _placeholder(page, start, len(choices))
+        view.add_item(
+            ChoiceSelect(prompt.game_id, prompt.seat, prompt.decision_id, group, options, placeholder)
+        )
+    if len(choices) > (first_page + 1) * SELECT_SIZE * SELECTS_PER_MESSAGE:
+        view.add_item(MoreChoices(prompt.game_id, prompt.seat, prompt.decision_id, first_page + 1))
+    return view
+
+
+def _placeholder(page: list[Choice], start: int, total: int) -> str:
+    if total <= SELECT_SIZE:
+        return "Choose…"
+    return f"{start + 1}–{start + len(page)}: {page[0].action} … {page[-1].action}"[:150]
+
+
+# ---------------------------------------------------------------------------------------------- lobby
+class LobbyButton(_Handled, discord.ui.DynamicItem[Any], template=_LOBBY_BUTTON_ID):
+    STYLES = {
+        "join": discord.ButtonStyle.success,
+        "leave": discord.ButtonStyle.secondary,
+        "start": discord.ButtonStyle.primary,
+    }
+
+    def __init__(self, game_id: int, op: str) -> None:
+        self.game_id, self.op = game_id, op
+        super().__init__(
+            discord.ui.Button(label=op.capitalize(), style=self.STYLES[op], custom_id=f"pt:l:{game_id}:{op}")
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(int(match["game"]), match["op"])
+
+    async def handle(self, interaction: Interaction) -> None:
+        bot = bot_of(interaction)
+        current = await bot.host.game_in_channel(channel_key(interaction))
+        if current is None or current.game_id != self.game_id or current.status != "lobby":
+            raise HostError("This lobby is closed.")
+        actor = actor_of(interaction)
+        if self.op == "start":
+            deliveries = await within_ack(
+                interaction, bot.host.start(channel_key(interaction), actor), update=True
+            )
+            info = await bot.host.game_info(self.game_id)
+            await edit_clicked(interaction, info.lobby_text(), None)
+            await bot.sender.deliver(deliveries)
+            return
+        method = bot.host.join if self.op == "join" else bot.host.leave
+        info = await within_ack(interaction, method(channel_key(interaction), actor), update=True)
+        await edit_clicked(interaction, info.lobby_text(), lobby_view(info))
+        if self.op == "join":
+            await bot.sender.check_dm_reach(interaction, info)
+
+
+async def edit_clicked(interaction: Interaction, content: str, view: discord.ui.View | None) -> None:
+    """Update the message whose component was clicked (as the response, or after a defer)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=content, view=view)
+    else:
+        await interaction.response.edit_message(content=content, view=view)
+    if view is not None:
+        view.stop()
+
+
+def lobby_view(info: GameInfo) -> discord.ui.View | None:
+    if info.status != "lobby":
+        return None
+    view = discord.ui.View(timeout=None)
+    for op in ("join", "leave", "start"):
+        view.add_item(LobbyButton(info.game_id, op))
+    return view
+
+
+# ---------------------------------------------------------------------------------------------- deadlines
+class ExpiryButton(_Handled, discord.ui.DynamicItem[Any], template=_EXPIRY_BUTTON_ID):
+    def __init__(self, game_id: int, expiry_id: str, choice: str, label: str = "") -> None:
+        self.game_id, self.expiry_id, self.choice = game_id, expiry_id, choice
+        style = discord.ButtonStyle.danger if choice == "claim" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=label or choice, style=style, custom_id=f"pt:x:{game_id}:{_q(expiry_id)}:{choice}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ExpiryButton:
+        return cls(int(match["game"]), unquote(match["expiry"]), match["choice"])
+
+    async def handle(self, interaction: Interaction) -> None:
+        bot = bot_of(interaction)
+        work = bot.host.answer_expiry(self.game_id, actor_of(interaction), self.expiry_id, self.choice)
+        deliveries = await within_ack(interaction, work, update=True)
+        await retire_components(interaction)
+        await bot.sender.deliver(deliveries)
+
+
+def expiry_view(prompt: Prompt) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for choice in prompt.choices:
+        if choice.action in ("claim", "wait", "ai") and prompt.expiry_id:
+            view.add_item(ExpiryButton(prompt.game_id, prompt.expiry_id, choice.action, choice.label))
+    return view
+
+
+# ---------------------------------------------------------------------------------------------- private view
+class HandButton(_Handled, discord.ui.DynamicItem[Any], template=_HAND_BUTTON_ID):
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(
+            discord.ui.Button(
+                label="Open my hand", style=discord.ButtonStyle.primary, custom_id=f"pt:h:{game_id}"
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HandButton:
+        return cls(int(match["game"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        await show_hand(interaction, self.game_id)
+
+
+async def show_hand(interaction: Interaction, game_id: int) -> None:
+    """The caller's private view, image and open decision, ephemerally (never to the channel)."""
+    bot = bot_of(interaction)
+    info = await bot.host.game_info(game_id)
+    snapshot = await within_ack(interaction, bot.host.hand(info.channel_id, actor_of(interaction)))
+    prompt = await bot.host.prompt_of(game_id, str(interaction.user.id))
+    view = prompt_view(prompt) if prompt else None
+    await send(
+        interaction,
+        snapshot.text,
+        ephemeral=True,
+        view=view,
+        file=await board_file(snapshot.game_key, snapshot.view, name="hand.png"),
+    )
+    if view is not None:
+        view.stop()
+
+
+def hand_view(game_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(HandButton(game_id))
+    return view
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ChoiceButton,
+    ChoiceSelect,
+    MoreChoices,
+    LobbyButton,
+    ExpiryButton,
+    HandButton,
+)

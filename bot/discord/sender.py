@@ -1,0 +1,251 @@
+"""Posting host deliveries to Discord: the channel's board + log + mention, private views by DM.
+
+Every delivery is an outbox row; it is marked sent only once Discord accepted it, so after a crash or an outage
+the rest goes out at start-up (``flush``). A DM that Discord refuses (closed DMs) becomes a mention in the
+game's channel with an "Open my hand" button answered ephemerally: nothing private ever goes to the channel.
+A channel that is gone or unreachable pauses the game (``Host.channel_lost``) and its players are told by DM.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.models import Delivery, GameInfo
+
+from .common import Interaction, board_file, clip, send
+from .components import hand_view, prompt_view
+
+if TYPE_CHECKING:
+    from .app import PrincesBot
+
+log = logging.getLogger(__name__)
+
+#: Discord error codes meaning "this channel is gone for us" (unknown channel, missing access/permissions)
+CHANNEL_GONE = {10003, 50001, 50013}
+UNKNOWN_MESSAGE = 10008
+CANNOT_DM = 50007
+RETRY_AFTER_S = 30.0
+REMEMBER_SENT = 10_000
+
+
+class ChannelLost(Exception):
+    def __init__(self, channel_id: str) -> None:
+        super().__init__(channel_id)
+        self.channel_id = channel_id
+
+
+class Sender:
+    def __init__(self, bot: PrincesBot) -> None:
+        self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+        #: ids posted by this process (an outbox flush racing a command must not post one twice)
+        self._sent: OrderedDict[int, None] = OrderedDict()
+        self._retry: asyncio.Task[None] | None = None
+
+    # ---- entry points ------------------------------------------------------------------------------------
+    async def deliver(self, deliveries: list[Delivery]) -> None:
+        """Post in order; one failing delivery does not stop the others (it stays in the outbox)."""
+        for delivery in deliveries:
+            await self._deliver_one(delivery)
+
+    async def deliver_while(self, deliveries: list[Delivery], answer: Awaitable[None]) -> None:
+        """Post ``deliveries`` while the interaction is being answered (drawing the board overlaps the
+        answer's round trip); both are finished on return."""
+        posting = asyncio.ensure_future(self.deliver(deliveries))
+        try:
+            await answer
+        finally:
+            await posting
+
+    async def flush(self) -> None:
+        """Post every unsent outbox row (at start-up and after a failure)."""
+        await self.deliver(await self.bot.host.pending_deliveries())
+
+    async def check_dm_reach(self, interaction: Interaction, info: GameInfo) -> None:
+        """At join: greet by DM; if Discord refuses, tell the player (ephemerally) how they will get views."""
+        text = (
+            f"You joined **{info.title}** #{info.game_id} in <#{info.channel_id}>. Private views, prompts "
+            "and (with /settings turn_dms on) turn notices come here."
+        )
+        try:
+            dm = await self.bot.create_dm(discord.Object(interaction.user.id))
+            await dm.send(text)
+        except discord.Forbidden:
+            await send(
+                interaction,
+                "I cannot send you direct messages (they are closed for this server or for "
+                "me). When the game has something private for you, I will mention you here "
+                'with an "Open my hand" button instead.',
+                ephemeral=True,
+            )
+
+    # ---- one delivery ------------------------------------------------------------------------------------
+    async def _deliver_one(self, delivery: Delivery) -> None:
+        if delivery.id in self._sent:
+            return
+        lock = self._locks.setdefault(delivery.game_id, asyncio.Lock())
+        try:
+            async with lock:  # one game's messages keep their order
+                if delivery.id in self._sent:
+                    return
+                if delivery.kind == "private":
+                    await self._private(delivery)
+                else:
+                    await self._public(delivery)
+                await self._done(delivery)
+        except ChannelLost as lost:
+            await self._done(delivery)  # the channel will never take it; the players hear by DM instead
+            log.warning(
+                "game %s: channel %s is gone or unreachable, pausing the game",
+                delivery.game_id,
+                lost.channel_id,
+            )
+            await self.deliver(await self.bot.host.channel_lost(lost.channel_id))
+        except discord.HTTPException as error:
+            log.warning(
+                "game %s: delivery %s failed (%s %s); retrying later",
+                delivery.game_id,
+                delivery.id,
+                error.status,
+                error.code,
+            )
+            self._retry_later()
+
+    async def _done(self, delivery: Delivery) -> None:
+        await self.bot.host.mark_sent(delivery.id)
+        self._sent[delivery.id] = None
+        while len(self._sent) > REMEMBER_SENT:
+            self._sent.popitem(last=False)
+
+    def _retry_later(self) -> None:
+        if self._retry is None or self._retry.done():
+            self._retry = asyncio.create_task(self._retry_after(RETRY_AFTER_S))
+
+    async def _retry_after(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        async with self.bot.busy():
+            await self.flush()
+
+    # ---- public ------------------------------------------------------------------------------------------
+    async def _public(self, delivery: Delivery) -> None:
+        channel_id = delivery.channel_id or (await self.bot.host.game_info(delivery.game_id)).channel_id
+        content, mentions = self._content(delivery)
+        view = prompt_view(delivery.prompt) if delivery.prompt else None
+        message = await self._post_or_edit(delivery, channel_id, content, mentions, view)
+        if delivery.edit_key and message is not None:
+            await self.bot.host.remember_message(
+                delivery.game_id, delivery.edit_key, channel_id, str(message.id)
+            )
+
+    async def _post_or_edit(
+        self,
+        delivery: Delivery,
+        channel_id: str,
+        content: str,
+        mentions: discord.AllowedMentions,
+        view: discord.ui.View | None,
+    ) -> discord.Message | None:
+        channel = self.bot.get_partial_messageable(int(channel_id))
+        file = await board_file(delivery.game_key, delivery.view) if delivery.view else None
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        try:
+            if delivery.edit_key:
+                found = await self.bot.host.find_message(delivery.game_id, delivery.edit_key)
+                if found is not None and found[0] == channel_id:
+                    try:
+                        old = channel.get_partial_message(int(found[1]))
+                        await old.edit(
+                            content=content,
+                            attachments=[file] if file else [],
+                            view=view,
+                            allowed_mentions=mentions,
+                        )
+                        return None
+                    except discord.NotFound as error:
+                        if error.code != UNKNOWN_MESSAGE:
+                            raise
+            if file is not None:
+                extra["file"] = file
+            return await channel.send(content, allowed_mentions=mentions, **extra)
+        except (discord.NotFound, discord.Forbidden) as error:
+            if error.code in CHANNEL_GONE:
+                raise ChannelLost(channel_id) from error
+            raise
+        finally:
+            if view is not None:
+                view.stop()  # dynamic items dispatch by custom_id; the view object need not stay in memory
+
+    # ---- private -----------------------------------------------------------------------------------------
+    async def _private(self, delivery: Delivery) -> None:
+        assert delivery.user_id is not None
+        content, _ = self._content(delivery, mention=False)
+        view = prompt_view(delivery.prompt) if delivery.prompt else None
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        if delivery.view:
+            extra["file"] = await board_file(delivery.game_key, delivery.view, name="hand.png")
+        try:
+            dm = await self.bot.create_dm(discord.Object(int(delivery.user_id)))
+            await dm.send(content, **extra)
+        except discord.Forbidden:
+            await self._dm_fallback(delivery)
+        except discord.NotFound:
+            log.warning(
+                "game %s: user %s is unknown to Discord; private delivery dropped",
+                delivery.game_id,
+                delivery.user_id,
+            )
+        finally:
+            if view is not None:
+                view.stop()
+
+    async def _dm_fallback(self, delivery: Delivery) -> None:
+        """Closed DMs: mention the player in the game's channel with a button that shows their hand ephemerally."""
+        if not (delivery.prompt or delivery.view):
+            return  # nothing to look at (say, "your channel is gone"): there is no channel to send it to
+        info = await self.bot.host.game_info(delivery.game_id)
+        if info.status not in ("active", "paused"):
+            return
+        text = (
+            f"<@{delivery.user_id}>, I could not DM you ({info.title} #{info.game_id}). "
+            "Your private view and choices are one click away:"
+        )
+        channel = self.bot.get_partial_messageable(int(info.channel_id))
+        view = hand_view(delivery.game_id)
+        try:
+            await channel.send(
+                text,
+                view=view,
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(int(delivery.user_id or 0))], everyone=False, roles=False
+                ),
+            )
+        except (discord.NotFound, discord.Forbidden) as error:
+            if error.code in CHANNEL_GONE:
+                raise ChannelLost(info.channel_id) from error
+            raise
+        finally:
+            view.stop()
+
+    # ---- text --------------------------------------------------------------------------------------------
+    @staticmethod
+    def _content(delivery: Delivery, mention: bool = True) -> tuple[str, discord.AllowedMentions]:
+        """The text with the mentions of whoever must act (pinged once, here) and the deadline, if any."""
+        users = [user for user in dict.fromkeys(delivery.mentions) if user and user.isdigit()]
+        lines = [delivery.text]
+        prompt = delivery.prompt
+        if prompt is not None and prompt.deadline and not prompt.expiry_id:
+            lines.append(f"Deadline <t:{int(prompt.deadline)}:R>.")
+        if prompt is not None and prompt.choices and len(prompt.choices) > 100 and not prompt.expiry_id:
+            lines.append(f"{len(prompt.choices)} choices: type /move (it autocompletes) or pick below.")
+        if mention and users:
+            lines.append(" ".join(f"<@{user}>" for user in users))
+        allowed = discord.AllowedMentions(
+            users=[discord.Object(int(u)) for u in users], everyone=False, roles=False, replied_user=False
+        )
+        return clip("\n".join(line for line in lines if line)), allowed

@@ -1,0 +1,143 @@
+"""Fixtures: a fake Discord on loopback, the real bot (discord.py 2.7.1) connected to it, a clock to turn."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import yarl
+
+from bot.discord.app import PrincesBot
+from bot.host import Host
+from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
+
+MENTION = re.compile(r"<@(\d+)>")
+
+
+class Clock:
+    """The injected clock: deadlines move when a test says so, never by sleeping."""
+
+    def __init__(self, now: float = 1_900_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Table:
+    """One fake Discord, one database, and the bot (re)started on them; helpers act as users and wait."""
+
+    def __init__(self, fake: FakeDiscord, database: Path, clock: Clock) -> None:
+        self.fake = fake
+        self.database = database
+        self.clock = clock
+        self.bot: PrincesBot | None = None
+        self.host: Host | None = None
+        self._connection: asyncio.Task[None] | None = None
+
+    async def start_bot(self, run_timers: bool = False) -> PrincesBot:
+        """Start the bot; its deadline loop only runs when asked (tests usually fire timers themselves)."""
+        self.host = await Host.open(self.database, clock=self.clock)
+        bot = PrincesBot(
+            self.host, dev_guild_id=self.fake.guild_id, run_timers=run_timers, guild_ready_timeout=0.01
+        )
+        await bot.login(self.fake.token)
+        self._connection = asyncio.create_task(bot.connect(reconnect=False))
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        await bot.wait_idle()
+        self.bot = bot
+        return bot
+
+    async def stop_bot(self) -> None:
+        if self.bot is not None:
+            errors = list(self.bot.unexpected_errors)
+            await self.bot.close()
+            self.bot = None
+            assert not errors, f"unexpected errors in the bot: {errors!r}"
+        if self._connection is not None:
+            try:
+                await asyncio.wait_for(self._connection, 5)
+            except (asyncio.CancelledError, discord.ConnectionClosed):
+                pass
+            self._connection = None
+        if self.host is not None:
+            await self.host.close()
+            self.host = None
+
+    @property
+    def running(self) -> PrincesBot:
+        assert self.bot is not None, "the bot is not running"
+        return self.bot
+
+    async def settle(self, record: InteractionRecord | None = None) -> None:
+        """Wait for the bot's answer to ``record`` and for everything it caused (deliveries included)."""
+        if record is not None:
+            await asyncio.wait_for(record.responded.wait(), 10)
+        await self.running.wait_idle()
+
+    # ---- acting as users -------------------------------------------------------------------------------------
+    async def slash(
+        self, user: FakeUser, command: str, channel_id: int | None = None, **options: Any
+    ) -> InteractionRecord:
+        record = await self.fake.slash(user, command, channel_id, **options)
+        await self.settle(record)
+        return record
+
+    async def click(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str] | None = None
+    ) -> InteractionRecord:
+        record = await self.fake.click(user, message, custom_id, values)
+        await self.settle(record)
+        return record
+
+    async def press(self, user: FakeUser, message: FakeMessage, label: str) -> InteractionRecord:
+        return await self.click(user, message, message.button(label)["custom_id"])
+
+    def reply_text(self, record: InteractionRecord) -> str:
+        return "\n".join(message.text() for message in self.fake.replies(record))
+
+    # ---- reading the channel ---------------------------------------------------------------------------------
+    def last_public(self, channel_id: int | None = None) -> FakeMessage:
+        return self.fake.channel_messages(channel_id or self.fake.general)[-1]
+
+    def turn_of(self, players: list[FakeUser], channel_id: int | None = None) -> FakeUser | None:
+        """Who the latest turn message mentions (None when the game is over)."""
+        for message in reversed(self.fake.channel_messages(channel_id or self.fake.general)):
+            if "Game over" in message.content:
+                return None
+            mentioned = MENTION.findall(message.content)
+            if mentioned:
+                return next(p for p in players if str(p.id) == mentioned[-1])
+        return None
+
+
+@pytest.fixture
+async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    # process-global class attributes; monkeypatch restores them after the test
+    monkeypatch.setattr(discord.http.Route, "BASE", server.rest_base)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url))
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def table(fake: FakeDiscord, tmp_path: Path, clock: Clock) -> AsyncIterator[Table]:
+    harness = Table(fake, tmp_path / "bot.sqlite3", clock)
+    await harness.start_bot()
+    yield harness
+    await harness.stop_bot()

@@ -1,0 +1,836 @@
+"""A small Discord on loopback that the real discord.py client talks to (see shared notes/discord-testing.md).
+
+It serves the REST routes and the gateway a slash-command + button + DM + file flow needs, keeps every message
+the bot posts (with its components and attachments), and lets a test act as users: push slash commands,
+autocomplete requests and component clicks, delete channels, close someone's DMs. Every request is logged with
+its arrival time and the channel it concerns, which the benchmark uses to measure latency.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+JSON = dict[str, Any]
+DISCORD_EPOCH_MS = 1420070400000
+EPHEMERAL = 64
+MANAGE_CHANNELS = 1 << 4
+#: what an ordinary member may do in a text channel (view, send, embed, attach, read history, use commands)
+MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
+TIMESTAMP = "2026-01-01T00:00:00+00:00"
+
+
+class _Snowflakes:
+    """Increasing snowflake ids whose timestamps are now, like Discord's."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count(1)
+
+    def next(self) -> int:
+        return ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(self._counter) & 0x3FFFFF)
+
+
+@dataclass
+class FakeUser:
+    id: int
+    name: str
+    bot: bool = False
+    dms_open: bool = True
+    permissions: int = MEMBER_PERMISSIONS
+
+    def payload(self) -> JSON:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass
+class FakeMessage:
+    """A message as the bot left it: the latest content, components, embeds and attachments."""
+
+    id: int
+    channel_id: int
+    content: str = ""
+    components: list[JSON] = field(default_factory=list)
+    embeds: list[JSON] = field(default_factory=list)
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    ephemeral: bool = False
+    #: the user an ephemeral message is shown to
+    visible_to: int | None = None
+    loading: bool = False
+    edits: int = 0
+    created: float = field(default_factory=time.perf_counter)
+
+    def custom_ids(self) -> list[str]:
+        return [
+            item["custom_id"]
+            for row in self.components
+            for item in row.get("components", [])
+            if "custom_id" in item
+        ]
+
+    def buttons(self) -> list[JSON]:
+        return [
+            item for row in self.components for item in row.get("components", []) if item.get("type") == 2
+        ]
+
+    def selects(self) -> list[JSON]:
+        return [
+            item for row in self.components for item in row.get("components", []) if item.get("type") == 3
+        ]
+
+    def button(self, label: str) -> JSON:
+        for item in self.buttons():
+            if item.get("label") == label:
+                return item
+        raise LookupError(
+            f"no button {label!r} on message {self.id}: {[b.get('label') for b in self.buttons()]}"
+        )
+
+    def text(self) -> str:
+        """Content plus embed titles and descriptions, what a reader sees."""
+        parts = [self.content]
+        for embed in self.embeds:
+            parts += [embed.get("title") or "", embed.get("description") or ""]
+            parts += [f"{f.get('name')}: {f.get('value')}" for f in embed.get("fields", [])]
+        return "\n".join(part for part in parts if part)
+
+
+@dataclass
+class InteractionRecord:
+    """One interaction pushed by a test and everything the bot answered to it."""
+
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    channel_id: int
+    data: JSON
+    pushed_at: float
+    responded: asyncio.Event = field(default_factory=asyncio.Event)
+    callback_types: list[int] = field(default_factory=list)
+    #: ids of the messages this interaction created (the response message, then follow-ups)
+    message_ids: list[int] = field(default_factory=list)
+    original_id: int | None = None
+    #: the message carrying the clicked component
+    message_id: int | None = None
+    choices: list[JSON] | None = None
+
+
+@dataclass
+class RequestLog:
+    method: str
+    path: str
+    at: float
+    channel_id: int | None
+    status: int
+
+
+class FakeDiscord:
+    """The server. ``await start()`` binds 127.0.0.1 on a free port; ``rest_base``/``gateway_url`` go to the client."""
+
+    def __init__(self) -> None:
+        self._ids = _Snowflakes()
+        self.token = "fake-token.not-a-secret"
+        self.app_id = self._ids.next()
+        self.bot_user = FakeUser(self._ids.next(), "Princes Table", bot=True)
+        self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
+        self.guild_id = self._ids.next()
+        self.guild_name = "Test Guild"
+        self.channels: dict[int, JSON] = {}
+        self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        self.deleted_channels: set[int] = set()
+        self.forbidden_channels: set[int] = set()
+        self.messages: dict[int, FakeMessage] = {}
+        self._by_channel: dict[int, list[FakeMessage]] = {}
+        #: when the bot last made a request concerning each channel (the benchmark's latency end point)
+        self.last_request_at: dict[int, float] = {}
+        self.commands: dict[str, JSON] = {}
+        self.command_syncs = 0
+        self.requests: list[RequestLog] = []
+        self.interactions: dict[str, InteractionRecord] = {}
+        self.identifies = 0
+        self._sockets: list[web.WebSocketResponse] = []
+        self._seq = itertools.count(1)
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.general = self.add_channel("general")
+
+    # ---- set-up ---------------------------------------------------------------------------------------------
+    @property
+    def rest_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def add_user(self, name: str, *, manage_channels: bool = False) -> FakeUser:
+        permissions = MEMBER_PERMISSIONS | (MANAGE_CHANNELS if manage_channels else 0)
+        user = FakeUser(self._ids.next(), name, permissions=permissions)
+        self.users[user.id] = user
+        return user
+
+    def add_channel(self, name: str) -> int:
+        channel_id = self._ids.next()
+        self.channels[channel_id] = {
+            "id": str(channel_id),
+            "type": 0,
+            "guild_id": str(self.guild_id),
+            "name": name,
+            "position": len(self.channels),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        return channel_id
+
+    async def create_channel(self, name: str) -> int:
+        """A channel created while the bot runs (the gateway tells it, as Discord does)."""
+        channel_id = self.add_channel(name)
+        await self.dispatch("CHANNEL_CREATE", self.channels[channel_id])
+        return channel_id
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+
+    async def stop(self) -> None:
+        for socket in list(self._sockets):
+            await socket.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # ---- what a test reads -----------------------------------------------------------------------------------
+    def channel_messages(self, channel_id: int) -> list[FakeMessage]:
+        """Messages everyone in the channel sees (ephemeral ones excluded), oldest first."""
+        return [m for m in self._by_channel.get(channel_id, []) if not m.ephemeral and m.id in self.messages]
+
+    def dm_messages(self, user: FakeUser) -> list[FakeMessage]:
+        channel_id = self.dm_channels.get(user.id)
+        return (
+            []
+            if channel_id is None
+            else [m for m in self._by_channel.get(channel_id, []) if m.id in self.messages]
+        )
+
+    def replies(self, record: InteractionRecord) -> list[FakeMessage]:
+        return [self.messages[i] for i in record.message_ids if i in self.messages]
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """Wait until ``predicate()`` is truthy (re-checked after every request the bot makes)."""
+        async with self._changed:
+            result = predicate()
+            if result:
+                return result
+            await asyncio.wait_for(self._changed.wait_for(predicate), timeout)
+            return predicate()
+
+    # ---- what a test does ------------------------------------------------------------------------------------
+    async def slash(
+        self, user: FakeUser, command: str, channel_id: int | None = None, **options: Any
+    ) -> InteractionRecord:
+        """Run ``/command sub ...`` with named options; a member or user option may be given as a FakeUser."""
+        data = self._command_data(command, options, focused=None)
+        return await self._push(2, user, channel_id, data)
+
+    async def autocomplete(
+        self, user: FakeUser, command: str, focused: str, channel_id: int | None = None, **options: Any
+    ) -> list[JSON]:
+        data = self._command_data(command, options, focused=focused)
+        record = await self._push(4, user, channel_id, data)
+        await asyncio.wait_for(record.responded.wait(), 10)
+        return record.choices or []
+
+    async def click(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, values: Iterable[str] | None = None
+    ) -> InteractionRecord:
+        """Press a button (or pick ``values`` in a select) on a message the bot posted."""
+        if custom_id not in message.custom_ids():
+            raise LookupError(f"{custom_id!r} is not on message {message.id}")
+        data: JSON = {"custom_id": custom_id, "component_type": 3 if values is not None else 2}
+        if values is not None:
+            data["values"] = list(values)
+        return await self._push(3, user, message.channel_id, data, message=message)
+
+    async def delete_channel(self, channel_id: int) -> None:
+        """Delete a guild channel: later requests to it answer 404 and the gateway says CHANNEL_DELETE."""
+        channel = self.channels.pop(channel_id)
+        self.deleted_channels.add(channel_id)
+        await self.dispatch("CHANNEL_DELETE", channel)
+
+    def revoke_access(self, channel_id: int) -> None:
+        """The bot loses access to a channel (a moderator changed its permissions): requests answer 403."""
+        self.forbidden_channels.add(channel_id)
+
+    def close_dms(self, user: FakeUser) -> None:
+        user.dms_open = False
+
+    # ---- interactions ----------------------------------------------------------------------------------------
+    def _command_data(self, command: str, options: dict[str, Any], focused: str | None) -> JSON:
+        names = command.split()
+        registered = self.commands.get(names[0])
+        if registered is None:
+            raise LookupError(f"/{names[0]} was not synced: {sorted(self.commands)}")
+        resolved: JSON = {"users": {}, "members": {}}
+        leaf: list[JSON] = []
+        schema = registered
+        for name, value in options.items():
+            option: JSON = {"name": name, "value": value}
+            if isinstance(value, FakeUser):
+                option.update(type=6, value=str(value.id))
+                resolved["users"][str(value.id)] = value.payload()
+                resolved["members"][str(value.id)] = self._member(value, with_user=False)
+            else:
+                option["type"] = (
+                    4
+                    if isinstance(value, int) and not isinstance(value, bool)
+                    else (10 if isinstance(value, float) else 5 if isinstance(value, bool) else 3)
+                )
+            if name == focused:
+                option["focused"] = True
+            leaf.append(option)
+        if focused is not None and focused not in options:
+            leaf.append({"name": focused, "type": 3, "value": "", "focused": True})
+        nested: list[JSON] = leaf
+        for sub in reversed(names[1:]):
+            schema_types = {o["name"]: o["type"] for o in schema.get("options", [])}
+            nested = [{"name": sub, "type": schema_types.get(sub, 1), "options": nested}]
+        data: JSON = {
+            "id": registered["id"],
+            "name": names[0],
+            "type": 1,
+            "options": nested,
+            "guild_id": str(self.guild_id),
+        }
+        if resolved["users"]:
+            data["resolved"] = resolved
+        return data
+
+    def _member(self, user: FakeUser, with_user: bool = True) -> JSON:
+        member: JSON = {
+            "roles": [],
+            "joined_at": TIMESTAMP,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "permissions": str(user.permissions),
+            "nick": None,
+            "avatar": None,
+        }
+        if with_user:
+            member["user"] = user.payload()
+        return member
+
+    async def _push(
+        self,
+        kind: int,
+        user: FakeUser,
+        channel_id: int | None,
+        data: JSON,
+        message: FakeMessage | None = None,
+    ) -> InteractionRecord:
+        channel_id = channel_id or (message.channel_id if message else self.general)
+        interaction_id = self._ids.next()
+        token = f"itoken-{interaction_id}"
+        record = InteractionRecord(
+            interaction_id,
+            token,
+            kind,
+            user,
+            channel_id,
+            data,
+            time.perf_counter(),
+            message_id=message.id if message else None,
+        )
+        self.interactions[token] = record
+        payload: JSON = {
+            "id": str(interaction_id),
+            "application_id": str(self.app_id),
+            "type": kind,
+            "token": token,
+            "version": 1,
+            "data": data,
+            "locale": "en-US",
+            "attachment_size_limit": 10 * 1024 * 1024,
+            "authorizing_integration_owners": {},
+            "entitlements": [],
+            "channel_id": str(channel_id),
+        }
+        if channel_id in self.channels:
+            payload.update(
+                guild_id=str(self.guild_id),
+                guild_locale="en-US",
+                context=0,
+                channel=self.channels[channel_id],
+                member=self._member(user),
+                app_permissions=str(MEMBER_PERMISSIONS | MANAGE_CHANNELS),
+            )
+        else:
+            payload.update(
+                user=user.payload(),
+                context=1,
+                channel={"id": str(channel_id), "type": 1, "recipients": [user.payload()]},
+            )
+        if message is not None:
+            payload["message"] = self._message_payload(message)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    # ---- gateway ---------------------------------------------------------------------------------------------
+    async def dispatch(self, event: str, data: JSON) -> None:
+        frame = json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data})
+        for socket in list(self._sockets):
+            if not socket.closed:
+                await socket.send_str(frame)
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self._sockets.append(socket)
+        await socket.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45000}}))
+        try:
+            async for frame in socket:
+                if frame.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                message = json.loads(frame.data)
+                if message["op"] == 1:
+                    await socket.send_str(json.dumps({"op": 11}))
+                elif message["op"] == 2:
+                    self.identifies += 1
+                    await self._ready(socket)
+                    await self._notify()
+        finally:
+            self._sockets.remove(socket)
+        return socket
+
+    async def _ready(self, socket: web.WebSocketResponse) -> None:
+        ready = {
+            "v": 10,
+            "user": self.bot_user.payload(),
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "session_id": "fake-session",
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(self.app_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+        }
+        await socket.send_str(json.dumps({"op": 0, "t": "READY", "s": next(self._seq), "d": ready}))
+        guild = {
+            "id": str(self.guild_id),
+            "name": self.guild_name,
+            "owner_id": str(self.bot_user.id),
+            "unavailable": False,
+            "member_count": 1,
+            "large": False,
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "roles": [
+                {
+                    "id": str(self.guild_id),
+                    "name": "@everyone",
+                    "position": 0,
+                    "permissions": str(MEMBER_PERMISSIONS),
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "channels": list(self.channels.values()),
+            "threads": [],
+            "members": [self._member(self.bot_user)],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "joined_at": TIMESTAMP,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "afk_timeout": 300,
+            "system_channel_flags": 0,
+        }
+        await socket.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": next(self._seq), "d": guild}))
+
+    # ---- REST ------------------------------------------------------------------------------------------------
+    _ROUTES: list[tuple[str, re.Pattern[str], str]] = [
+        ("GET", re.compile(r"users/@me"), "_get_me"),
+        ("GET", re.compile(r"oauth2/applications/@me"), "_get_application"),
+        ("PUT", re.compile(r"applications/\d+(?:/guilds/\d+)?/commands"), "_put_commands"),
+        ("GET", re.compile(r"applications/\d+(?:/guilds/\d+)?/commands"), "_get_commands"),
+        ("POST", re.compile(r"interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback"), "_callback"),
+        ("POST", re.compile(r"webhooks/\d+/(?P<token>[^/]+)"), "_followup"),
+        (
+            "PATCH",
+            re.compile(r"webhooks/\d+/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)"),
+            "_edit_webhook",
+        ),
+        ("GET", re.compile(r"webhooks/\d+/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)"), "_get_webhook"),
+        (
+            "DELETE",
+            re.compile(r"webhooks/\d+/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)"),
+            "_delete_webhook",
+        ),
+        ("POST", re.compile(r"users/@me/channels"), "_open_dm"),
+        ("GET", re.compile(r"users/(?P<uid>\d+)"), "_get_user"),
+        ("POST", re.compile(r"channels/(?P<cid>\d+)/messages"), "_post_message"),
+        ("PATCH", re.compile(r"channels/(?P<cid>\d+)/messages/(?P<mid>\d+)"), "_edit_message"),
+        ("GET", re.compile(r"channels/(?P<cid>\d+)/messages/(?P<mid>\d+)"), "_get_message"),
+        ("GET", re.compile(r"channels/(?P<cid>\d+)"), "_get_channel"),
+    ]
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = request.match_info["tail"]
+        for method, pattern, handler in self._ROUTES:
+            match = pattern.fullmatch(path)
+            if match and method == request.method:
+                body, files = await self._read_body(request)
+                params = match.groupdict()
+                channel_id = self._channel_of(params)
+                if channel_id in self.deleted_channels:
+                    response = self._error(404, 10003, "Unknown Channel")
+                elif channel_id in self.forbidden_channels and "cid" in params:
+                    response = self._error(403, 50001, "Missing Access")
+                else:
+                    response = await getattr(self, handler)(params, body, files)
+                now = time.perf_counter()
+                self.requests.append(RequestLog(request.method, path, now, channel_id, response.status))
+                if channel_id is not None:
+                    self.last_request_at[channel_id] = now
+                await self._notify()
+                return response
+        self.requests.append(RequestLog(request.method, path, time.perf_counter(), None, 404))
+        return self._error(404, 0, f"fake Discord has no route {request.method} {path}")
+
+    def _channel_of(self, params: dict[str, str]) -> int | None:
+        if "cid" in params:
+            return int(params["cid"])
+        record = self.interactions.get(params.get("token", ""))
+        return record.channel_id if record else None
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    @staticmethod
+    async def _read_body(request: web.Request) -> tuple[JSON, list[tuple[str, bytes]]]:
+        if request.content_type.startswith("multipart/"):
+            body: JSON = {}
+            files: list[tuple[str, bytes]] = []
+            reader = await request.multipart()
+            async for part in reader:
+                if not isinstance(part, aiohttp.BodyPartReader):
+                    continue
+                if part.name == "payload_json":
+                    body = json.loads(await part.text())
+                else:
+                    files.append((part.filename or part.name or "file", bytes(await part.read())))
+            return body, files
+        raw = await request.read()
+        return (json.loads(raw) if raw else {}), []
+
+    @staticmethod
+    def _json(data: Any, status: int = 200) -> web.Response:
+        # exactly application/json: discord.py's login fails on aiohttp's default "; charset=utf-8"
+        return web.Response(
+            body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+        )
+
+    def _error(self, status: int, code: int, message: str) -> web.Response:
+        return self._json({"code": code, "message": message}, status)
+
+    async def _get_me(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        return self._json(self.bot_user.payload())
+
+    async def _get_application(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        return self._json(
+            {
+                "id": str(self.app_id),
+                "name": "Princes Table",
+                "description": "",
+                "icon": None,
+                "bot_public": False,
+                "bot_require_code_grant": False,
+                "owner": self.bot_user.payload(),
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "summary": "",
+                "team": None,
+            }
+        )
+
+    async def _put_commands(
+        self, params: dict[str, str], body: Any, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        self.command_syncs += 1
+        self.commands = {}
+        for command in body:
+            command = dict(command, id=str(self._ids.next()), application_id=str(self.app_id), version="1")
+            self.commands[command["name"]] = command
+        return self._json(list(self.commands.values()))
+
+    async def _get_commands(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        return self._json(list(self.commands.values()))
+
+    async def _get_user(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        user = self.users.get(int(params["uid"]))
+        return self._json(user.payload()) if user else self._error(404, 10013, "Unknown User")
+
+    async def _get_channel(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        channel = self.channels.get(int(params["cid"]))
+        return self._json(channel) if channel else self._error(404, 10003, "Unknown Channel")
+
+    async def _open_dm(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        user = self.users[int(body["recipient_id"])]
+        channel_id = self.dm_channels.setdefault(user.id, self._ids.next())
+        return self._json(
+            {"id": str(channel_id), "type": 1, "recipients": [user.payload()], "last_message_id": None}
+        )
+
+    def _dm_recipient(self, channel_id: int) -> FakeUser | None:
+        for user_id, dm_id in self.dm_channels.items():
+            if dm_id == channel_id:
+                return self.users[user_id]
+        return None
+
+    async def _post_message(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        channel_id = int(params["cid"])
+        recipient = self._dm_recipient(channel_id)
+        if recipient is None and channel_id not in self.channels:
+            return self._error(404, 10003, "Unknown Channel")
+        if recipient is not None and not recipient.dms_open:
+            return self._error(403, 50007, "Cannot send messages to this user")
+        message = self._store(channel_id, body, files)
+        return self._json(self._message_payload(message))
+
+    async def _edit_message(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        message = self.messages.get(int(params["mid"]))
+        if message is None or message.channel_id != int(params["cid"]):
+            return self._error(404, 10008, "Unknown Message")
+        self._apply_edit(message, body, files)
+        return self._json(self._message_payload(message))
+
+    async def _get_message(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        message = self.messages.get(int(params["mid"]))
+        return (
+            self._json(self._message_payload(message))
+            if message
+            else self._error(404, 10008, "Unknown Message")
+        )
+
+    async def _callback(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        record = self.interactions.get(params["token"])
+        if record is None or record.callback_types:
+            return self._error(400, 40060, "Interaction has already been acknowledged.")
+        kind = body["type"]
+        data = body.get("data") or {}
+        record.callback_types.append(kind)
+        message: FakeMessage | None = None
+        if kind in (4, 5):  # a message, or "thinking" replaced by the first follow-up
+            message = self._store(record.channel_id, data, files, record=record, loading=kind == 5)
+            record.message_ids.append(message.id)
+            record.original_id = message.id
+        elif kind in (6, 7):  # (deferred) update of the message carrying the component
+            message_id = record.message_id or 0
+            record.original_id = message_id
+            message = self.messages.get(message_id)
+            if kind == 7 and message is not None:
+                self._apply_edit(message, data, files)
+        elif kind == 8:
+            record.choices = data.get("choices", [])
+        record.responded.set()
+        answer: JSON = {
+            "interaction": {
+                "id": str(record.id),
+                "type": record.type,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool((data.get("flags") or 0) & EPHEMERAL),
+            }
+        }
+        if message is not None:
+            answer["interaction"]["response_message_id"] = str(message.id)
+            answer["resource"] = {"type": kind, "message": self._message_payload(message)}
+        else:
+            answer["resource"] = {"type": kind}
+        return self._json(answer)
+
+    async def _followup(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        record = self.interactions.get(params["token"])
+        if record is None or not record.callback_types:
+            return self._error(404, 10015, "Unknown Webhook")
+        original = self.messages.get(record.original_id or 0)
+        if original is not None and original.loading:  # the first follow-up replaces "thinking..."
+            original.loading = False
+            self._apply_edit(original, body, files)
+            return self._json(self._message_payload(original))
+        message = self._store(record.channel_id, body, files, record=record)
+        record.message_ids.append(message.id)
+        return self._json(self._message_payload(message))
+
+    def _webhook_message(self, params: dict[str, str]) -> FakeMessage | None:
+        record = self.interactions.get(params["token"])
+        if record is None:
+            return None
+        message_id = record.original_id if params["mid"] == "@original" else int(params["mid"])
+        return self.messages.get(message_id or 0)
+
+    async def _edit_webhook(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        message = self._webhook_message(params)
+        if message is None:
+            return self._error(404, 10008, "Unknown Message")
+        message.loading = False
+        self._apply_edit(message, body, files)
+        return self._json(self._message_payload(message))
+
+    async def _get_webhook(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        message = self._webhook_message(params)
+        return (
+            self._json(self._message_payload(message))
+            if message
+            else self._error(404, 10008, "Unknown Message")
+        )
+
+    async def _delete_webhook(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        message = self._webhook_message(params)
+        if message is None:
+            return self._error(404, 10008, "Unknown Message")
+        del self.messages[message.id]
+        return web.Response(status=204)
+
+    # ---- messages --------------------------------------------------------------------------------------------
+    def _store(
+        self,
+        channel_id: int,
+        body: JSON,
+        files: list[tuple[str, bytes]],
+        record: InteractionRecord | None = None,
+        loading: bool = False,
+    ) -> FakeMessage:
+        ephemeral = bool((body.get("flags") or 0) & EPHEMERAL)
+        message = FakeMessage(
+            self._ids.next(),
+            channel_id,
+            body.get("content") or "",
+            body.get("components") or [],
+            body.get("embeds") or [],
+            list(files),
+            ephemeral=ephemeral,
+            visible_to=record.user.id if record and ephemeral else None,
+            loading=loading,
+        )
+        self.messages[message.id] = message
+        self._by_channel.setdefault(channel_id, []).append(message)
+        return message
+
+    @staticmethod
+    def _apply_edit(message: FakeMessage, body: JSON, files: list[tuple[str, bytes]]) -> None:
+        message.edits += 1
+        if "content" in body:
+            message.content = body["content"] or ""
+        if "components" in body:
+            message.components = body["components"] or []
+        if "embeds" in body:
+            message.embeds = body["embeds"] or []
+        if files or "attachments" in body:
+            kept = {str(a.get("id")) for a in body.get("attachments") or [] if "filename" not in a}
+            message.files = [f for i, f in enumerate(message.files) if str(i) in kept] + list(files)
+
+    def _message_payload(self, message: FakeMessage) -> JSON:
+        attachments = [
+            {
+                "id": str(index),
+                "filename": name,
+                "size": len(data),
+                "url": f"http://127.0.0.1:{self.port}/cdn/{message.id}/{name}",
+                "proxy_url": f"http://127.0.0.1:{self.port}/cdn/{message.id}/{name}",
+                "content_type": "image/png" if name.endswith(".png") else "application/octet-stream",
+            }
+            for index, (name, data) in enumerate(message.files)
+        ]
+        payload: JSON = {
+            "id": str(message.id),
+            "channel_id": str(message.channel_id),
+            "type": 0,
+            "author": self.bot_user.payload(),
+            "content": message.content,
+            "tts": False,
+            "embeds": message.embeds,
+            "components": message.components,
+            "attachments": attachments,
+            "timestamp": TIMESTAMP,
+            "edited_timestamp": None,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "pinned": False,
+            "flags": EPHEMERAL if message.ephemeral else 0,
+        }
+        if message.channel_id in self.channels:
+            payload["guild_id"] = str(self.guild_id)
+        return payload
