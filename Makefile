@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test console selfplay bench lint format typecheck clean
+.PHONY: run test test-pg console selfplay bench lint format typecheck clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,12 @@ test: $(STAMP)
 	@$(PY) -m ruff check .
 	@$(PY) -m mypy
 	@$(PY) -m pytest
+
+## test-pg: the storage and host suites against a throw-away PostgreSQL cluster (needs `apt-get install postgresql`)
+test-pg: $(STAMP)
+	@dir=$$(mktemp -d); trap 'scripts/pg_test_cluster.sh stop "'"$$dir"'"' EXIT; \
+	url=$$(scripts/pg_test_cluster.sh start "$$dir") && \
+	PRINCES_TEST_PG_URL=$$url $(PY) -m pytest tests/storage tests/host
 
 ## console: play in this terminal with several local players
 console: $(STAMP)

@@ -28,10 +28,18 @@ class Config:
     database_path: str
     dev_guild_id: int | None
     image_dir: str = "out"
+    #: a PostgreSQL URL (``DATABASE_URL``); when set it replaces the SQLite file ``database_path``
+    database_url: str | None = None
 
-    def __repr__(self) -> str:  # the token must never reach a log
+    @property
+    def database(self) -> str:
+        """What ``Host.open`` gets: the PostgreSQL URL when one is configured, else the SQLite file."""
+        return self.database_url or self.database_path
+
+    def __repr__(self) -> str:  # the token and the database password must never reach a log
         token = "set" if self.discord_token else "missing"
-        return f"Config(token={token}, database_path={self.database_path!r}, dev_guild_id={self.dev_guild_id})"
+        database = "postgresql (DATABASE_URL)" if self.database_url else repr(self.database_path)
+        return f"Config(token={token}, database={database}, dev_guild_id={self.dev_guild_id})"
 
 
 def load_config(env_file: Path = Path(".env")) -> Config:
@@ -42,4 +50,5 @@ def load_config(env_file: Path = Path(".env")) -> Config:
         database_path=values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
         dev_guild_id=int(guild) if guild.isdigit() else None,
         image_dir=values.get("IMAGE_DIR", "").strip() or "out",
+        database_url=values.get("DATABASE_URL", "").strip() or None,
     )

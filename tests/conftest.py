@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from uuid import uuid4
 
 import pytest
 
@@ -27,9 +30,75 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+#: a PostgreSQL database the storage and host suites may use (they create and drop a schema of their own)
+PG_URL_VARIABLE = "PRINCES_TEST_PG_URL"
+PG_SKIP_REASON = (
+    f"PostgreSQL tests skipped: {PG_URL_VARIABLE} is not set (scripts/pg_test_cluster.sh starts a throw-away "
+    "cluster; .ci/run does it)"
+)
+
+
+def pg_test_url() -> str | None:
+    return os.environ.get(PG_URL_VARIABLE, "").strip() or None
+
+
+def _backend_notice() -> str:
+    url = pg_test_url()
+    if url is None:
+        return PG_SKIP_REASON
+    from bot.storage.postgres import redact_url
+
+    return f"PostgreSQL tests run against {redact_url(url)} ({PG_URL_VARIABLE})"
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return _backend_notice()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    # the header is hidden under -q (the default here): say it again at the end, next to the skip count
+    terminalreporter.write_line(_backend_notice(), yellow=pg_test_url() is None)
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """``url`` whose connections use ``schema`` (asyncpg passes unknown query parameters as server settings)."""
+    parts = urlsplit(url)
+    query = [(key, value) for key, value in parse_qsl(parts.query) if key != "search_path"]
+    return urlunsplit(parts._replace(query=urlencode([*query, ("search_path", schema)])))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each storage and host test runs on SQLite always and on PostgreSQL when a test cluster is configured."""
+    if request.param == "postgresql" and pg_test_url() is None:
+        pytest.skip(PG_SKIP_REASON)
+    return str(request.param)
+
+
 @pytest.fixture
-async def host(tmp_path, clock) -> AsyncIterator[Host]:
-    opened = await Host.open(tmp_path / "test.sqlite3", clock=clock)
+async def database(backend: str, tmp_path) -> AsyncIterator[str]:
+    """An empty database a test may open, close and open again: an SQLite file, or a PostgreSQL schema of its
+    own (dropped afterwards), so tests never see each other's rows."""
+    if backend == "sqlite":
+        yield str(tmp_path / "test.sqlite3")
+        return
+    import asyncpg
+
+    url = pg_test_url()
+    assert url is not None
+    schema = f"test_{uuid4().hex[:16]}"
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f'CREATE SCHEMA "{schema}"')
+        yield with_search_path(url, schema)
+    finally:
+        await admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        await admin.close()
+
+
+@pytest.fixture
+async def host(database: str, clock) -> AsyncIterator[Host]:
+    opened = await Host.open(database, clock=clock)
     yield opened
     await opened.close()
 

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.host import Host
+from bot.storage.postgres import redact_url
 
 from .common import Interaction, answer_error
 from .components import DYNAMIC_ITEMS
@@ -163,8 +164,8 @@ async def run_bot(config: Config) -> None:
         )
     if not config.discord_token:
         raise SystemExit("No DISCORD_TOKEN is set: see docs/discord-setup.md.")
-    host = await Host.open(config.database_path)
-    log.info("database %s open", config.database_path)
+    host = await Host.open(config.database)
+    log.info("database %s open", redact_url(config.database))
     bot = PrincesBot(host, dev_guild_id=config.dev_guild_id)
     try:
         async with bot:

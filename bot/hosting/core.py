@@ -17,8 +17,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Self
 
-import aiosqlite
-
 from rules.engine import (
     Decision,
     Event,
@@ -30,7 +28,7 @@ from rules.engine import (
 )
 
 from ..models import Actor, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
-from ..storage import SNAPSHOT_EVERY, StaleVersion, Store
+from ..storage import SNAPSHOT_EVERY, Connection, StaleVersion, Store
 
 log = logging.getLogger(__name__)
 
@@ -251,7 +249,7 @@ class HostCore:
         else:
             self._known[after.id] = replace(after, row={**after.row, "version": after.version + 1}, seq=seq)
 
-    async def _write_change(self, db: aiosqlite.Connection, live: Live, change: Change, now: float) -> None:
+    async def _write_change(self, db: Connection, live: Live, change: Change, now: float) -> None:
         """Events, snapshot, result, timers and outbox of one step (the caller holds the transaction)."""
         seq = live.seq
         rows = []
@@ -266,7 +264,7 @@ class HostCore:
         outcome = live.game.outcome(live.state) if live.state else Outcome()
         if outcome.finished:
             await self._finish(db, live.id, outcome.winners, outcome.draw, outcome.reason)
-            rows = await db.execute_fetchall(
+            rows = await db.fetchall(
                 "SELECT decision_id, seat, action, nonce, commit_hash FROM sealed WHERE game_id = ? "
                 "ORDER BY created_at, seat",
                 (live.id,),
@@ -278,7 +276,7 @@ class HostCore:
 
     @staticmethod
     async def _finish(
-        db: aiosqlite.Connection, game_id: int, winners: tuple[int, ...] | list[int], draw: bool, reason: str
+        db: Connection, game_id: int, winners: tuple[int, ...] | list[int], draw: bool, reason: str
     ) -> None:
         result = json.dumps({"winners": list(winners), "draw": draw, "reason": reason})
         await db.execute("UPDATE games SET status = 'finished', result = ? WHERE id = ?", (result, game_id))
@@ -411,16 +409,16 @@ class HostCore:
     async def mark_sent(self, delivery_id: int) -> None:
         await self.store.mark_sent(delivery_id, self.clock())
 
-    async def _arm_timers(self, db: aiosqlite.Connection, live: Live, change: Change, now: float) -> None:
+    async def _arm_timers(self, db: Connection, live: Live, change: Change, now: float) -> None:
         """Keep one reminder and one deadline per open human decision; drop those of answered decisions."""
         status = live.row["status"]
         if change.statements:  # they may have ended or paused the game
-            rows = await db.execute_fetchall("SELECT status FROM games WHERE id = ?", (live.id,))
+            rows = await db.fetchall("SELECT status FROM games WHERE id = ?", (live.id,))
             status = list(rows)[0][0]
         if not live.state or status != "active":
             return
         pending = live.game.pending(live.state)
-        rows = await db.execute_fetchall(
+        rows = await db.fetchall(
             "SELECT id, seat, decision_id FROM timers WHERE game_id = ? AND kind IN ('reminder', 'deadline')",
             (live.id,),
         )

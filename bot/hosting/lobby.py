@@ -7,8 +7,6 @@ import random
 import secrets
 from dataclasses import replace
 
-import aiosqlite
-
 from rules.engine import (
     Event,
     Rng,
@@ -17,6 +15,7 @@ from rules.engine import (
 )
 
 from ..models import Actor, Delivery, GameInfo, HostError, SeatInfo
+from ..storage import Connection
 from .core import (
     MAX_DEADLINE_H,
     MIN_DEADLINE_H,
@@ -51,10 +50,11 @@ class LobbyMixin(HostCore):
         now = self.clock()
         window = min(7200, int(deadline_hours * 3600))
         async with self.store.transaction() as db:
-            cursor = await db.execute(
+            game_id = await self.store.insert_returning_id(
+                db,
                 "INSERT INTO games (guild_id, channel_id, kind, status, options, seed, rules_version, creator_id, "
                 "deadline_seconds, window_seconds, created_at, updated_at) "
-                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -69,7 +69,6 @@ class LobbyMixin(HostCore):
                     now,
                 ),
             )
-            game_id = int(cursor.lastrowid or 0)
             if seat_creator:
                 await db.execute(
                     "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
@@ -122,7 +121,7 @@ class LobbyMixin(HostCore):
         return await self.game_info(live.id)
 
     @staticmethod
-    async def _write_seats(db: aiosqlite.Connection, game_id: int, seats: list[SeatInfo]) -> None:
+    async def _write_seats(db: Connection, game_id: int, seats: list[SeatInfo]) -> None:
         await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         for number, seat in enumerate(seats):
             await db.execute(

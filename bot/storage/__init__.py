@@ -1,24 +1,27 @@
-"""The event store: aiosqlite, WAL, one writer connection, numbered SQL migrations.
+"""The event store: SQLite (aiosqlite, WAL, one writer connection) or PostgreSQL (asyncpg), numbered migrations.
 
 Every change a player causes is one transaction (``Store.transaction``): the event row, the game's version bump
 (refused if someone else changed the game first), a snapshot every ``SNAPSHOT_EVERY`` events, timers, and the
 outbox rows of the messages it causes. A sender posts outbox rows and marks them sent, so a crash between
 "stored" and "delivered" ends with the delivery after restart, never with a lost or doubled game effect.
+
+The backend is chosen by the target ``Store.open`` gets: a ``postgresql://`` URL (``DATABASE_URL``) opens
+PostgreSQL, anything else is an SQLite file. Both run the same SQL and the same migrations (``base``,
+``sqlite``, ``postgres`` modules).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import Iterable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
+from .base import Connection, Database, Result, Row, is_database_url
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 SNAPSHOT_EVERY = 25
@@ -67,125 +70,177 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
-class Store:
-    """One aiosqlite connection; writes are serialised by a lock, each ``transaction`` is atomic."""
+async def open_database(target: str | Path) -> Database:
+    """The backend for ``target``: PostgreSQL for a ``postgresql://`` or ``postgres://`` URL, else SQLite."""
+    if is_database_url(target):
+        from .postgres import PostgresDatabase  # asyncpg is only imported when PostgreSQL is used
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self.db = connection
-        self._lock = asyncio.Lock()
+        return await PostgresDatabase.open(str(target))
+    from .sqlite import SqliteDatabase
+
+    return await SqliteDatabase.open(target)
+
+
+class Store:
+    """The event store over one ``Database`` backend: SQLite by default, PostgreSQL for a ``postgresql://`` URL."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.database.dialect
 
     @classmethod
-    async def open(cls, path: str | Path, migrations: Path = MIGRATIONS_DIR) -> Store:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
-        connection.row_factory = aiosqlite.Row
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA synchronous=NORMAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
-        await connection.execute("PRAGMA busy_timeout=5000")
-        store = cls(connection)
-        await store.migrate(migrations)
+    async def open(cls, target: str | Path, migrations: Path = MIGRATIONS_DIR) -> Store:
+        """Open and migrate ``target``: a PostgreSQL URL (``postgresql://...``), else an SQLite file path."""
+        database = await open_database(target)
+        store = cls(database)
+        try:
+            await store.migrate(migrations)
+        except BaseException:
+            await database.close()
+            raise
         return store
 
     async def close(self) -> None:
-        await self.db.close()
+        await self.database.close()
 
     # ---- migrations ------------------------------------------------------------------------------------------
-    async def schema_version(self) -> int:
-        await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        async with self.db.execute("SELECT MAX(version) FROM schema_version") as cursor:
-            row = await cursor.fetchone()
+    async def _version_inside(self, db: Connection) -> int:
+        await db.execute(
+            self.database.migration_sql(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+            )
+        )
+        row = await db.fetchone("SELECT MAX(version) FROM schema_version")
         return int(row[0]) if row and row[0] is not None else 0
 
-    async def migrate(self, directory: Path = MIGRATIONS_DIR) -> int:
-        """Apply every migration newer than the stored version, all in one transaction. Returns the version."""
-        current = await self.schema_version()
-        todo = [(number, path) for number, path in migration_files(directory) if number > current]
-        if not todo:
-            return current
+    async def schema_version(self) -> int:
         async with self.transaction() as db:
+            await self.database.lock_for_migrations(db)
+            return await self._version_inside(db)
+
+    async def migrate(self, directory: Path = MIGRATIONS_DIR) -> int:
+        """Apply every migration newer than the stored version, all in one transaction. Returns the version.
+
+        The stored version is read inside that transaction, under the backend's migration lock, so processes
+        starting together apply each migration once."""
+        async with self.transaction() as db:
+            await self.database.lock_for_migrations(db)
+            current = await self._version_inside(db)
+            todo = [(number, path) for number, path in migration_files(directory) if number > current]
             for number, path in todo:
                 for statement in split_statements(path.read_text()):
-                    await db.execute(statement)
+                    await db.execute(self.database.migration_sql(statement))
                 await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
-        return todo[-1][0]
+        return todo[-1][0] if todo else current
 
-    # ---- transactions ----------------------------------------------------------------------------------------
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.db
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            else:
-                await self.db.execute("COMMIT")
+    # ---- transactions and reads ------------------------------------------------------------------------------
+    def transaction(self) -> AbstractAsyncContextManager[Connection]:
+        """One atomic unit of work: everything written through the yielded connection commits or none of it."""
+        return self.database.transaction()
 
-    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with self.db.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        return await self.database.fetchall(sql, params)
 
-    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with self.db.execute(sql, tuple(params)) as cursor:
-            row: aiosqlite.Row | None = await cursor.fetchone()
-            return row
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
+        return await self.database.fetchone(sql, params)
+
+    async def table_names(self) -> set[str]:
+        return await self.database.table_names()
 
     # ---- games (inside a transaction: pass the connection from ``transaction``) ------------------------------
     @staticmethod
-    async def bump_version(db: aiosqlite.Connection, game_id: int, expected: int, now: float) -> int:
+    async def insert_returning_id(db: Connection, sql: str, params: Iterable[Any]) -> int:
+        """Run an ``INSERT ... RETURNING id`` (portable, unlike SQLite's ``lastrowid``) and return the new key."""
+        row = await db.fetchone(sql, params)
+        if row is None:
+            raise RuntimeError(f"no id returned by {sql!r}")
+        return int(row[0])
+
+    @staticmethod
+    async def bump_version(db: Connection, game_id: int, expected: int, now: float) -> int:
         """Claim the next version; refused (``StaleVersion``) if the game moved on since it was read."""
         cursor = await db.execute(
             "UPDATE games SET version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
-            (now, game_id, expected))
+            (now, game_id, expected),
+        )
         if cursor.rowcount != 1:
             raise StaleVersion(f"game {game_id} is no longer at version {expected}")
         return expected + 1
 
     @staticmethod
-    async def append_event(db: aiosqlite.Connection, game_id: int, seq: int, seat: int | None, action: str,
-                           draws: list[int], user_id: str | None, log: list[list[str]], now: float) -> None:
+    async def append_event(
+        db: Connection,
+        game_id: int,
+        seq: int,
+        seat: int | None,
+        action: str,
+        draws: list[int],
+        user_id: str | None,
+        log: list[list[str]],
+        now: float,
+    ) -> None:
         await db.execute(
             "INSERT INTO events (game_id, seq, seat, action, draws, user_id, log, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, seq, seat, action, json.dumps(draws), user_id, json.dumps(log), now))
+            (game_id, seq, seat, action, json.dumps(draws), user_id, json.dumps(log), now),
+        )
 
     @staticmethod
-    async def append_events(db: aiosqlite.Connection,
-                            rows: list[tuple[int, int, int | None, str, list[int], str | None, list[list[str]], float]],
-                            ) -> None:
+    async def append_events(
+        db: Connection,
+        rows: list[tuple[int, int, int | None, str, list[int], str | None, list[list[str]], float]],
+    ) -> None:
         """Several events in one round trip to the database thread."""
         await db.executemany(
             "INSERT INTO events (game_id, seq, seat, action, draws, user_id, log, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(g, q, s, a, json.dumps(d), u, json.dumps(lg), t) for g, q, s, a, d, u, lg, t in rows])
+            [(g, q, s, a, json.dumps(d), u, json.dumps(lg), t) for g, q, s, a, d, u, lg, t in rows],
+        )
 
     @staticmethod
-    async def save_snapshot(db: aiosqlite.Connection, game_id: int, seq: int, state: dict[str, Any]) -> None:
-        await db.execute("INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?) "
-                         "ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state",
-                         (game_id, seq, json.dumps(state, separators=(",", ":"))))
+    async def save_snapshot(db: Connection, game_id: int, seq: int, state: dict[str, Any]) -> None:
+        await db.execute(
+            "INSERT INTO snapshots (game_id, seq, state) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state",
+            (game_id, seq, json.dumps(state, separators=(",", ":"))),
+        )
 
     @staticmethod
-    async def add_outbox(db: aiosqlite.Connection, game_id: int, payload: dict[str, Any], now: float) -> int:
-        cursor = await db.execute("INSERT INTO outbox (game_id, payload, created_at) VALUES (?, ?, ?)",
-                                  (game_id, json.dumps(payload), now))
-        return int(cursor.lastrowid or 0)
+    async def add_outbox(db: Connection, game_id: int, payload: dict[str, Any], now: float) -> int:
+        return await Store.insert_returning_id(
+            db,
+            "INSERT INTO outbox (game_id, payload, created_at) VALUES (?, ?, ?) RETURNING id",
+            (game_id, json.dumps(payload), now),
+        )
 
     # ---- reads -----------------------------------------------------------------------------------------------
     async def events(self, game_id: int, after_seq: int = -1, include_undone: bool = False) -> list[EventRow]:
         rows = await self.fetchall(
             "SELECT seq, seat, action, draws, user_id, log, created_at FROM events "
-            "WHERE game_id = ? AND seq > ? AND (undone = 0 OR ?) ORDER BY seq",
-            (game_id, after_seq, int(include_undone)))
-        return [EventRow(row["seq"], row["seat"], row["action"], json.loads(row["draws"]), row["user_id"],
-                         json.loads(row["log"]), row["created_at"]) for row in rows]
+            "WHERE game_id = ? AND seq > ? AND (undone = 0 OR ? = 1) ORDER BY seq",
+            (game_id, after_seq, int(include_undone)),
+        )
+        return [
+            EventRow(
+                row["seq"],
+                row["seat"],
+                row["action"],
+                json.loads(row["draws"]),
+                row["user_id"],
+                json.loads(row["log"]),
+                row["created_at"],
+            )
+            for row in rows
+        ]
 
     async def latest_snapshot(self, game_id: int) -> tuple[int, dict[str, Any]] | None:
         row = await self.fetchone(
-            "SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,))
+            "SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+        )
         return (row["seq"], json.loads(row["state"])) if row else None
 
     async def unsent_outbox(self) -> list[tuple[int, dict[str, Any]]]:
@@ -194,7 +249,22 @@ class Store:
 
     async def mark_sent(self, outbox_id: int, now: float) -> None:
         async with self.transaction() as db:
-            await db.execute("UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (now, outbox_id))
+            await db.execute(
+                "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (now, outbox_id)
+            )
 
 
-__all__ = ["EventRow", "SNAPSHOT_EVERY", "StaleVersion", "Store", "migration_files", "split_statements"]
+__all__ = [
+    "Connection",
+    "Database",
+    "EventRow",
+    "Result",
+    "Row",
+    "SNAPSHOT_EVERY",
+    "StaleVersion",
+    "Store",
+    "is_database_url",
+    "migration_files",
+    "open_database",
+    "split_statements",
+]

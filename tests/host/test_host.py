@@ -113,10 +113,9 @@ async def test_undo_own_last_move_only(host: Host) -> None:
     assert await host.replay_state(game_id) == (await host._load(game_id)).state
 
 
-async def test_crash_between_stored_and_delivered(tmp_path, clock) -> None:
+async def test_crash_between_stored_and_delivered(database, clock) -> None:
     """The action is stored with its messages; a 'crash' before posting them delivers them after restart."""
-    path = tmp_path / "crash.sqlite3"
-    first = await Host.open(path, clock=clock)
+    first = await Host.open(database, clock=clock)
     game_id = await _started_babylone(first)
     for delivery in await first.pending_deliveries():
         await first.mark_sent(delivery.id)
@@ -125,7 +124,7 @@ async def test_crash_between_stored_and_delivered(tmp_path, clock) -> None:
     state = (await first._load(game_id)).state
     await first.close()  # the process dies here: nothing was posted
 
-    second = await Host.open(path, clock=clock)
+    second = await Host.open(database, clock=clock)
     try:
         unsent = await second.pending_deliveries()
         assert [d.text for d in unsent] == [d.text for d in returned]
@@ -140,9 +139,8 @@ async def test_crash_between_stored_and_delivered(tmp_path, clock) -> None:
         await second.close()
 
 
-async def test_snapshots_and_reload_equal_replay(tmp_path, clock) -> None:
-    path = tmp_path / "snap.sqlite3"
-    first = await Host.open(path, clock=clock)
+async def test_snapshots_and_reload_equal_replay(database, clock) -> None:
+    first = await Host.open(database, clock=clock)
     await first.create_game("guild", CHANNEL, ALICE, "babylone", {"match": "best-of-3"})
     await first.add_ai(CHANNEL, ALICE, "easy")
     await first.add_ai(CHANNEL, ALICE, "easy")
@@ -157,7 +155,7 @@ async def test_snapshots_and_reload_equal_replay(tmp_path, clock) -> None:
     snapshots = await first.store.fetchall("SELECT seq FROM snapshots WHERE game_id = ?", (game_id,))
     await first.close()
     assert len(snapshots) >= 2  # seq 0 and at least one every 25 events
-    second = await Host.open(path, clock=clock)
+    second = await Host.open(database, clock=clock)
     try:
         loaded = (await second._load(game_id)).state
         assert loaded == await second.replay_state(game_id)

@@ -111,13 +111,12 @@ async def test_claim_ends_the_game(host: Host, clock) -> None:
     assert await host.next_timer_due() is None
 
 
-async def test_timers_survive_a_restart(tmp_path, clock, sealed_game) -> None:
-    path = tmp_path / "timers.sqlite3"
-    first = await Host.open(path, clock=clock)
+async def test_timers_survive_a_restart(database, clock, sealed_game) -> None:
+    first = await Host.open(database, clock=clock)
     await _start(first, sealed_game.key, ALICE, BOB, deadline_hours=2)
     due = await first.next_timer_due()
     await first.close()
-    second = await Host.open(path, clock=clock)
+    second = await Host.open(database, clock=clock)
     try:
         assert await second.next_timer_due() == due
         clock.advance(2 * 3600)

@@ -1,46 +1,72 @@
-"""Migrations, the version guard and the outbox of the SQLite event store."""
+"""Migrations, the version guard and the outbox of the event store, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
 
 from bot.storage import StaleVersion, Store, migration_files, split_statements
 
+TABLES = {"games", "seats", "events", "snapshots", "timers", "outbox", "messages", "sealed", "votes"}
 
-async def test_every_migration_applies_to_an_empty_database(tmp_path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+
+async def test_every_migration_applies_to_an_empty_database(database) -> None:
+    store = await Store.open(database)
     try:
         assert await store.schema_version() == len(migration_files())
-        tables = {row[0] for row in await store.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        assert {"games", "seats", "events", "snapshots", "timers", "outbox", "messages", "sealed"} <= tables
-        journal = await store.fetchone("PRAGMA journal_mode")
-        assert journal[0] == "wal"
+        assert TABLES | {"schema_version", "user_settings"} <= await store.table_names()
+        if store.dialect == "sqlite":
+            journal = await store.fetchone("PRAGMA journal_mode")
+            assert journal[0] == "wal"
     finally:
         await store.close()
 
 
-async def test_migrations_run_once(tmp_path) -> None:
-    path = tmp_path / "db.sqlite3"
-    (await Store.open(path)).db  # noqa: B018 - opening migrates
-    first = await Store.open(path)
-    versions = await first.fetchall("SELECT version FROM schema_version")
-    await first.close()
+async def test_migrations_run_once(database) -> None:
+    await (await Store.open(database)).close()
+    second = await Store.open(database)
+    versions = await second.fetchall("SELECT version FROM schema_version ORDER BY version")
+    await second.close()
     assert [row[0] for row in versions] == list(range(1, len(migration_files()) + 1))
 
 
-async def test_a_failing_migration_leaves_nothing_behind(tmp_path) -> None:
+async def test_processes_starting_together_migrate_once(database) -> None:
+    """Several bot processes may open one database at the same moment: each migration is applied once."""
+    stores = await asyncio.gather(*(Store.open(database) for _ in range(3)))
+    try:
+        versions = await stores[0].fetchall("SELECT version FROM schema_version ORDER BY version")
+        assert [row[0] for row in versions] == list(range(1, len(migration_files()) + 1))
+    finally:
+        for store in stores:
+            await store.close()
+
+
+def _syntax_error(backend: str) -> type[Exception]:
+    if backend == "sqlite":
+        return sqlite3.OperationalError
+    import asyncpg
+
+    return asyncpg.PostgresSyntaxError
+
+
+async def test_a_failing_migration_leaves_nothing_behind(database, backend, tmp_path) -> None:
     folder = tmp_path / "migrations"
     folder.mkdir()
     (folder / "0001_good.sql").write_text("CREATE TABLE a (x INTEGER);\n")
     (folder / "0002_bad.sql").write_text("CREATE TABLE b (x INTEGER);\nTHIS IS NOT SQL;\n")
-    with pytest.raises(sqlite3.OperationalError):
-        await Store.open(tmp_path / "db.sqlite3", migrations=folder)
-    plain = sqlite3.connect(tmp_path / "db.sqlite3")
-    tables = {row[0] for row in plain.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    plain.close()
-    assert "a" not in tables and "b" not in tables  # one transaction: all or nothing
+    with pytest.raises(_syntax_error(backend)):
+        await Store.open(database, migrations=folder)
+    empty = tmp_path / "none"
+    empty.mkdir()
+    store = await Store.open(database, migrations=empty)
+    try:
+        tables = await store.table_names()
+        assert "a" not in tables and "b" not in tables  # one transaction: all or nothing
+        assert await store.schema_version() == 0
+    finally:
+        await store.close()
 
 
 def test_split_statements_keeps_semicolons_inside_strings() -> None:
@@ -50,16 +76,18 @@ def test_split_statements_keeps_semicolons_inside_strings() -> None:
     assert statements[1].endswith("INSERT INTO t VALUES ('a;b');")
 
 
-async def _game_row(store: Store) -> int:
+async def _game_row(store: Store, seed: int = 1, now: float = 0.0) -> int:
     async with store.transaction() as db:
-        cursor = await db.execute(
+        row = await db.fetchone(
             "INSERT INTO games (channel_id, kind, status, seed, creator_id, created_at, updated_at) "
-            "VALUES ('c', 'babylone', 'active', 1, 'u', 0, 0)")
-        return int(cursor.lastrowid or 0)
+            "VALUES (?, 'babylone', 'active', ?, 'u', ?, ?) RETURNING id",
+            (f"c{seed}-{now}", seed, now, now),
+        )
+        return int(row[0])
 
 
-async def test_stale_append_is_refused_and_writes_nothing(tmp_path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_stale_append_is_refused_and_writes_nothing(database) -> None:
+    store = await Store.open(database)
     try:
         game_id = await _game_row(store)
         async with store.transaction() as db:
@@ -78,14 +106,89 @@ async def test_stale_append_is_refused_and_writes_nothing(tmp_path) -> None:
         await store.close()
 
 
-async def test_outbox_rows_stay_until_marked_sent(tmp_path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_concurrent_writers_of_one_game_only_one_wins(database) -> None:
+    """Two processes (two stores) read version 0 and write at once: exactly one write is stored."""
+    first, second = await Store.open(database), await Store.open(database)
+    try:
+        game_id = await _game_row(first)
+
+        async def move(store: Store, action: str) -> str:
+            try:
+                async with store.transaction() as db:
+                    await store.bump_version(db, game_id, 0, 1.0)
+                    await asyncio.sleep(0.05)  # hold the transaction open while the other one tries
+                    await store.append_event(db, game_id, 0, 0, action, [], "u", [], 1.0)
+            except StaleVersion:
+                return "refused"
+            return "stored"
+
+        results = await asyncio.gather(move(first, "a"), move(second, "b"))
+        assert sorted(results) == ["refused", "stored"]
+        events = await second.events(game_id)
+        assert len(events) == 1 and events[0].action == ("a" if results[0] == "stored" else "b")
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_outbox_rows_stay_until_marked_sent(database) -> None:
+    store = await Store.open(database)
     try:
         game_id = await _game_row(store)
         async with store.transaction() as db:
             first = await store.add_outbox(db, game_id, {"text": "one"}, 1.0)
-            await store.add_outbox(db, game_id, {"text": "two"}, 1.0)
+            second = await store.add_outbox(db, game_id, {"text": "two"}, 1.0)
+        assert second > first > 0
         await store.mark_sent(first, 2.0)
         assert [payload["text"] for _id, payload in await store.unsent_outbox()] == ["two"]
+    finally:
+        await store.close()
+
+
+async def test_large_integers_and_times_keep_full_precision(database) -> None:
+    """Seeds are 48-bit and times are Unix seconds with fractions: both must come back exactly."""
+    store = await Store.open(database)
+    try:
+        seed, now = 2**48 - 3, 1_800_000_123.456789
+        game_id = await _game_row(store, seed, now)
+        row = await store.fetchone("SELECT seed, created_at FROM games WHERE id = ?", (game_id,))
+        assert (row["seed"], row["created_at"]) == (seed, now)
+        assert dict(row) == {"seed": seed, "created_at": now}
+    finally:
+        await store.close()
+
+
+async def test_rowcount_counts_changed_rows_and_undone_events_are_hidden(database) -> None:
+    store = await Store.open(database)
+    try:
+        game_id = await _game_row(store)
+        async with store.transaction() as db:
+            await store.append_events(
+                db, [(game_id, seq, 0, f"m{seq}", [seq], None, [], 1.0) for seq in range(3)]
+            )
+            changed = await db.execute(
+                "UPDATE events SET undone = 1 WHERE game_id = ? AND seq >= ?", (game_id, 1)
+            )
+            nothing = await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        assert (changed.rowcount, nothing.rowcount) == (2, 0)
+        assert [event.seq for event in await store.events(game_id)] == [0]
+        everything = await store.events(game_id, include_undone=True)
+        assert [(event.seq, event.draws) for event in everything] == [(0, [0]), (1, [1]), (2, [2])]
+    finally:
+        await store.close()
+
+
+async def test_a_failed_transaction_rolls_back_every_write(database) -> None:
+    store = await Store.open(database)
+    try:
+        game_id = await _game_row(store)
+        with pytest.raises(RuntimeError):
+            async with store.transaction() as db:
+                await store.add_outbox(db, game_id, {"text": "lost"}, 1.0)
+                raise RuntimeError("the process failed before the commit")
+        assert await store.unsent_outbox() == []
+        async with store.transaction() as db:  # and the connection is usable afterwards
+            await store.add_outbox(db, game_id, {"text": "kept"}, 1.0)
+        assert [payload["text"] for _id, payload in await store.unsent_outbox()] == ["kept"]
     finally:
         await store.close()
