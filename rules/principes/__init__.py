@@ -1,9 +1,9 @@
 """PRINCIPES (Leo Soloviey, prototype rulebook 01.02.2025): the Piast princes of 1202-1300 race for the crown.
 
-This package holds PRINCIPES I: the validated game data (``data.py`` over ``data/*.json``), the effect vocabulary
+This package holds the validated game data (``data.py`` over ``data/*.json``), the effect vocabulary
 (``effects.py``), the state model and the starting position for 2, 3 and 4 players (``state.py``, whose docstring
-describes the state layout). The rules of play come in PRINCIPES II-IV, so the game is not ``playable`` yet: it
-can be set up, viewed and rendered.
+describes the state layout) and the rules of play (``play/``: rounds, sealed plans, the six actions, battles,
+dynasties, Councils, currency). Card, tile, History and Prince texts (PRINCIPES III-IV) reach documented hooks.
 
 >>> from rules.engine import Rng
 >>> state = GAME.setup(4, {}, Rng.for_event(1, 0))
@@ -13,10 +13,12 @@ can be set up, viewed and rendered.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 
-from rules.engine import Applied, Decision, Game, IllegalAction, Option, Outcome, Rng, State, View
+from rules.engine import Applied, Decision, Game, Option, Outcome, Rng, State, View
 
+from . import play
 from .data import checked_catalog
 from .state import COMBINATIONS, build_view, new_game
 
@@ -66,8 +68,8 @@ class Principes(Game):
     rules_version = 1
     has_chance = True
     hidden_information = True
-    playable = False
-    rules_notes = RULES_NOTES
+    ai_levels = ("basic",)
+    rules_notes = RULES_NOTES + play.RULES_NOTES_PLAY
     options = (
         Option("principalities", "standard", ("standard", "random", *COMBINATIONS),
                "Which principalities are played (standard, random, or e.g. pma-pmi)."),
@@ -81,28 +83,44 @@ class Principes(Game):
     def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
         self.check_players(num_players)
         checked_catalog()  # load and validate the data once, before any game starts
-        return new_game(num_players, self.resolve_options(options), rng)
+        return play.start_play(new_game(num_players, self.resolve_options(options), rng), rng)
 
     def pending(self, state: State) -> dict[int, Decision]:
-        return {}  # the rules of play arrive with PRINCIPES II
+        return play.pending(state)
 
     def legal_actions(self, state: State, seat: int) -> list[str]:
-        return []
+        return play.legal_actions(state, seat)
+
+    def is_free(self, state: State, seat: int, action: str) -> bool:
+        return play.is_free(state, seat, action)
 
     def apply(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
-        raise IllegalAction("PRINCIPES can be set up and viewed, but its rules of play are not available yet.")
+        return play.apply(state, seat, action, rng)
 
     def outcome(self, state: State) -> Outcome:
-        return Outcome(finished=False)
+        return play.outcome(state)
+
+    def parse(self, state: State, seat: int, text: str) -> str:
+        return play.parse(state, seat, text)
+
+    def describe(self, state: State, action: str) -> str:
+        return play.describe(state, action)
+
+    def on_deadline(self, state: State, seat: int) -> str | None:
+        return play.on_deadline(state, seat)
 
     def view(self, state: State, seat: int | None) -> View:
-        return self.copy_state(build_view(state, seat))
+        return play.view_play(state, self.copy_state(build_view(state, seat)), seat)
 
     def secrets(self, state: State, seat: int) -> list[str]:
-        """The instance ids of the seat's cards: no other seat, nor the public, may see them."""
+        """The seat's card instance ids and sealed plan: no other seat, nor the public, may see them."""
         if not 0 <= seat < len(state["seats"]):
             return []
-        return list(state["players"][state["seats"][seat]]["hand"])
+        return list(state["players"][state["seats"][seat]]["hand"]) + play.secrets_play(state, seat)
+
+    def choose_action(self, view: View, seat: int, legal: Sequence[str], level: str,
+                      rng: random.Random) -> str:
+        return play.choose_action(view, seat, legal, level, rng)
 
 
 GAME = Principes()

@@ -1,0 +1,312 @@
+"""PRINCIPES II: the rules of play, as pure functions the ``Principes`` game class delegates to.
+
+Entry points: ``start_play`` (after P1's ``new_game``), ``pending``, ``legal_actions``, ``is_free``, ``apply``,
+``outcome``, ``parse``, ``describe``, ``on_deadline``, ``view_play``, ``secrets_play``, ``choose_action`` and
+``RULES_NOTES_PLAY``.
+
+The play sub-state ``state["play"]`` (see ``flow.start_play``)::
+
+    {"seq": n,                               # decision id counter
+     "phase": "direction"|"plan"|"actions"|"end"|"over",
+     "prompts": {principality: {"id", "kind", "text", "timing", "sealed"}},   # open decisions
+     "order": [principalities], "slot": 0..3, "turn": i,                      # the Round's turn order, progress
+     "revealed": {principality: [actions revealed this Round]},
+     "action": None | {"who", "kind", "stage", ...},   # the action being performed (movement: pieces, moves...)
+     "battle": None | {...},                           # the battle being fought (see ``battle``)
+     "succession": [{"who", "why", "stage"}],          # Prince changes waiting
+     "council": None | host principality,              # a Council's card phase is running
+     "last_round": 6, "standing": {p: {other: "allow"|"deny"}}, "private": {p: {...}},
+     "assets": {p: [tiltyards, abbeys + Lancicia]}, "pomerania_out": {faction: {unit: n}},
+     "battles": n, "result": None | {"winners": [seats], "draw": bool, "reason": str}}
+
+The sealed plan is stored in P1's ``players[p]["plan"]`` (hidden by P1's views). ``private`` and ``standing``
+are stripped from every view but their owner's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import permutations
+
+from rules.engine import Applied, Decision, Game, IllegalAction, InvalidAction, Outcome, Rng, State, View
+from rules.engine.rng import NoChance
+
+from . import actions, ai, battle, dynasty, flow, movement
+from .common import ACTIONS, Ctx, active, clear_prompt, principality_of, sync_assets
+from .currency import FREE_VERBS, apply_free, conversions, free_listing, over_limit
+from .flow import start_play
+from .notes import RULES_NOTES_PLAY
+
+ACTION_KINDS = ("progress", "taxes", "assembly", "building", "politics", "politics_return", "council")
+PLANS = [f"plan {' '.join(p)}" for p in permutations(ACTIONS, 3)]
+CONSENT = ["allow", "deny", "allow always", "deny always"]
+VERBS = {"plan", "direction", "take", "exchange", "collect", "assemble", "found", "build", "draw", "return",
+         "council", "pledge", "move", "ask", "undo", "allow", "deny", "penalty", "destroy", "keep", "battle",
+         "before", "extra", "pass", "reroll", "withdraw", "after", "prince", "place", "stay", "done",
+         *FREE_VERBS}
+ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "direction ccw"}
+
+
+_LISTING = NoChance()  # listing answers never draws
+
+
+def _ctx(state: State) -> Ctx:
+    return Ctx(state, _LISTING)
+
+
+# ---- decisions ---------------------------------------------------------------------------------------------
+
+def pending(state: State) -> dict[int, Decision]:
+    play = state.get("play")
+    if play is None or play["result"] is not None:
+        return {}
+    over = {code: n for code in state["seats"] if (n := over_limit(state, code))}
+    if over:  # the hand limit is enforced at once: the game waits for the conversions
+        return {state["players"][code]["seat"]: Decision(
+            f"hand-{play['seq']}-{code}-{len(state['players'][code]['hand'])}", "hand_limit",
+            f"Your hand is over the limit: sell or play {n} card(s) for support.") for code, n in over.items()}
+    return {state["players"][code]["seat"]: Decision(p["id"], p["kind"], p["text"], sealed=p["sealed"],
+                                                     timing=p["timing"])
+            for code, p in play["prompts"].items()}
+
+
+def _answers(state: State, code: str, kind: str) -> list[str]:
+    ctx = _ctx(state)
+    if kind == "direction":
+        return ["direction cw", "direction ccw"]
+    if kind == "plan":
+        return PLANS
+    if kind in ACTION_KINDS:
+        return actions.options(ctx, code, kind)
+    if kind == "movement":
+        return movement.options(ctx, code)
+    if kind == "consent":
+        return CONSENT
+    if kind in ("clergy_penalty", "destroy", "battle_order"):
+        return movement.resolve_options(ctx, code, kind)
+    current = state["play"]["battle"]
+    if kind in ("before_battle", "extra_cards"):
+        stage = current["stage"]
+        return battle.window_options(ctx, code, current, stage.split("_")[0], stage.split("_")[1])
+    if kind == "reroll":
+        return ["reroll", "keep"]
+    if kind == "withdraw":
+        return battle.withdraw_options(ctx, current)
+    if kind == "after_battle":
+        return battle.after_options(ctx, code)
+    if kind == "prince_choice":
+        return [f"prince {p.lower()}" for p in state["play"]["succession"][0]["candidates"]]
+    if kind == "prince_place":
+        return dynasty.place_options(ctx, code)
+    if kind == "hand_limit":
+        return conversions(state, code)
+    raise KeyError(kind)
+
+
+def legal_actions(state: State, seat: int) -> list[str]:
+    if state.get("play") is None or state["play"]["result"] is not None:
+        return []
+    code = principality_of(state, seat)
+    if not active(state, code):
+        return []
+    decision = pending(state).get(seat)
+    answers = _answers(state, code, decision.kind) if decision else []
+    seen = set(answers)
+    return answers + [action for action in free_listing(state, code, decision is not None) if action not in seen]
+
+
+def is_free(state: State, seat: int, action: str) -> bool:
+    words = action.split()
+    if not words or words[0] not in FREE_VERBS or state.get("play") is None:
+        return False
+    decision = pending(state).get(seat)
+    return not (decision is not None and decision.kind == "hand_limit" and words[0] in ("sell", "support"))
+
+
+def apply(state: State, seat: int, action: str, rng: Rng) -> Applied:
+    """Never mutates ``state``; refuses with ``IllegalAction`` and a sentence."""
+    if state["play"]["result"] is not None:
+        raise IllegalAction("The game is over.")
+    if not 0 <= seat < len(state["seats"]):
+        raise IllegalAction("There is no such seat.")
+    ctx = Ctx(Game.copy_state(state), rng)
+    code = principality_of(state, seat)
+    words = action.split()
+    if is_free(state, seat, action):
+        apply_free(ctx, code, words)
+        _drop_dead_prompts(ctx)
+    else:
+        decision = pending(state).get(seat)
+        if decision is None:
+            raise IllegalAction("It is not your turn: the game waits for someone else.")
+        if action not in _answers(state, code, decision.kind):
+            raise IllegalAction(f"'{action}' is not possible now; /move lists what you can do.")
+        if decision.kind == "hand_limit":
+            apply_free(ctx, code, words)
+        else:
+            clear_prompt(ctx, code)
+            _answer(ctx, code, decision.kind, words)
+    flow.advance(ctx)
+    _settle(ctx)
+    return Applied(ctx.state, ctx.events)
+
+
+def _drop_dead_prompts(ctx: Ctx) -> None:
+    """A conversion may take away the cards a prompt offered (a drawn card sold before its return): such a
+    prompt is withdrawn and the machine moves on."""
+    for code, entry in list(ctx.play["prompts"].items()):
+        if not entry["sealed"] and not _answers(ctx.state, code, entry["kind"]):
+            clear_prompt(ctx, code)
+
+
+def _answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
+    if kind == "direction":
+        flow.choose_direction(ctx, words[1])
+    elif kind == "plan":
+        flow.seal_plan(ctx, code, words[1:])
+    elif kind in ACTION_KINDS:
+        actions.answer(ctx, code, kind, words)
+    elif kind == "movement":
+        _movement_answer(ctx, code, words)
+    elif kind == "consent":
+        movement.consent_answer(ctx, code, words)
+    elif kind in ("clergy_penalty", "destroy", "battle_order"):
+        movement.resolve_answer(ctx, code, kind, words)
+    elif kind in ("before_battle", "extra_cards"):
+        battle.window_answer(ctx, code, words)
+    elif kind == "reroll":
+        battle.reroll_answer(ctx, words)
+    elif kind == "withdraw":
+        battle.withdraw_answer(ctx, words)
+    elif kind == "after_battle":
+        battle.after_answer(ctx, code, words)
+    elif kind == "prince_choice":
+        entry = ctx.play["succession"][0]
+        dynasty.crown(ctx, entry, next(p for p in entry["candidates"] if p.lower() == words[1]))
+    elif kind == "prince_place":
+        dynasty.place(ctx, code, None if words == ["stay"] else words[1])
+
+
+def _movement_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    if words[0] == "move":
+        movement.move(ctx, code, words[1], words[2], words[3])
+    elif words[0] == "ask":
+        movement.ask(ctx, code, words[1])
+    elif words[0] == "undo":
+        movement.undo(ctx, code)
+    else:
+        movement.finish_moves(ctx)
+
+
+def _settle(ctx: Ctx) -> None:
+    """Pomeranians come home when free; Tiltyards, Abbeys and Lancicia follow control, except while a
+    Movement is still in free mode (its moves may be undone)."""
+    battle.return_pomeranians(ctx)
+    action = ctx.play["action"]
+    if action is None or action["kind"] != "movement" or action["stage"] not in ("move", "consent"):
+        sync_assets(ctx)
+
+
+def outcome(state: State) -> Outcome:
+    found = flow.result(state)
+    if found is None:
+        return Outcome(finished=False)
+    return Outcome(finished=True, winners=tuple(found["winners"]), draw=found["draw"], reason=found["reason"])
+
+
+# ---- notation ----------------------------------------------------------------------------------------------
+
+def parse(state: State, seat: int, text: str) -> str:
+    """Lower case, single spaces, commas dropped; a few aliases (skip = done, cw/ccw = direction)."""
+    canonical = " ".join(text.replace(",", " ").strip().lower().split())
+    canonical = ALIASES.get(canonical, canonical)
+    if not canonical:
+        raise InvalidAction("Type an action, for example one of those /move suggests (or 'done').")
+    if canonical.split()[0] not in VERBS:
+        raise InvalidAction(f"'{canonical.split()[0]}' is not a PRINCIPES action word; /move lists the actions.")
+    return canonical
+
+
+def describe(state: State, action: str) -> str:
+    from .labels import describe_action
+    return describe_action(state, action)
+
+
+# ---- deadlines ---------------------------------------------------------------------------------------------
+
+WINDOW_PASS = {"before_battle", "extra_cards", "after_battle"}
+
+
+def on_deadline(state: State, seat: int) -> str | None:
+    """Missing plan: the AI's plan; consent: deny; card windows: pass; action prompts: done (skip)."""
+    decision = pending(state).get(seat)
+    if decision is None:
+        return None
+    code = principality_of(state, seat)
+    kind = decision.kind
+    if kind == "plan":
+        legal = legal_actions(state, seat)
+        return ai.choose_plan(view_play(state, build_view_for(state, seat), seat), seat, legal,
+                              random.Random(f"{state['round']}:{seat}"))
+    if kind == "consent":
+        return "deny"
+    if kind in WINDOW_PASS:
+        return "pass"
+    if kind == "reroll":
+        return "keep"
+    if kind in ACTION_KINDS and kind != "politics_return" or kind == "movement":
+        return "done"
+    answers = _answers(state, code, kind)
+    if kind == "destroy":
+        return answers[0]  # keep
+    return answers[0] if answers else None
+
+
+def build_view_for(state: State, seat: int | None) -> View:
+    from ..state import build_view
+    return build_view(state, seat)
+
+
+# ---- views and secrets -------------------------------------------------------------------------------------
+
+PRIVATE_KEYS = ("private", "standing")
+
+
+def view_play(state: State, view: View, seat: int | None) -> View:
+    """Adds the public play state to P1's view; a seat also sees its private part and standing answers."""
+    play = state.get("play")
+    if play is None:
+        return view
+    view["play"] = Game.copy_state({key: value for key, value in play.items() if key not in PRIVATE_KEYS})
+    if seat is not None and 0 <= seat < len(state["seats"]):
+        code = principality_of(state, seat)
+        you = view.setdefault("you", {})
+        you["private"] = Game.copy_state(play["private"][code])
+        you["standing"] = dict(play["standing"][code])
+        you["secrets"] = secrets_play(state, seat)
+    return view
+
+
+def secrets_play(state: State, seat: int) -> list[str]:
+    """Distinctive strings of the seat's sealed choices: its plan and its 'after battle' choice."""
+    play = state.get("play")
+    if play is None or not 0 <= seat < len(state["seats"]):
+        return []
+    code = principality_of(state, seat)
+    result = []
+    plan = state["players"][code]["plan"]
+    if plan is not None:
+        result.append(f"plan:{code}:r{state['round']}:{','.join(plan)}")
+    after = play["private"][code].get("after")
+    if after is not None and play["battle"] is not None:
+        result.append(f"after:{code}:b{play['battle']['no']}:{','.join(after) or 'pass'}")
+    return result
+
+
+def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random) -> str:
+    return ai.choose_action(view, seat, legal, level, rng)
+
+
+__all__ = ["RULES_NOTES_PLAY", "apply", "choose_action", "describe", "is_free", "legal_actions", "on_deadline",
+           "outcome", "parse", "pending", "secrets_play", "start_play", "view_play"]

@@ -1,0 +1,192 @@
+"""A simple but sensible PRINCIPES player, deciding from its view and its legal actions only.
+
+Level ``random`` picks any legal action; level ``basic`` plans Taxes/Assembly/Movement-style rounds, collects,
+assembles, builds, grabs free land, fights only with the odds in its favour, claims the Princeps token when the
+tracks allow it, never gives gold away and converts cards only when the hand limit forces it. Issue 11 brings a
+strong AI.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from .common import capital
+from .currency import FREE_VERBS
+
+View = dict[str, Any]
+#: the order in which a basic plan performs its chosen actions
+PLAN_ORDER = ("taxes", "progress", "assembly", "building", "movement", "politics")
+
+
+def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random) -> str:
+    if level == "random" or not legal:
+        return rng.choice(list(legal))
+    me = view["you"]["principality"]
+    prompt = view["play"]["prompts"].get(me)
+    answers = [a for a in legal if a.split()[0] not in FREE_VERBS] if prompt else list(legal)
+    if not answers:
+        answers = list(legal)
+    if prompt is None:
+        return _convert(view, me, answers)
+    chooser = CHOOSERS.get(prompt["kind"])
+    choice = chooser(view, me, answers, rng) if chooser else answers[0]
+    return choice if choice in legal else answers[0]
+
+
+def choose_plan(view: View, seat: int, legal: Sequence[str], rng: random.Random) -> str:
+    me = view["you"]["principality"]
+    player = view["players"][me]
+    score = {"taxes": 3.0 if player["people"] > 1 else -5.0, "assembly": 2.0 + min(player["gold"], 4) / 2,
+             "movement": 2.5, "building": 1.0 + (2.0 if player["gold"] >= 3 else -2.0),
+             "politics": 1.5 + (2.0 if _council_ready(view, me) else 0.0), "progress": 1.2}
+    noisy = {action: value + rng.random() * 1.5 for action, value in score.items()}
+    chosen = sorted(sorted(noisy, key=noisy.__getitem__, reverse=True)[:3], key=PLAN_ORDER.index)
+    plan = f"plan {' '.join(chosen)}"
+    return plan if plan in legal else rng.choice([a for a in legal if a.startswith("plan")])
+
+
+def _positions(view: View, code: str) -> tuple[int, int, int]:
+    player = view["players"][code]
+    return min(view["might"][code], 10), player["people"], player["clergy"]
+
+
+def _council_ready(view: View, me: str) -> bool:
+    others = [c for c, p in view["players"].items() if c != me and not p["eliminated"]]
+    mine = _positions(view, me)
+    best = sum(1 for t in range(3) if all(mine[t] >= _positions(view, o)[t] for o in others))
+    return best >= 2 and view["princeps"]["holder"] != me or all(v >= 10 for v in mine)
+
+
+def _convert(view: View, me: str, answers: list[str]) -> str:
+    supports = [a for a in answers if a.startswith("support")]
+    player = view["players"][me]
+    for action in supports:
+        if player[action.split()[2]] < 10:
+            return action
+    sells = [a for a in answers if a.startswith("sell")]
+    return sells[0] if sells else answers[0]
+
+
+def _first(prefix: str, answers: list[str], default: str = "done") -> str:
+    return next((a for a in answers if a.startswith(prefix)), default if default in answers else answers[-1])
+
+
+def _progress(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    return _first("take", answers)
+
+
+def _taxes(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    return _first("collect", answers)
+
+
+def _assembly(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    gold = view["players"][me]["gold"]
+    if gold >= 2:
+        return _first("assemble knight", answers, _first("assemble", answers))
+    return _first("assemble footman", answers, _first("assemble prince", answers))
+
+
+def _building(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    gold = view["players"][me]["gold"]
+    if gold >= 2:
+        found = [a for a in answers if a.startswith("found")]
+        if found:
+            return rng.choice(found)
+    if gold >= 3:
+        builds = [a for a in answers if a.startswith("build")]
+        if builds:
+            return rng.choice(builds)
+    return "done"
+
+
+def _politics(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    if _council_ready(view, me) and "council" in answers:
+        return "council"
+    return "draw 2 court 1 neighbour"
+
+
+def _council(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    if view["play"].get("council") != me:
+        return "done"
+    player = view["players"][me]
+    pledges = [a for a in answers if a.startswith("pledge") and player[a.split()[2]] < 10]
+    return pledges[0] if pledges else "done"
+
+
+def _strength(units: dict[str, int]) -> int:
+    return sum(n * (2 if u in ("knight", "prince") else 1) for u, n in units.items() if u != "princess")
+
+
+def _movement(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    action = view["play"]["action"]
+    if action["ops"] >= 4:
+        return "done"
+    lands = view["lands"]
+    good = []
+    for move in (a for a in answers if a.startswith("move ")):
+        _, unit, origin, target = move.split()
+        if unit == "prince" or view["control"].get(target) == me:
+            continue
+        defenders = [f for f, units in lands[target]["units"].items() if f != me and _strength(units)]
+        if not defenders:
+            good.append(move)
+        elif _strength(lands[origin]["units"].get(me, {})) >= 2 * sum(
+                _strength(lands[target]["units"][f]) for f in defenders) + 2:
+            good.append(move)
+    return rng.choice(good) if good else "done"
+
+
+def _consent(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    """Let a weaker rival's armies pass, never through the Capital or the land that holds the Prince."""
+    action = view["play"]["action"]
+    land, asker = action["asking"]["land"], action["who"]
+    guarded = view["lands"][land]["units"].get(me, {}).get("prince") or capital(me) == land
+    rival = view["might"][asker] >= view["might"][me]
+    return "deny" if guarded or rival else "allow"
+
+
+def _penalty(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    rich = view["players"][me]["gold"] >= 3
+    return _first("penalty", [a for a in answers if a.endswith("gold" if rich else "clergy")] or answers)
+
+
+def _before(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    return _first("before", answers, "pass") if rng.random() < 0.5 else "pass"
+
+
+def _extra(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    battle = view["play"]["battle"]
+    symbol = "sword" if battle["sides"]["A"] == me else "shield"
+    played = sum(battle["extra"]["A" if battle["sides"]["A"] == me else "D"])
+    if played >= 1:
+        return "pass"
+    return next((a for a in answers if a.endswith(symbol)), "pass")
+
+
+def _reroll(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    battle = view["play"]["battle"]
+    side = "A" if battle["sides"]["A"] == me else "D"
+    wanted = "sword" if side == "A" else "shield"
+    return "keep" if wanted in battle["dice"][side] else "reroll"
+
+
+def _after(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    return max(answers, key=len)
+
+
+def _place(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    return "stay" if "stay" in answers else answers[0]
+
+
+CHOOSERS = {
+    "plan": lambda view, me, answers, rng: choose_plan(view, view["you"]["seat"], answers, rng),
+    "direction": lambda view, me, answers, rng: rng.choice(answers),
+    "progress": _progress, "taxes": _taxes, "assembly": _assembly, "building": _building,
+    "politics": _politics, "council": _council, "movement": _movement, "consent": _consent,
+    "clergy_penalty": _penalty, "before_battle": _before, "extra_cards": _extra, "reroll": _reroll,
+    "after_battle": _after, "prince_place": _place,
+    "destroy": lambda view, me, answers, rng: _first("keep", answers, answers[0]),
+    "hand_limit": lambda view, me, answers, rng: _convert(view, me, answers),
+}

@@ -1,0 +1,464 @@
+"""Battles: the rulebook's pipeline, one stage at a time.
+
+``state["play"]["battle"]`` holds the battle in progress: the land, side ``A`` (the mover, always the attacker;
+resolution 13) and side ``D``, the units each side brought, the cards played, the dice and the stage:
+
+before_A -> before_D -> roll -> reroll -> extra_A -> extra_D -> resolve -> withdraw -> after -> draw -> done
+
+Only sides played by an active player get card windows (neutral factions play no cards, the player rolls both
+dice). Damage is assigned infantry, cavalry, Princes, with wounds and loose wounds (resolution 16); extra shields
+first cancel loose wounds, then raise units in reverse order, which is the same as recounting the damage.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from ..data import catalog
+from ..state import controllers
+from .common import (
+    CAVALRY,
+    FIGHTERS,
+    Ctx,
+    active,
+    add_units,
+    capital,
+    card_id_from,
+    card_record,
+    card_title,
+    change_track,
+    draw,
+    fighters,
+    gain_gold,
+    land_name,
+    name,
+    occupants,
+    pay_gold,
+    prompt,
+    to_deck_bottom,
+    to_pool,
+)
+from .hooks import on_battle_card
+
+SIDES = ("A", "D")
+OTHER = {"A": "D", "D": "A"}
+GORD_SHIELDS, CITY_SHIELDS, CASTLE_SHIELDS = 1, 2, 2
+REROLLER = "MAS"  # With the Wind: Masovia may reroll its die once per battle
+
+
+def start(ctx: Ctx, land: str, attacker: str) -> None:
+    state = ctx.state
+    defender = next(f for f in occupants(state, land) if f != attacker)
+    ctx.play["battles"] += 1
+    mover = ctx.play["action"]["who"] if ctx.play["action"] else attacker
+    ctx.play["battle"] = {
+        "no": ctx.play["battles"], "land": land, "sides": {"A": attacker, "D": defender}, "mover": mover,
+        "stage": "before_A",
+        "units": {"A": fighters(dict(state["lands"][land]["units"][attacker])),
+                  "D": fighters(dict(state["lands"][land]["units"][defender]))},
+        "cards": {"A": [], "D": []}, "extra": {"A": [0, 0], "D": [0, 0]}, "bonus": {"A": [0, 0], "D": [0, 0]},
+        "dice": {"A": None, "D": None}, "rerolled": False, "winner": None, "retreat": {}, "deaths": [],
+        "after_sealed": [], "used": [],
+    }
+    ctx.log("battle", f"Battle in {land_name(land)}: {name(attacker)} attacks {name(defender)}.")
+
+
+def side_player(state: dict[str, Any], battle: dict[str, Any], side: str) -> str | None:
+    faction = battle["sides"][side]
+    return faction if active(state, faction) else None
+
+
+def unit_count(battle: dict[str, Any], side: str) -> int:
+    return sum(battle["units"][side].values())
+
+
+# ---- the stages --------------------------------------------------------------------------------------------
+
+def step(ctx: Ctx) -> None:
+    battle = ctx.play["battle"]
+    stage = battle["stage"]
+    if stage in ("before_A", "before_D", "extra_A", "extra_D"):
+        _window(ctx, battle, stage)
+    elif stage == "roll":
+        _roll(ctx, battle)
+    elif stage == "reroll":
+        _offer_reroll(ctx, battle)
+    elif stage == "resolve":
+        _resolve(ctx, battle)
+    elif stage == "withdraw":
+        _withdraw_step(ctx, battle)
+    elif stage == "after":
+        _after_window(ctx, battle)
+    elif stage == "draw":
+        _draw(ctx, battle)
+
+
+NEXT = {"before_A": "before_D", "before_D": "roll", "extra_A": "extra_D", "extra_D": "resolve"}
+
+
+def _window(ctx: Ctx, battle: dict[str, Any], stage: str) -> None:
+    kind, side = stage.split("_")
+    code = side_player(ctx.state, battle, side)
+    if code is None or not window_options(ctx, code, battle, kind, side)[:-1]:
+        battle["stage"] = NEXT[stage]
+        return
+    if kind == "before":
+        prompt(ctx, code, "before_battle", f"Battle in {land_name(battle['land'])}: play 'before battle' "
+               "cards (at most one per unit you have there), or pass.", timing="window")
+    else:
+        prompt(ctx, code, "extra_cards", f"Battle in {land_name(battle['land'])}: play Battle cards for an "
+               "extra sword or shield (at most one per unit), or pass.", timing="window")
+
+
+def window_options(ctx: Ctx, code: str, battle: dict[str, Any], kind: str, side: str) -> list[str]:
+    hand = ctx.state["players"][code]["hand"]
+    played = len(battle["cards"][side]) if kind == "before" else sum(battle["extra"][side])
+    result: list[str] = []
+    if played < unit_count(battle, side):
+        for card in hand:
+            record = card_record(card)
+            if record["deck"] != "battle":
+                continue
+            if kind == "before" and record["timing"] == "before_battle":
+                result.append(f"before {card.lower()}")
+            elif kind == "extra":
+                corner = record["corner"]
+                result += [f"extra {card.lower()} {sym}" for sym in ("sword", "shield") if corner in (sym, "either")]
+    return result + ["pass"]
+
+
+def window_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    battle = ctx.play["battle"]
+    stage = battle["stage"]
+    side = stage.split("_")[1]
+    if words == ["pass"]:
+        battle["stage"] = NEXT[stage]
+        return
+    card = card_id_from(ctx.state, code, words[1])
+    assert card is not None
+    ctx.state["players"][code]["hand"].remove(card)
+    battle["used"].append(card)  # shuffled under the deck after the battle (resolution 41)
+    if words[0] == "before":
+        battle["cards"][side].append(card)
+        ctx.log("battle_card", f"{name(code)} plays {card_title(card)} before the battle: "
+                f"{card_record(card)['text']}")
+        on_battle_card(ctx.state, battle, side, card)
+    else:
+        battle["extra"][side][0 if words[2] == "sword" else 1] += 1
+        ctx.log("battle_extra", f"{name(code)} plays a Battle card for an extra {words[2]}.")
+
+
+def _face(ctx: Ctx) -> list[str]:
+    faces: list[list[str]] = catalog().setup["die"]["faces"]
+    return list(faces[ctx.rng.roll(len(faces)) - 1])
+
+
+def _roll(ctx: Ctx, battle: dict[str, Any]) -> None:
+    battle["dice"] = {"A": _face(ctx), "D": _face(ctx)}
+    ctx.log("dice", f"Dice in {land_name(battle['land'])}: attacker {'+'.join(battle['dice']['A'])}, "
+            f"defender {'+'.join(battle['dice']['D'])}.")
+    damage = damages(ctx.state, battle)
+    ctx.log("casualties", f"Initial count: {damage['D']} damage to {name(battle['sides']['D'])}, "
+            f"{damage['A']} to {name(battle['sides']['A'])}.")
+    battle["stage"] = "reroll"
+
+
+def _offer_reroll(ctx: Ctx, battle: dict[str, Any]) -> None:
+    for side in SIDES:
+        if battle["sides"][side] == REROLLER and side_player(ctx.state, battle, side) and not battle["rerolled"]:
+            prompt(ctx, REROLLER, "reroll", f"With the Wind: your die shows {'+'.join(battle['dice'][side])}. "
+                   "Reroll it once, or keep it?", timing="window")
+            return
+    battle["stage"] = "extra_A"
+
+
+def reroll_answer(ctx: Ctx, words: list[str]) -> None:
+    battle = ctx.play["battle"]
+    battle["rerolled"] = True
+    battle["stage"] = "extra_A"
+    if words == ["reroll"]:
+        side = "A" if battle["sides"]["A"] == REROLLER else "D"
+        battle["dice"][side] = _face(ctx)
+        ctx.log("reroll", f"Masovia rerolls with the wind: {'+'.join(battle['dice'][side])}.")
+
+
+# ---- counting ----------------------------------------------------------------------------------------------
+
+def fortification(state: dict[str, Any], land: str) -> int:
+    """The defender's shields: 1 per gord, 2 per City, +2 for a Castle (both gords count in W. Pomerania)."""
+    land_state = state["lands"][land]
+    shields = sum(CITY_SHIELDS if gord["id"] in land_state["cities"] else GORD_SHIELDS
+                  for gord in catalog().lands[land]["gords"])
+    return shields + (CASTLE_SHIELDS if land_state["building"] == "castle" else 0)
+
+
+def swords_and_shields(state: dict[str, Any], battle: dict[str, Any], side: str) -> tuple[int, int]:
+    units = battle["units"][side]
+    swords = sum(count * (2 if unit in CAVALRY else 1) for unit, count in units.items())
+    die = battle["dice"][side] or []
+    swords += die.count("sword") + battle["extra"][side][0] + battle["bonus"][side][0]
+    shields = die.count("shield") + battle["extra"][side][1] + battle["bonus"][side][1]
+    if side == "D":
+        shields += fortification(state, battle["land"])
+    return swords, shields
+
+
+def damages(state: dict[str, Any], battle: dict[str, Any]) -> dict[str, int]:
+    """Damage each side takes: the other side's swords minus its own shields."""
+    a_swords, a_shields = swords_and_shields(state, battle, "A")
+    d_swords, d_shields = swords_and_shields(state, battle, "D")
+    return {"D": max(0, a_swords - d_shields), "A": max(0, d_swords - a_shields)}
+
+
+def casualties(units: dict[str, int], damage: int) -> tuple[dict[str, int], int, int]:
+    """Toppled units by type, the wound on the next cavalry unit (0/1) and loose wounds (resolution 16)."""
+    toppled = {unit: 0 for unit in FIGHTERS}
+    wound = 0
+    for unit in FIGHTERS:
+        cost = 2 if unit in CAVALRY else 1
+        for _ in range(units.get(unit, 0)):
+            if damage >= cost:
+                toppled[unit] += 1
+                damage -= cost
+            elif damage > 0:
+                wound, damage = damage, 0
+    return {unit: n for unit, n in toppled.items() if n}, wound, damage
+
+
+def winner(battle: dict[str, Any], toppled: dict[str, dict[str, int]]) -> str:
+    """All enemies toppled with one unit standing wins; otherwise more toppled wins; ties to the defender."""
+    lost = {side: sum(toppled[side].values()) for side in SIDES}
+    wiped = {side: lost[side] == unit_count(battle, side) for side in SIDES}
+    if wiped["D"] and not wiped["A"]:
+        return "A"
+    if wiped["A"]:
+        return "D"
+    return "A" if lost["D"] > lost["A"] else "D"
+
+
+# ---- resolution --------------------------------------------------------------------------------------------
+
+def _steal(ctx: Ctx, battle: dict[str, Any]) -> None:
+    """A coin face steals 1 gold on the final faces (resolution 14)."""
+    for side in SIDES:
+        if "coin" not in battle["dice"][side]:
+            continue
+        thief, victim = (side_player(ctx.state, battle, s) for s in (side, OTHER[side]))
+        if thief is None and victim is None:
+            continue
+        if victim is not None and pay_gold(ctx, victim, 1) == 0:
+            continue
+        if thief is not None:
+            gain_gold(ctx, thief, 1)
+        ctx.log("coin", f"{name(battle['sides'][side])} loots 1 gold from {name(battle['sides'][OTHER[side]])}.")
+
+
+def _resolve(ctx: Ctx, battle: dict[str, Any]) -> None:
+    state = ctx.state
+    _steal(ctx, battle)
+    damage = damages(state, battle)
+    toppled = {}
+    for side in SIDES:
+        toppled[side], wound, loose = casualties(battle["units"][side], damage[side])
+    win = winner(battle, toppled)
+    battle["winner"] = win
+    lose = OTHER[win]
+    text = "; ".join(f"{name(battle['sides'][side])} loses "
+                     + (", ".join(f"{n} {unit}" for unit, n in toppled[side].items()) or "nothing")
+                     for side in SIDES)
+    ctx.log("battle_result", f"Battle in {land_name(battle['land'])}: {text}. "
+            f"{name(battle['sides'][win])} wins.")
+    for side in SIDES:
+        for unit, count in toppled[side].items():
+            add_units(state, battle["land"], battle["sides"][side], unit, -count)
+            _remove(ctx, battle, battle["sides"][side], unit, count)
+    standing = fighters(dict(state["lands"][battle["land"]]["units"].get(battle["sides"][lose], {})))
+    battle["retreat"] = standing
+    for side, change in ((win, 1), (lose, -1)):
+        code = side_player(state, battle, side)
+        if code is not None:
+            change_track(ctx, code, "people", change, "battle won" if change > 0 else "battle lost")
+    battle["stage"] = "withdraw"
+
+
+def _remove(ctx: Ctx, battle: dict[str, Any], faction: str, unit: str, count: int) -> None:
+    """Removed units go to their pool, or home (Neighbours), or off the map (Pomeranians beaten at home)."""
+    state = ctx.state
+    record = catalog().factions[faction]
+    if record["group"] == "principality":
+        to_pool(state, faction, unit, count)
+        if unit == "prince":
+            if active(state, faction):
+                battle["deaths"].append(faction)
+            else:
+                _respawn_neutral_prince(ctx, faction)
+        return
+    home = str(record.get("home"))
+    if home in state["offmap"]:
+        units = state["offmap"][home]["units"].setdefault(faction, {})
+        units[unit] = units.get(unit, 0) + count
+    elif home == battle["land"]:
+        out = ctx.play["pomerania_out"].setdefault(faction, {})
+        out[unit] = out.get(unit, 0) + count
+    elif home in state["lands"]:
+        add_units(state, home, faction, unit, count)
+    else:
+        to_pool(state, faction, unit, count)
+
+
+def _respawn_neutral_prince(ctx: Ctx, faction: str) -> None:
+    """A neutral principality's Prince returns on one of its own lands: the Capital if free of foreign units,
+    else the first such land (rulebook, games for 2 and 3 players)."""
+    state = ctx.state
+    lands = [capital(faction)] + sorted(land for land, r in catalog().lands.items()
+                                        if r["principality"] == faction)
+    for land in lands:
+        if all(f == faction for f in occupants(state, land)):
+            pool = state["supply"]["units"][faction]
+            pool["prince"] -= 1
+            if not pool["prince"]:
+                del pool["prince"]
+            add_units(state, land, faction, "prince", 1)
+            ctx.log("prince_respawn", f"The neutral Prince of {name(faction)} returns to {land_name(land)}.")
+            return
+
+
+# ---- withdrawal (resolution 18) ----------------------------------------------------------------------------
+
+def retreat_lands(state: dict[str, Any], land: str, faction: str) -> list[str]:
+    control = controllers(state)
+    return sorted(near for near in catalog().adjacency[land] if control[near] == faction)
+
+
+def withdraw_decider(state: dict[str, Any], battle: dict[str, Any]) -> str | None:
+    """The loser; for neutral units the player who moved them, else the player involved."""
+    lose = OTHER[battle["winner"]]
+    for code in (battle["sides"][lose], battle["mover"], battle["sides"][battle["winner"]]):
+        if active(state, code):
+            return str(code)
+    return None
+
+
+def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
+    state = ctx.state
+    loser = battle["sides"][OTHER[battle["winner"]]]
+    standing = battle["retreat"]
+    if not any(standing.values()):
+        battle["stage"] = "after"
+        return
+    group = catalog().factions[loser]["group"]
+    targets = retreat_lands(state, battle["land"], loser) if group == "principality" else []
+    decider = withdraw_decider(state, battle)
+    if not targets or decider is None:
+        for unit, count in standing.items():
+            if count:
+                add_units(state, battle["land"], loser, unit, -count)
+                _remove(ctx, battle, loser, unit, count)
+        if group == "principality":
+            ctx.log("withdrawal", f"{name(loser)} has nowhere to withdraw: its standing units are removed.")
+        battle["retreat"] = {}
+        battle["stage"] = "after"
+        return
+    prompt(ctx, decider, "withdraw", f"Withdraw {name(loser)}'s standing units from "
+           f"{land_name(battle['land'])} to adjacent lands it controls, one unit at a time.")
+
+
+def withdraw_options(ctx: Ctx, battle: dict[str, Any]) -> list[str]:
+    loser = battle["sides"][OTHER[battle["winner"]]]
+    targets = retreat_lands(ctx.state, battle["land"], loser)
+    return [f"withdraw {unit} {land}" for unit, count in sorted(battle["retreat"].items()) if count
+            for land in targets]
+
+
+def withdraw_answer(ctx: Ctx, words: list[str]) -> None:
+    battle = ctx.play["battle"]
+    loser = battle["sides"][OTHER[battle["winner"]]]
+    unit, land = words[1], words[2]
+    add_units(ctx.state, battle["land"], loser, unit, -1)
+    add_units(ctx.state, land, loser, unit, 1)
+    battle["retreat"][unit] -= 1
+    if not battle["retreat"][unit]:
+        del battle["retreat"][unit]
+    ctx.log("withdrawal", f"{name(loser)} withdraws a {unit.title()} to {land_name(land)}.")
+
+
+# ---- after the battle (resolutions 19 and 43) --------------------------------------------------------------
+
+def after_cards(ctx: Ctx, code: str) -> list[str]:
+    return [card for card in ctx.state["players"][code]["hand"]
+            if card_record(card)["deck"] == "battle" and card_record(card)["timing"] == "after_battle"]
+
+
+def _after_window(ctx: Ctx, battle: dict[str, Any]) -> None:
+    seats = [code for side in SIDES if (code := side_player(ctx.state, battle, side)) and after_cards(ctx, code)]
+    if battle["after_sealed"] or not seats:
+        _reveal_after(ctx, battle)
+        return
+    decision = f"after{battle['no']}-{ctx.play['seq'] + 1}"
+    ctx.play["seq"] += 1
+    for code in seats:
+        prompt(ctx, code, "after_battle", "After the battle: choose your 'after battle' cards (both sides choose "
+               "at the same time), or pass.", timing="window", sealed=True, decision_id=decision)
+    battle["after_sealed"] = seats
+
+
+def after_options(ctx: Ctx, code: str) -> list[str]:
+    cards = [card.lower() for card in after_cards(ctx, code)]
+    return ["pass"] + [f"after {' '.join(c)}" for size in range(1, len(cards) + 1)
+                       for c in combinations(cards, size)]
+
+
+def after_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    ctx.play["private"][code]["after"] = words[1:]
+    ctx.log("after_sealed", f"{name(code)} has sealed its 'after battle' choice.")
+
+
+def _reveal_after(ctx: Ctx, battle: dict[str, Any]) -> None:
+    for code in battle["after_sealed"]:
+        chosen = ctx.play["private"][code].pop("after", [])
+        if not active(ctx.state, code):
+            continue
+        side = "A" if battle["sides"]["A"] == code else "D"
+        for token in chosen:
+            card = card_id_from(ctx.state, code, token)
+            if card is None:
+                continue
+            ctx.state["players"][code]["hand"].remove(card)
+            to_deck_bottom(ctx.state, card)
+            ctx.log("after_card", f"{name(code)} plays {card_title(card)} after the battle: "
+                    f"{card_record(card)['text']}")
+            on_battle_card(ctx.state, battle, side, card)
+    battle["stage"] = "draw"
+
+
+def _draw(ctx: Ctx, battle: dict[str, Any]) -> None:
+    """Each player who fought draws 1 Battle card; then the dead Princes' successions and destruction."""
+    from . import dynasty
+    from .movement import queue_destruction
+
+    used = list(battle["used"])
+    ctx.rng.shuffle(used)
+    ctx.state["decks"]["battle"].extend(used)
+    for side in SIDES:
+        code = side_player(ctx.state, battle, side)
+        if code is not None and draw(ctx.state, code, "battle") is not None:
+            ctx.log("battle_draw", f"{name(code)} draws a Battle card.")
+    ctx.play["battle"] = None
+    action = ctx.play["action"]
+    if battle["winner"] == "A" and action is not None and action.get("kind") == "movement":
+        if controllers(ctx.state)[battle["land"]] == battle["sides"]["A"]:
+            queue_destruction(ctx, action, battle["land"])
+    if battle["deaths"]:
+        dynasty.prince_died(ctx, battle["deaths"])
+
+
+def return_pomeranians(ctx: Ctx) -> None:
+    """Pomeranians beaten at home come back once no foreign unit stands on their land (rulebook p. 21)."""
+    out = ctx.play["pomerania_out"]
+    for faction in list(out):
+        home = str(catalog().factions[faction]["home"])
+        if all(f == faction for f in occupants(ctx.state, home)):
+            for unit, count in out.pop(faction).items():
+                add_units(ctx.state, home, faction, unit, count)
+            ctx.log("pomerania_return", f"The {name(faction)} units return to their land.")

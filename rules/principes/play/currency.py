@@ -1,0 +1,121 @@
+"""Free actions, allowed at any time and never blocking: gold gifts, cards sold for gold or played for support,
+standing answers to consent requests. The hand limit (6 cards) is enforced with the same two conversions.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.engine import IllegalAction
+
+from .common import (
+    Ctx,
+    active,
+    active_players,
+    card_id_from,
+    card_title,
+    change_track,
+    gain_gold,
+    hand_limit,
+    name,
+    support_tracks,
+    to_deck_bottom,
+)
+
+FREE_VERBS = ("give", "sell", "support", "standing")
+STANDING = ("allow", "deny", "ask")
+
+
+def over_limit(state: dict, code: str) -> int:
+    """How many cards the player must convert now (0 when within the hand limit; resolution 20)."""
+    if not active(state, code):
+        return 0
+    returning = 1 if state["play"]["private"][code].get("drawn") else 0  # Politics: the return comes first
+    return max(0, len(state["players"][code]["hand"]) - returning - hand_limit(state, code))
+
+
+def conversions(state: dict, code: str) -> list[str]:
+    """Every card for 1 gold; Court and Neighbour cards for their support icon (not during a Council)."""
+    result = []
+    for card in state["players"][code]["hand"]:
+        result.append(f"sell {card.lower()}")
+        if state["play"].get("council") is None:
+            result += [f"support {card.lower()} {track}" for track in support_tracks(card)]
+    return result
+
+
+def free_listing(state: dict, code: str, deciding: bool) -> list[str]:
+    """The free actions listed to a player: conversions, standing resets and, while the player has no decision
+    to take, a 1-gold gift to each other player (``give`` of any amount is accepted at any time; listing it
+    beside every decision would only crowd the prompt)."""
+    result = conversions(state, code)
+    if state["players"][code]["gold"] > 0 and not deciding:
+        result += [f"give {other.lower()} 1" for other in active_players(state) if other != code]
+    result += [f"standing {other.lower()} ask" for other in sorted(state["play"]["standing"][code])
+               if active(state, other)]
+    return result
+
+
+def apply_free(ctx: Ctx, code: str, words: list[str]) -> None:
+    if not active(ctx.state, code):
+        raise IllegalAction("You are out of the game.")
+    verb = words[0]
+    if verb == "give":
+        _give(ctx, code, words)
+    elif verb in ("sell", "support"):
+        _convert(ctx, code, words)
+    else:
+        _standing(ctx, code, words)
+
+
+def _target(ctx: Ctx, code: str, token: str) -> str:
+    target = token.upper()
+    if target == code or not active(ctx.state, target):
+        raise IllegalAction("Name another player still in the game (pma, mas, pmi or sil).")
+    return target
+
+
+def _give(ctx: Ctx, code: str, words: list[str]) -> None:
+    if len(words) != 3 or not re.fullmatch(r"[0-9]{1,6}", words[2]) or int(words[2]) < 1:
+        raise IllegalAction("Give how much? For example: give pmi 2.")
+    target, amount = _target(ctx, code, words[1]), int(words[2])
+    player = ctx.state["players"][code]
+    if amount > player["gold"]:
+        raise IllegalAction(f"You have only {player['gold']} gold.")
+    player["gold"] -= amount
+    ctx.state["players"][target]["gold"] += amount
+    ctx.log("gift", f"{name(code)} gives {amount} gold to {name(target)} (promises are not binding).")
+
+
+def _convert(ctx: Ctx, code: str, words: list[str]) -> None:
+    card = card_id_from(ctx.state, code, words[1]) if len(words) > 1 else None
+    if card is None:
+        raise IllegalAction("That card is not in your hand.")
+    if words[0] == "sell":
+        if len(words) != 2:
+            raise IllegalAction("Sell one card: sell <card>.")
+        ctx.state["players"][code]["hand"].remove(card)
+        to_deck_bottom(ctx.state, card)
+        gain_gold(ctx, code, 1)
+        ctx.log("card_sold", f"{name(code)} discards a card for 1 gold.")
+        return
+    if ctx.state["play"].get("council") is not None:
+        raise IllegalAction("During a Council cards give support only in the Council's card phase.")
+    if len(words) != 3 or words[2] not in support_tracks(card):
+        raise IllegalAction(f"{card_title(card)} gives support only to: {', '.join(support_tracks(card)) or 'none'}.")
+    ctx.state["players"][code]["hand"].remove(card)
+    to_deck_bottom(ctx.state, card)
+    ctx.log("card_support", f"{name(code)} plays {card_title(card)} for its {words[2].title()} support.")
+    change_track(ctx, code, words[2], 1, "card")
+
+
+def _standing(ctx: Ctx, code: str, words: list[str]) -> None:
+    if len(words) != 3 or words[2] not in STANDING:
+        raise IllegalAction("Standing answers: standing <player> allow|deny|ask.")
+    target = _target(ctx, code, words[1])
+    answers = ctx.state["play"]["standing"][code]
+    if words[2] == "ask":
+        answers.pop(target, None)
+    else:
+        answers[target] = words[2]
+    ctx.log("standing_set", f"{name(code)} sets a standing answer for {name(target)}'s passage requests.")

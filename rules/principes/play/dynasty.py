@@ -1,0 +1,191 @@
+"""Dynasties: Prince changes at the end of Periods I and II and after a death in battle, and elimination.
+
+``state["play"]["succession"]`` queues ``{"who", "why": "period"|"death", "stage", "candidates"}``; ``step``
+works on its head: choose the Prince (resolution 32), then place his figure on a controlled land (resolution 45).
+"""
+
+from __future__ import annotations
+
+from ..data import catalog
+from .common import (
+    Ctx,
+    active,
+    add_units,
+    controlled_lands,
+    name,
+    prince_land,
+    prompt,
+    to_deck_bottom,
+)
+from .ending import check_last_standing
+
+
+def prince_period(prince: str) -> int:
+    return int(catalog().kind_of(prince)["period"])
+
+
+def prince_name(prince: str) -> str:
+    return str(catalog().kind_of(prince)["name"])
+
+
+def candidates(ctx: Ctx, code: str, why: str) -> list[str]:
+    """Living Princes who may take the throne: the current Period's, else (after a death) the next one's."""
+    period = ctx.state["period"]
+    living = ctx.state["players"][code]["princes"]
+    now = [prince for prince in living if prince_period(prince) == period]
+    if now or why == "period":
+        return now
+    return [prince for prince in living if prince_period(prince) == period + 1]
+
+
+def prince_died(ctx: Ctx, codes: list[str]) -> None:
+    """Ruling Princes fell in battle: successors are queued; players without one fall together."""
+    fallen = []
+    for code in codes:
+        player = ctx.state["players"][code]
+        ctx.log("prince_death", f"{name(code)}'s Prince {prince_name(player['prince'])} dies in battle.")
+        player["prince"] = None
+        if candidates(ctx, code, "death"):
+            ctx.play["succession"].append({"who": code, "why": "death", "stage": None})
+        else:
+            fallen.append(code)
+    for code in fallen:
+        lose_last_prince(ctx, code)
+    if fallen:
+        check_last_standing(ctx)
+
+
+def lose_last_prince(ctx: Ctx, code: str) -> None:
+    """No Prince can take the throne: eliminated, or (option elimination=off) an heir rules without a figure."""
+    if ctx.state["options"].get("elimination", "on") == "off":
+        ctx.log("heir", f"{name(code)} has no Prince left: a young heir keeps the claim (no-elimination variant).")
+        return
+    eliminate(ctx, code)
+
+
+def eliminate(ctx: Ctx, code: str) -> None:
+    """Resolution 44: units turn neutral, Princess off the map, cards, gold and tiles back; next Round is last."""
+    state, play = ctx.state, ctx.play
+    player = state["players"][code]
+    player["eliminated"] = True
+    player["prince"] = None
+    player["plan"] = None
+    if code not in state["neutral"]:
+        state["neutral"].append(code)
+    for card in player["hand"]:
+        to_deck_bottom(state, card)
+    player["hand"] = []
+    if state["supply"]["gold"] is not None:
+        state["supply"]["gold"] += player["gold"]
+    player["gold"] = 0
+    for colour, tiles in player["progress"].items():
+        state["market"][colour]["stack"].extend(tiles)
+        player["progress"][colour] = []
+    player["princess"] = "removed"
+    play["prompts"].pop(code, None)
+    play["private"][code] = {}
+    play["succession"] = [entry for entry in play["succession"] if entry["who"] != code]
+    play["last_round"] = min(play["last_round"], state["round"] + 1)
+    ctx.log("elimination", f"{name(code)} has no Prince left and is eliminated; its units are neutral now. "
+            f"Round {play['last_round']} is the last.")
+    if state["princeps"]["holder"] == code:
+        _pass_princeps(ctx, code)
+
+
+def _pass_princeps(ctx: Ctx, code: str) -> None:
+    """An eliminated Princeps hands the token to the next active player in the seat cycle."""
+    cycle = ctx.state["turn_cycle"]
+    start = cycle.index(code)
+    for offset in range(1, len(cycle)):
+        heir = cycle[(start + offset) % len(cycle)]
+        if active(ctx.state, heir):
+            ctx.state["princeps"]["holder"] = heir
+            ctx.log("princeps_passed", f"The Princeps token passes to {name(heir)}.")
+            return
+
+
+# ---- the succession queue ----------------------------------------------------------------------------------
+
+def step(ctx: Ctx) -> None:
+    entry = ctx.play["succession"][0]
+    code = entry["who"]
+    if not active(ctx.state, code):
+        ctx.play["succession"].pop(0)
+        return
+    if entry["stage"] is None:
+        _choose_stage(ctx, entry)
+    else:
+        _place_stage(ctx, entry)
+
+
+def _choose_stage(ctx: Ctx, entry: dict) -> None:
+    code, why = entry["who"], entry["why"]
+    player = ctx.state["players"][code]
+    ruling = player["prince"]
+    if why == "period" and ruling is not None and prince_period(ruling) >= ctx.state["period"]:
+        ctx.play["succession"].pop(0)  # a Prince of the new Period already rules: no change
+        return
+    options = candidates(ctx, code, why)
+    if not options:
+        ctx.play["succession"].pop(0)
+        if why == "period" and ruling is None:
+            return  # an heir keeps waiting for a later Prince (no-elimination variant)
+        if ruling is not None:
+            player["prince"] = None
+            ctx.log("prince_old_age", f"{name(code)}'s Prince {prince_name(ruling)} dies of old age.")
+        lose_last_prince(ctx, code)
+        check_last_standing(ctx)
+        return
+    if len(options) == 1:
+        crown(ctx, entry, options[0])
+        return
+    entry["candidates"] = options
+    names = ", ".join(f"{prince_name(p)} ({p})" for p in options)
+    prompt(ctx, code, "prince_choice", f"Choose your new Prince: {names}.")
+
+
+def crown(ctx: Ctx, entry: dict, prince: str) -> None:
+    code = entry["who"]
+    player = ctx.state["players"][code]
+    old = player["prince"]
+    if old is not None:
+        ctx.log("prince_old_age", f"{name(code)}'s Prince {prince_name(old)} dies of old age.")
+    player["princes"].remove(prince)
+    player["prince"] = prince
+    ctx.log("succession", f"{prince_name(prince)} now rules {name(code)}.")
+    entry["stage"] = "place"
+
+
+def _place_stage(ctx: Ctx, entry: dict) -> None:
+    code = entry["who"]
+    lands = controlled_lands(ctx.state, code)
+    if not lands:
+        ctx.play["succession"].pop(0)  # the figure waits off the map for an Assembly (resolution 8)
+        return
+    where = prince_land(ctx.state, code)
+    prompt(ctx, code, "prince_place", "Place your Prince's figure on a land you control"
+           + (" or keep it where it stands." if where else "."))
+
+
+def place_options(ctx: Ctx, code: str) -> list[str]:
+    options = [f"place {land}" for land in sorted(controlled_lands(ctx.state, code))]
+    if prince_land(ctx.state, code):
+        options.insert(0, "stay")
+    return options
+
+
+def place(ctx: Ctx, code: str, land: str | None) -> None:
+    """Put the figure on ``land`` (from the map or the pool); ``None`` keeps it where it stands."""
+    ctx.play["succession"].pop(0)
+    if land is None:
+        return
+    where = prince_land(ctx.state, code)
+    if where is not None:
+        add_units(ctx.state, where, code, "prince", -1)
+    else:
+        pool = ctx.state["supply"]["units"].setdefault(code, {})
+        pool["prince"] = pool.get("prince", 0) - 1
+        if pool["prince"] <= 0:
+            del pool["prince"]
+    add_units(ctx.state, land, code, "prince", 1)
+    ctx.log("prince_placed", f"{name(code)} places its Prince on {catalog().lands[land]['name']}.")

@@ -1,0 +1,188 @@
+"""The Round machine: direction, History reveal, sealed planning, actions I-II-III, Prince changes, the end.
+
+``advance`` runs every automatic step until some player must decide (a prompt is posed) or the game is over.
+Priority of the work in progress: a pending Prince succession, then a battle, then the current action, then the
+Round's own phase.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine import Rng, State
+
+from ..data import catalog
+from ..state import turn_order
+from . import actions, battle, dynasty
+from .common import (
+    ACTION_TITLES,
+    ACTIONS,
+    ROMAN,
+    Ctx,
+    active,
+    assets,
+    name,
+    prompt,
+    round_order,
+)
+from .ending import finish_by_princeps
+from .hooks import on_history_revealed
+
+LAST_ROUND = 6
+
+
+def start_play(state: State, rng: Rng) -> State:
+    """Add the play sub-state to P1's starting position and pose Round 1's first decision."""
+    state["phase"] = "play"
+    state["play"] = {
+        "seq": 0,                     # decision id counter
+        "phase": "direction",         # direction | plan | actions | end
+        "prompts": {},                # principality -> {id, kind, text, timing, sealed}
+        "order": turn_order(state),   # turn order fixed for the Round
+        "slot": 0, "turn": 0,         # which Action token (0..2) of which player in the order is next
+        "revealed": {code: [] for code in state["seats"]},
+        "action": None, "battle": None, "succession": [],
+        "last_round": LAST_ROUND,
+        "standing": {code: {} for code in state["seats"]},   # consent answers given in advance
+        "private": {code: {} for code in state["seats"]},    # per player, shown only in that player's view
+        "assets": assets(state),
+        "pomerania_out": {},          # Pomeranian units removed after losing at home (rulebook p. 21)
+        "battles": 0,
+        "result": None,
+    }
+    ctx = Ctx(state, rng)
+    advance(ctx)
+    return state
+
+
+def advance(ctx: Ctx) -> None:
+    """Run automatic steps until a decision is posed or the game ends."""
+    for _ in range(10_000):
+        play = ctx.play
+        if play["result"] is not None or play["prompts"]:
+            return
+        if play["succession"]:
+            dynasty.step(ctx)
+        elif play["battle"] is not None:
+            battle.step(ctx)
+        elif play["action"] is not None:
+            actions.step(ctx)
+        else:
+            _phase_step(ctx)
+    raise RuntimeError("the PRINCIPES round machine made no progress")
+
+
+def _phase_step(ctx: Ctx) -> None:
+    play = ctx.play
+    if play["phase"] == "direction":
+        holder = ctx.state["princeps"]["holder"]
+        prompt(ctx, holder, "direction", f"Round {ctx.state['round']}: choose the turn order direction "
+               "(cw = Polonia Maior, Masovia, Polonia Minor, Silesia; ccw = the reverse), starting with you.")
+    elif play["phase"] == "plan":
+        _pose_plans(ctx)
+    elif play["phase"] == "actions":
+        _next_action(ctx)
+    elif play["phase"] == "end":
+        _end_round(ctx)
+
+
+def choose_direction(ctx: Ctx, direction: str) -> None:
+    """The Princeps sets the direction; the History card is revealed; planning starts."""
+    state = ctx.state
+    state["princeps"]["direction"] = direction
+    ctx.play["order"] = [code for code in turn_order(state) if active(state, code)]
+    names = ", ".join(name(code) for code in ctx.play["order"])
+    ctx.log("direction", f"The Princeps ({name(state['princeps']['holder'])}) chooses "
+            f"{'clockwise' if direction == 'cw' else 'counter-clockwise'}: {names}.")
+    _reveal_history(ctx)
+    ctx.play["phase"] = "plan"
+
+
+def _reveal_history(ctx: Ctx) -> None:
+    """The previous History card goes under the deck, the next one is revealed (effects: PRINCIPES IV)."""
+    history = ctx.state["history"]
+    if history["revealed"] is not None:
+        history["deck"].append(history["revealed"])
+        history["revealed"] = None
+    if not history["deck"]:
+        return
+    card = history["deck"].pop(0)
+    history["revealed"] = card
+    record = catalog().kind_of(card)
+    history["icons"] = list(record.get("icons", []))
+    ctx.log("history", f"History card: {record['title']} ({record['year']}). Its text and icons arrive with "
+            "PRINCIPES IV.")
+    on_history_revealed(ctx.state, card)
+
+
+def plan_id(state: State) -> str:
+    return f"plan-r{state['round']}"
+
+
+def _pose_plans(ctx: Ctx) -> None:
+    waiting = [code for code in round_order(ctx.state) if ctx.state["players"][code]["plan"] is None]
+    if not waiting:
+        ctx.play["phase"] = "actions"
+        ctx.play["slot"], ctx.play["turn"] = 0, 0
+        ctx.log("ready", "Every player has sealed a plan: actions are revealed one at a time.")
+        return
+    for code in waiting:
+        prompt(ctx, code, "plan", "Seal your plan: 3 of your 6 Action tokens in order I, II, III.",
+               sealed=True, decision_id=plan_id(ctx.state))
+
+
+def seal_plan(ctx: Ctx, principality: str, plan: list[str]) -> None:
+    ctx.state["players"][principality]["plan"] = plan
+    ctx.log("plan_sealed", f"{name(principality)} has sealed a plan.")
+    if any(entry["kind"] == "plan" for entry in ctx.play["prompts"].values()):
+        return  # the others are still planning
+    _pose_plans(ctx)
+
+
+def _next_action(ctx: Ctx) -> None:
+    """Reveal the next Action token: everyone's I in turn order, then II, then III."""
+    play = ctx.play
+    order = play["order"]
+    while play["slot"] < 3:
+        if play["turn"] >= len(order):
+            play["slot"] += 1
+            play["turn"] = 0
+            continue
+        code = order[play["turn"]]
+        play["turn"] += 1
+        if not active(ctx.state, code):
+            continue  # an eliminated player's remaining actions are skipped (resolution 33)
+        kind = ctx.state["players"][code]["plan"][play["slot"]]
+        play["revealed"][code].append(kind)
+        ctx.log("reveal", f"{name(code)} reveals Action {ROMAN[play['slot']]}: {ACTION_TITLES[kind]}.")
+        actions.begin(ctx, code, kind)
+        return
+    play["phase"] = "end"
+
+
+def _end_round(ctx: Ctx) -> None:
+    state, play = ctx.state, ctx.play
+    for code in state["seats"]:
+        state["players"][code]["plan"] = None
+        play["revealed"][code] = []
+    if state["round"] >= play["last_round"]:
+        finish_by_princeps(ctx)
+        return
+    ctx.log("round_end", f"Round {state['round']} ends.")
+    new_round = state["round"] + 1
+    if (new_round + 1) // 2 != state["period"]:
+        state["period"] = (new_round + 1) // 2
+        ctx.log("period", f"Period {ROMAN[state['period'] - 1]} begins: the Princes of the past Period die "
+                "of old age.")
+        play["succession"] = [{"who": code, "why": "period", "stage": None} for code in round_order(state)]
+    state["round"] = new_round
+    state["princeps"]["direction"] = None
+    play["phase"] = "direction"
+
+
+def result(state: State) -> dict[str, Any] | None:
+    found: dict[str, Any] | None = state.get("play", {}).get("result")
+    return found
+
+
+__all__ = ["ACTIONS", "advance", "choose_direction", "seal_plan", "start_play"]

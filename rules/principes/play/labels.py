@@ -1,0 +1,83 @@
+"""Longer labels for actions (buttons and the log)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from rules.engine import State
+
+from ..data import catalog, instances
+from .common import ACTION_TITLES, NAMES
+
+
+def _land(token: str) -> str:
+    lands = catalog().lands
+    if token in lands:
+        return str(lands[token]["name"])
+    for land in lands.values():
+        for gord in land["gords"]:
+            if gord["id"] == token:
+                return str(gord["name"])
+    return token
+
+
+@cache
+def _card_titles() -> dict[str, str]:
+    """Lower-case instance id -> title, for every card and tile."""
+    return {instance.lower(): str(record.get("title") or record.get("name") or instance)
+            for record in catalog().kinds.values() for instance in instances(record)}
+
+
+def _card(token: str) -> str:
+    return _card_titles().get(token, token)
+
+
+def describe_action(state: State, action: str) -> str:
+    words = action.split()
+    verb = words[0] if words else ""
+    if verb == "plan":
+        return "Plan: " + ", ".join(f"{n} {ACTION_TITLES.get(w, w)}" for n, w in zip(("I", "II", "III"), words[1:], strict=False))
+    if verb == "direction":
+        return "Turn order clockwise" if words[1:] == ["cw"] else "Turn order counter-clockwise"
+    if verb == "move" and len(words) == 4:
+        return f"Move a {words[1].title()} from {_land(words[2])} to {_land(words[3])}"
+    if verb in ("assemble", "withdraw") and len(words) == 3:
+        return f"{verb.title()} a {words[1].title()} on {_land(words[2])}"
+    if verb == "build" and len(words) == 3:
+        return f"Build a {words[1].title()} on {_land(words[2])} (1 gold)"
+    if verb == "found" and len(words) == 2:
+        return f"Found the City of {_land(words[1])}"
+    if verb in ("take", "return", "sell", "before") and len(words) == 2:
+        label = {"take": "Take", "return": "Return", "sell": "Discard for 1 gold:", "before": "Play"}[verb]
+        return f"{label} {_card(words[1])}"
+    if verb == "exchange" and len(words) == 3:
+        return f"Exchange {_card(words[1])} for {_card(words[2])}"
+    if verb in ("support", "pledge") and len(words) == 3:
+        return f"Play {_card(words[1])} for +1 {words[2].title()}"
+    if verb == "extra" and len(words) == 3:
+        return f"Play {_card(words[1])} for an extra {words[2]}"
+    if verb == "after":
+        return "Play after the battle: " + ", ".join(_card(w) for w in words[1:])
+    if verb == "give" and len(words) == 3:
+        return f"Give {words[2]} gold to {NAMES.get(words[1].upper(), words[1])}"
+    if verb in ("ask", "keep", "battle", "place") and len(words) == 2:
+        label = {"ask": "Ask passage through", "keep": "Keep the buildings of", "battle": "Fight in",
+                 "place": "Place the Prince on"}[verb]
+        return f"{label} {_land(words[1])}"
+    if verb == "destroy":
+        return f"Destroy on {_land(words[1])}: " + ", ".join(_land(w) for w in words[2:])
+    if verb == "penalty" and len(words) == 3:
+        return f"Clergy penalty for {_land(words[1])}: " + ("lose 1 Clergy" if words[2] == "clergy" else "pay 1 gold")
+    if verb == "prince" and len(words) == 2:
+        return f"Crown {_card(words[1])}"
+    labels = {"collect": "Collect taxes (-1 People)", "council": "Summon a Council", "undo": "Undo the last move",
+              "done": "Done (end or skip the action)", "pass": "Pass", "allow": "Allow passage",
+              "deny": "Deny passage", "reroll": "Reroll the die (With the Wind)", "keep": "Keep the die",
+              "stay": "Keep the Prince where he stands"}
+    if action in labels:
+        return labels[action]
+    if action in ("allow always", "deny always"):
+        return f"{words[0].title()} passage now and always for this player"
+    if verb == "draw":
+        return "Draw " + " ".join(words[1:])
+    return action

@@ -1,0 +1,311 @@
+"""The Movement action: free-mode moves step by step, consent to pass, the Clergy penalty, control, destruction
+and the battles in the order the mover chooses.
+
+Each unit is a *piece* with its Movement Points (cavalry 3, infantry 2); ``move knight posnania gnesna`` moves
+the piece of that type on that land with the most points left across one border (1 point). Entering a land with
+units of another colour stops the piece unless its owner consented (``ask <land>``; neutral units never
+consent; resolution 9). Moves can be undone until ``done`` (resolution 10). Then, in this order: Division tokens
+where a move ended are removed (resolution 25), the Clergy penalty per land (resolution 11), control changes,
+optional destruction (resolution 12), battles (resolution 13).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from ..data import PRINCIPALITIES, catalog
+from ..state import controllers
+from .common import (
+    CAVALRY,
+    Ctx,
+    active,
+    add_units,
+    change_track,
+    land_name,
+    name,
+    occupants,
+    pay_gold,
+    prompt,
+)
+
+MOVEMENT_POINTS = {"knight": 3, "prince": 3, "footman": 2}
+#: moves and undos per Movement action: free mode, but a playout must end
+MAX_OPERATIONS = 40
+
+
+def begin(ctx: Ctx, code: str) -> None:
+    state = ctx.state
+    action = ctx.play["action"]
+    pieces = []
+    for land, land_state in sorted(state["lands"].items()):
+        for unit in ("prince", "knight", "footman"):
+            for _ in range(land_state["units"].get(code, {}).get(unit, 0)):
+                pieces.append({"type": unit, "at": land, "mp": MOVEMENT_POINTS[unit], "stopped": False,
+                               "moved": False})
+    action.update({"stage": "move", "pieces": pieces, "log": [], "ops": 0, "consent": [], "denied": [],
+                   "asking": None, "penalties": [], "destroy": [],
+                   "start_control": controllers(state),
+                   "start_division": [land for land, ls in state["lands"].items() if ls["division"]]})
+
+
+def step(ctx: Ctx) -> None:
+    action = ctx.play["action"]
+    code = action["who"]
+    stage = action["stage"]
+    if stage == "move":
+        if not active(ctx.state, code):
+            finish_moves(ctx)
+            return
+        prompt(ctx, code, "movement", "Movement: move your units one border at a time (undo allowed), "
+               "ask for passage, then done.")
+    elif stage == "consent":
+        owner = action["asking"]["owners"][0]
+        prompt(ctx, owner, "consent", f"{name(code)} asks to pass through "
+               f"{land_name(action['asking']['land'])}, where your units stand: allow or deny?")
+    else:
+        _resolve_step(ctx, action)
+
+
+# ---- moving ------------------------------------------------------------------------------------------------
+
+def _enemy_players(state: dict[str, Any], land: str, code: str) -> list[str]:
+    return [faction for faction in occupants(state, land) if faction != code]
+
+
+def options(ctx: Ctx, code: str) -> list[str]:
+    action = ctx.play["action"]
+    state = ctx.state
+    result: list[str] = []
+    asked = set(action["consent"]) | set(action["denied"])
+    if action["ops"] < MAX_OPERATIONS:
+        groups = sorted({(p["type"], p["at"]) for p in action["pieces"] if p["mp"] > 0 and not p["stopped"]})
+        askable: set[str] = set()
+        for unit, land in groups:
+            for near in sorted(catalog().adjacency[land]):
+                result.append(f"move {unit} {land} {near}")
+                others = _enemy_players(state, near, code)
+                if others and near not in asked and all(active(state, other) for other in others):
+                    askable.add(near)
+        result += [f"ask {land}" for land in sorted(askable)]
+        if action["log"]:
+            result.append("undo")
+    return result + ["done"]
+
+
+def move(ctx: Ctx, code: str, unit: str, origin: str, target: str) -> None:
+    action = ctx.play["action"]
+    index = max((i for i, p in enumerate(action["pieces"])
+                 if p["type"] == unit and p["at"] == origin and p["mp"] > 0 and not p["stopped"]),
+                key=lambda i: action["pieces"][i]["mp"])
+    piece = action["pieces"][index]
+    action["log"].append({"piece": index, "from": origin, "stopped": piece["stopped"], "moved": piece["moved"]})
+    piece["at"], piece["mp"], piece["moved"] = target, piece["mp"] - 1, True
+    if _enemy_players(ctx.state, target, code) and target not in action["consent"]:
+        piece["stopped"] = True  # a land with units of another colour stops the move (resolution 9)
+    add_units(ctx.state, origin, code, unit, -1)
+    add_units(ctx.state, target, code, unit, 1)
+    action["ops"] += 1
+    ctx.log("move", f"{name(code)} moves a {unit.title()} from {land_name(origin)} to {land_name(target)}.")
+
+
+def undo(ctx: Ctx, code: str) -> None:
+    action = ctx.play["action"]
+    last = action["log"].pop()
+    piece = action["pieces"][last["piece"]]
+    add_units(ctx.state, piece["at"], code, piece["type"], -1)
+    add_units(ctx.state, last["from"], code, piece["type"], 1)
+    ctx.log("undo", f"{name(code)} takes back the move of a {piece['type'].title()} to {land_name(piece['at'])}.")
+    piece["at"], piece["mp"] = last["from"], piece["mp"] + 1
+    piece["stopped"], piece["moved"] = last["stopped"], last["moved"]
+    action["ops"] += 1
+
+
+# ---- consent to pass (resolution 10) -----------------------------------------------------------------------
+
+def ask(ctx: Ctx, code: str, land: str) -> None:
+    action = ctx.play["action"]
+    owners = _enemy_players(ctx.state, land, code)
+    action["asking"] = {"land": land, "owners": owners}
+    ctx.log("consent_asked", f"{name(code)} asks {', '.join(name(o) for o in owners)} for passage through "
+            f"{land_name(land)}.")
+    action["stage"] = "consent"
+    _apply_standing(ctx, action)
+
+
+def _apply_standing(ctx: Ctx, action: dict[str, Any]) -> None:
+    """Standing answers decide at once; the first owner without one is asked."""
+    code = action["who"]
+    while action["asking"]["owners"]:
+        owner = action["asking"]["owners"][0]
+        standing = ctx.play["standing"][owner].get(code)
+        if standing is None:
+            return
+        ctx.log("standing", f"{name(owner)}'s standing answer to {name(code)}: {standing}.")
+        consent(ctx, owner, standing == "allow")
+        if action["stage"] != "consent":
+            return
+
+
+def consent(ctx: Ctx, owner: str, allowed: bool) -> None:
+    action = ctx.play["action"]
+    land = action["asking"]["land"]
+    if not allowed:
+        action["denied"].append(land)
+        ctx.log("consent_denied", f"{name(owner)} denies passage through {land_name(land)}.")
+        _end_asking(action)
+        return
+    action["asking"]["owners"].pop(0)
+    if not action["asking"]["owners"]:
+        action["consent"].append(land)
+        ctx.log("consent_allowed", f"Passage through {land_name(land)} is allowed.")
+        _end_asking(action)
+
+
+def _end_asking(action: dict[str, Any]) -> None:
+    action["asking"] = None
+    action["stage"] = "move"
+
+
+def consent_answer(ctx: Ctx, owner: str, words: list[str]) -> None:
+    action = ctx.play["action"]
+    allowed = words[0] == "allow"
+    if words[1:] == ["always"]:
+        ctx.play["standing"][owner][action["who"]] = "allow" if allowed else "deny"
+    consent(ctx, owner, allowed)
+    if action["stage"] == "consent":
+        _apply_standing(ctx, action)
+
+
+# ---- after the moves ---------------------------------------------------------------------------------------
+
+def finish_moves(ctx: Ctx) -> None:
+    """``done``: Division tokens, the Clergy penalty lands, control changes and destruction are worked out."""
+    state = ctx.state
+    action = ctx.play["action"]
+    code = action["who"]
+    action["stage"] = "resolve"
+    ended = sorted({p["at"] for p in action["pieces"] if p["moved"]})
+    for land in ended:
+        land_state = state["lands"][land]
+        if land_state["division"] and occupants(state, land) == [code]:
+            land_state["division"] = False  # resolution 25: no battle, the single penalty below
+            state["supply"]["tokens"]["division"] += 1
+            ctx.log("division_removed", f"{name(code)} removes the Division token from {land_name(land)}.")
+    start = action["start_control"]
+    for land in ended:
+        owner = catalog().lands[land]["principality"]
+        inside = owner in PRINCIPALITIES and (owner != code or land in action["start_division"])
+        if inside and start[land] != code:
+            action["penalties"].append(land)
+    now = controllers(state)
+    for land in ended:
+        if now[land] == code and start[land] != code:
+            ctx.log("control", f"{name(code)} takes control of {land_name(land)}.")
+            queue_destruction(ctx, action, land)
+    action["pieces"], action["log"] = [], []
+
+
+def queue_destruction(ctx: Ctx, action: dict[str, Any], land: str) -> None:
+    """A taken land with a City or building offers destruction, never of the taker's own (rulebook p. 22)."""
+    land_state = ctx.state["lands"][land]
+    own = catalog().lands[land]["principality"] == action["who"]
+    if not own and (land_state["cities"] or land_state["building"]) and active(ctx.state, action["who"]):
+        action["destroy"].append(land)
+
+
+def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> None:
+    from . import battle
+
+    code = action["who"]
+    player = ctx.state["players"][code]
+    if not active(ctx.state, code):  # eliminated in its own battle: no penalty, no destruction any more
+        action["penalties"], action["destroy"] = [], []
+    if action["penalties"]:
+        land = action["penalties"][0]
+        choices = penalty_choices(player)
+        if len(choices) == 2:
+            prompt(ctx, code, "clergy_penalty", f"The Church frowns on your army in {land_name(land)}: "
+                   "lose 1 Clergy or pay 1 gold.")
+            return
+        action["penalties"].pop(0)
+        if choices:
+            pay_penalty(ctx, code, land, choices[0])
+        return
+    if action["destroy"]:
+        prompt(ctx, code, "destroy", f"You took {land_name(action['destroy'][0])}: destroy its City and/or "
+               "building (costs 1 People and 1 Clergy) or keep them?")
+        return
+    contested = battle_lands(ctx, code)
+    if not contested:
+        ctx.play["action"] = None
+        return
+    if len(contested) == 1 or not active(ctx.state, code):
+        battle.start(ctx, contested[0], code)
+        return
+    prompt(ctx, code, "battle_order", "Choose the next battle: " + ", ".join(land_name(land) for land in contested) + ".")
+
+
+def battle_lands(ctx: Ctx, code: str) -> list[str]:
+    return sorted(land for land in ctx.state["lands"]
+                  if code in occupants(ctx.state, land) and len(occupants(ctx.state, land)) > 1)
+
+
+def penalty_choices(player: dict[str, Any]) -> list[str]:
+    """-1 Clergy or 1 gold; nothing at 0 Clergy and 0 gold (resolution 11)."""
+    return [choice for choice, can in (("clergy", player["clergy"] > 0), ("gold", player["gold"] > 0)) if can]
+
+
+def pay_penalty(ctx: Ctx, code: str, land: str, choice: str) -> None:
+    if choice == "clergy":
+        change_track(ctx, code, "clergy", -1, f"Clergy penalty for {land_name(land)}")
+    else:
+        pay_gold(ctx, code, 1)
+        ctx.log("clergy_penalty", f"{name(code)} pays 1 gold to the Church for {land_name(land)}.")
+
+
+def resolve_options(ctx: Ctx, code: str, kind: str) -> list[str]:
+    action = ctx.play["action"]
+    if kind == "clergy_penalty":
+        land = action["penalties"][0]
+        return [f"penalty {land} {choice}" for choice in penalty_choices(ctx.state["players"][code])]
+    if kind == "destroy":
+        land = action["destroy"][0]
+        land_state = ctx.state["lands"][land]
+        items = sorted(land_state["cities"]) + ([land_state["building"]] if land_state["building"] else [])
+        subsets = [" ".join(c) for size in range(1, len(items) + 1) for c in combinations(items, size)]
+        return [f"keep {land}"] + [f"destroy {land} {subset}" for subset in subsets]
+    return [f"battle {land}" for land in battle_lands(ctx, code)]
+
+
+def resolve_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
+    from . import battle
+
+    action = ctx.play["action"]
+    if kind == "clergy_penalty":
+        action["penalties"].pop(0)
+        pay_penalty(ctx, code, words[1], words[2])
+    elif kind == "destroy":
+        land = action["destroy"].pop(0)
+        if words[0] == "destroy":
+            destroy(ctx, code, land, words[2:])
+    else:
+        battle.start(ctx, words[1], code)
+
+
+def destroy(ctx: Ctx, code: str, land: str, items: list[str]) -> None:
+    """Tokens back to the pool; -1 People and -1 Clergy once for the land (resolution 12)."""
+    land_state = ctx.state["lands"][land]
+    tokens = ctx.state["supply"]["tokens"]
+    for item in items:
+        if item in land_state["cities"]:
+            tokens[land_state["cities"].pop(item)] += 1
+        else:
+            tokens[item] += 1
+            land_state["building"] = None
+    ctx.log("destruction", f"{name(code)} destroys {', '.join(items)} on {land_name(land)}.")
+    change_track(ctx, code, "people", -1, "destruction")
+    change_track(ctx, code, "clergy", -1, "destruction")
+
+
+__all__ = ["CAVALRY", "MOVEMENT_POINTS", "begin", "step"]

@@ -1,0 +1,69 @@
+"""The ``/rules`` text for PRINCIPES II: what is implemented and how the open points are settled."""
+
+RULES_NOTES_PLAY = """\
+Rules of play (PRINCIPES II). Numbers refer to the implementation's resolutions file.
+Round: the Princeps chooses the direction (direction cw|ccw over the seating Polonia Maior, Masovia, Polonia Minor,
+Silesia); the History card is revealed (its text and icons arrive with PRINCIPES IV); every player seals a plan in
+a DM (plan taxes assembly movement = Actions I, II, III); when all are ready, everyone's I is revealed and
+performed in turn order, then II, then III. Any action may be skipped or done in part: 'done' ends it. After
+Round 6 (or the Round after an elimination) the Princeps holder wins. The Princeps token changes hands at a
+Council only; the turn order of the Round is kept.
+Actions: Progress takes as many face-up Market tiles as the Period number (2 slots per colour, exchange when full,
+never two identical tiles on a board, the Market refills with the duplicate rule). Taxes costs 1 People
+(refused at 0) and pays the Might of the lands you control (a Division token's land pays nothing); Silesia's
+Colour of Gold adds 2. Assembly brings up to 3 units from your pool (Knights 1 gold) to your Prince's land
+and/or your Capital; if you lack a controlled Capital or a Prince on the map, also to your richest controlled
+land(s) (7); a Prince figure off the map re-enters this way (8). Movement: see below. Building founds 1 City
+(cost = its Might: capital 3, city 2, Civitas 1) and up to 2 buildings at 1 gold each, one City and one
+building per land (Western Pomerania may hold two Cities, 6), while tokens last. A Castle gives the defender +2
+shields; a Tiltyard gives +1 People and an Abbey +1 Clergy while you control it, and Terra Lanciciensis +1
+Clergy likewise (1, 5). Politics: declare the split first (draw 3 court, draw 2 court 1 neighbour...), then
+return 1 of the 3 to the bottom of its deck (21); or summon a Council.
+Movement: units move one border at a time (move knight posnania gnesna), cavalry 3 points, infantry 2, only on
+the 44 lands. Entering a land with units of another colour stops the unit unless its owner consents: 'ask
+<land>' sends the owner an Allow / Deny prompt (silence = deny; neutral units never consent); 'allow always' or
+'deny always' sets a standing answer for that player, and 'standing <player> ask' clears it. Moves can be undone
+until 'done' (at most 40 moves and undos per action). Then: a Division token where a unit ended is removed with
+the single penalty (25); the Clergy penalty, -1 Clergy or 1 gold, is due for each land where units ended inside
+another principality's borders (or on a Division land) that you did not control when the Movement began (11;
+nothing at 0 Clergy and 0 gold); lands change hands; for each land taken with a City or building you may destroy
+any of them for -1 People and -1 Clergy once (12), never in your own principality; then the battles, in the
+order you choose (13).
+Battles: the defender has 1 shield per gord, 2 per City, +2 for a Castle. Windows: 'before battle' cards
+(attacker first, then defender, at most one card per own unit in the battle); both dice are rolled (faces:
+sword, sword, shield, shield, sword+shield, coin; a coin loots 1 gold on the final face, 14); the initial count;
+Masovia's With the Wind reroll of its own die once per battle (15); extra cards for a sword or shield from the
+corner icon (attacker first, at most one per unit, toppled ones included, 17); damage goes to infantry, then
+cavalry, then Princes; a single point on a cavalry unit is a wound; excess damage is loose wounds that extra
+shields cancel first (16). The side that topples all enemies with one unit standing wins; otherwise the side
+that toppled more; ties and mutual wipe-outs go to the defender. Toppled units return to their pool (Neighbours
+to their home area; Pomeranians beaten at home leave the map until their land is free again). The loser
+withdraws unit by unit to adjacent lands it controls, or loses the units (18); the player deciding for neutral
+units is the one who moved them, else the player involved. Winner +1 People, loser -1. 'After battle' cards are
+chosen sealed by both sides at once (43). Each player who fought draws 1 Battle card (19). A neutral Prince
+removed in battle returns at once to his Capital, else to his principality's first land free of foreign units.
+Neutral units play no cards; their player rolls both dice. Card effects are applied from PRINCIPES III on.
+Dynasties: at the end of Periods I and II each player whose Prince belongs to the past Period chooses one of the
+new Period's living Princes (32, 45) and may then move the figure to any land they control, in turn order. A
+Prince killed in battle is followed by the other Prince of the current Period, else one of the next Period; the
+figure is placed on a controlled land (or waits off the map, 8). A player with no Prince left is eliminated: units
+become neutral, the Princess leaves, cards, gold and tiles go back, the Princeps token passes to the next active
+player in the seat cycle, and the next Round is the last (33, 44). Last player standing wins; the last players
+falling together is a draw (34). Option elimination=off: play on with an heir until a later Prince can rule.
+Council: the host (Polonia Maior holding Gnesna: +2 Clergy first, Elder Blood), then every player in turn order
+plays Court and Neighbour cards for their support (pledge <card> people|clergy, then done); the host claims the
+Princeps token when highest or tied-highest on 2 of the 3 tracks among the active players (Might as the track
+shows it, at most 10), Polonia Minor holding Cracovia on 1 (House of Princeps, 36); all three at 10 is a
+coronation and wins at once (35).
+Any time (free actions, never blocking): sell <card> for 1 gold; support <card> people|clergy for the support
+printed on a Court or Neighbour card (42; not during a Council); give <player> <gold> (logged publicly; promises
+are not binding and nothing is held in escrow). The hand limit of 6 is enforced at once: the game waits until
+the excess is converted. Played and discarded cards go under their deck; empty decks draw nothing (41).
+Not yet: card and tile texts, Neighbour movement and the active variant (option neutrals=active: until
+PRINCIPES III neutral principalities only defend, as in the passive variant), History effects and icons,
+Invaders and Princesses (PRINCIPES IV). Gold gifts are listed among a player's choices only while that player has
+no decision to take; 'give <player> <amount>' is accepted at any time.
+Deadlines: a missing plan is sealed with the AI's plan for that seat; an unanswered consent is a denial; an
+unanswered card window passes; an unanswered action prompt skips (ends) the action; other prompts take their
+first choice (keep the buildings, the first withdrawal land, the first Prince).
+"""
