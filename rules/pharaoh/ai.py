@@ -1,0 +1,236 @@
+"""Pharaoh AI: search the whole turn, then expectimax over the next player's dice.
+
+A decision is one step, but a turn is a sequence of steps bought with the rolled points. The AI therefore
+searches every way to spend the points left (depth-first, merging transpositions: the same placement reached
+with as many points left or more is not searched again) and takes a win if one is reachable this turn.
+
+Otherwise every placement the turn can end in gets a static *outlook*: the players who roll before our next
+turn each win with the probability that their roll pays for their cheapest way onto a goal line, then our roll
+may pay for ours. "Cheapest way" prices a piece at its pips per orthogonal cell to a goal cell (a diagonal
+costs as much as two orthogonal steps), entering from the reserve included, and a goal cell held by a larger
+enemy piece as out of reach for one turn.
+
+Level ``expectimax`` then searches the best placements one ply deeper: a chance node over the next player's
+roll, each roll answered by that player's own full-turn search (an exact win if one is reachable, otherwise
+the placement with the best outlook for them), scored by our outlook afterwards. Level ``greedy`` stops at the
+static outlook.
+
+Positions here are flat tuples: entry ``3 * seat + piece`` is the cell index of that piece, -1 in reserve.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import product
+from typing import Any
+
+from .board import (
+    CELLS,
+    EDGE_CELLS,
+    GOAL_LINES,
+    NEIGHBOURS,
+    PIECE_LETTERS,
+    cell_index,
+    cell_name,
+    chance_at_least,
+    goal_line_names,
+    manhattan,
+)
+
+Position = tuple[int, ...]
+
+#: a goal cell held by a larger enemy piece: more than any roll pays, so no win next turn through it
+BLOCKED_COST = 13
+#: a turn search this large stops expanding (only reachable with two dice); what it found is still scored
+NODE_CAP = 30_000
+#: expectimax searches the replies to this many of the best placements by outlook ...
+CANDIDATES = 6
+#: ... while the placements scored inside those reply searches stay under this budget (bounds the time; with
+#: two dice each roll's reply is a larger search, so fewer fit)
+REPLY_BUDGET = {1: 6_000, 2: 2_000}
+#: a reply search (one roll of the next player) expands at most this many placements
+REPLY_NODE_CAP = 1_500
+ACTION_NAMES = {(piece, cell): f"{PIECE_LETTERS[piece]} {cell_name(cell)}" for piece in range(3) for cell in CELLS}
+#: edge -> goal cell -> pips-free cost of entering and walking there (1 for the entry, then cells)
+ENTRY_DISTANCE = {edge: {goal: 1 + min(manhattan(cell, goal) for cell in cells) for goal in CELLS}
+                  for edge, cells in EDGE_CELLS.items()}
+#: edge -> piece -> cell + 1 (0: in reserve) -> goal cell -> the piece's cost to reach it, entry included
+COST_TABLES = {edge: [[{goal: (piece + 1) * (entry[goal] if cell < 0 else manhattan(cell, goal)) for goal in CELLS}
+                       for cell in range(-1, 25)] for piece in range(3)]
+               for edge, entry in ENTRY_DISTANCE.items()}
+#: dice -> ((total, probability), ...)
+ROLLS = {dice: tuple((total, sum(1 for faces in product(range(1, 7), repeat=dice) if sum(faces) == total)
+                      / 6 ** dice) for total in range(dice, 6 * dice + 1)) for dice in (1, 2)}
+
+
+class Context:
+    """The facts every evaluation of one decision shares, and a cache of goal-line costs."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.players: int = view["players"]
+        self.dice: int = view["dice"]
+        self.lines = tuple(GOAL_LINES[name] for name in goal_line_names(self.players, view["goal"]))
+        self.line_sets = {tuple(sorted(line)) for line in self.lines}
+        self.goal_cells = tuple(sorted({cell for line in self.lines for cell in line}))
+        self.edges = tuple(view["edges"])
+        self.entry_cells = tuple(EDGE_CELLS[edge] for edge in self.edges)
+        self._costs: dict[tuple[Any, ...], int] = {}
+        self.scored = 0  # placements scored so far (the expectimax budget counts them)
+
+    def is_win(self, position: Position, seat: int) -> bool:
+        return tuple(sorted(position[3 * seat:3 * seat + 3])) in self.line_sets
+
+    def win_cost(self, position: Position, seat: int, blockers: tuple[int, ...]) -> int:
+        """Fewest points ``seat`` needs to fill a goal line, ignoring pieces in the way between.
+
+        ``blockers`` gives, for each goal cell, the index in ``position`` of the piece on it (-1: empty). The
+        cost depends only on the seat's own pieces and those, so it is cached by them.
+        """
+        own = position[3 * seat:3 * seat + 3]
+        key = (seat, own, blockers)
+        cost = self._costs.get(key)
+        if cost is None:
+            cost = self._costs[key] = self._assign(own, seat, blockers)
+        return cost
+
+    def _assign(self, own: Position, seat: int, blockers: tuple[int, ...]) -> int:
+        """The cheapest assignment of the three pieces to the cells of one goal line."""
+        table = COST_TABLES[self.edges[seat]]
+        rows = [table[piece][cell + 1] for piece, cell in enumerate(own)]
+        # size of a foreign piece on each goal cell (-1: none): it blocks our smaller pieces for a turn
+        size = {goal: (-1 if holder < 0 or holder // 3 == seat else holder % 3)
+                for goal, holder in zip(self.goal_cells, blockers, strict=True)}
+        best = 10 ** 6
+        for line in self.lines:
+            (a0, b0, c0), (a1, b1, c1), (a2, b2, c2) = (
+                [row[goal] + (BLOCKED_COST if size[goal] > piece else 0) for goal in line]
+                for piece, row in enumerate(rows))
+            best = min(best, a0 + b1 + c2, a0 + c1 + b2, b0 + a1 + c2, b0 + c1 + a2, c0 + a1 + b2, c0 + b1 + a2)
+        return best
+
+    def outlook(self, position: Position, viewer: int, last_mover: int) -> float:
+        """``viewer``'s prospects when ``last_mover`` has just ended a turn: the seats after it roll first."""
+        self.scored += 1
+        blockers = tuple(position.index(goal) if goal in position else -1 for goal in self.goal_cells)
+        costs = [self.win_cost(position, seat, blockers) for seat in range(self.players)]
+        threat, survive = 0.0, 1.0
+        seat = (last_mover + 1) % self.players
+        while seat != viewer:
+            chance = chance_at_least(self.dice, costs[seat])
+            threat += survive * chance
+            survive *= 1.0 - chance
+            seat = (seat + 1) % self.players
+        mine = costs[viewer]
+        others = (sum(costs) - mine) / (self.players - 1)
+        progress = (others - mine) / 40.0  # tie-breaker between placements no roll decides yet
+        return -threat + survive * (0.6 * chance_at_least(self.dice, mine) + 0.3 * progress)
+
+
+def to_position(view: dict[str, Any]) -> Position:
+    return tuple(-1 if cell is None else cell_index(cell) for own in view["pieces"] for cell in own)
+
+
+def explore(context: Context, start: Position, points: int, seat: int,
+            cap: int = NODE_CAP) -> tuple[dict[Position, str | None], bool]:
+    """Every placement ``seat`` can reach this turn -> the first step towards it (None: end now); True if a win.
+
+    When a win is reachable, the answer holds just that placement. Past ``cap`` placements the search stops
+    expanding: only two dice get there, and what was found is still a fair sample of the turn.
+    """
+    base = 3 * seat
+    entry_targets = tuple((cell, 1) for cell in context.entry_cells[seat])
+    best_left: dict[Position, int] = {start: points}
+    first: dict[Position, str | None] = {start: None}
+    stack = [start]
+    while stack:
+        node = stack.pop()
+        budget = best_left[node]
+        first_step = first[node]
+        holders = {cell: index for index, cell in enumerate(node) if cell >= 0}
+        for piece in range(3):
+            pips = piece + 1
+            if pips > budget:
+                break
+            cell = node[base + piece]
+            for target, multiplier in (entry_targets if cell < 0 else NEIGHBOURS[cell]):
+                rest = budget - pips * multiplier
+                if rest < 0:
+                    continue
+                holder = holders.get(target)
+                if holder is not None and (holder // 3 == seat or holder % 3 > piece):
+                    continue
+                child_list = list(node)
+                child_list[base + piece] = target
+                if holder is not None:
+                    child_list[holder] = -1
+                child = tuple(child_list)
+                if best_left.get(child, -1) >= rest:
+                    continue
+                step = first_step or ACTION_NAMES[(piece, target)]
+                best_left[child] = rest
+                first[child] = step
+                if context.is_win(child, seat):
+                    return {child: step}, True
+                if len(best_left) < cap:
+                    stack.append(child)
+    return first, False
+
+
+def reply_value(context: Context, position: Position, me: int, budget: int) -> float | None:
+    """Chance node over the next player's roll; each roll answered by their best turn; our outlook after.
+
+    None when the placements scored pass ``budget`` before every roll is answered (two dice, many pieces).
+    """
+    opponent = (me + 1) % context.players
+    total = 0.0
+    for points, probability in ROLLS[context.dice]:
+        if context.scored > budget:
+            return None
+        replies, won = explore(context, position, points, opponent, REPLY_NODE_CAP)
+        if won:
+            total -= probability
+            continue
+        answer = max(replies, key=lambda reply: context.outlook(reply, opponent, opponent))
+        total += probability * context.outlook(answer, me, opponent)
+    return None if context.scored > budget else total
+
+
+def decide(view: dict[str, Any], seat: int, legal: Sequence[str], level: str, rng: random.Random) -> str:
+    """The first step of the best way to spend this turn's points (``end`` when stopping now is best)."""
+    if len(legal) == 1:
+        return legal[0]
+    context = Context(view)
+    placements, won = explore(context, to_position(view), view["left"], seat)
+    if won:
+        return _checked(next(iter(placements.values())), legal)
+    ranked = sorted(((context.outlook(position, seat, seat), rng.random(), position)
+                     for position in placements), reverse=True)
+    if level == "expectimax":
+        ranked = _deepen(context, ranked, seat)
+    return _checked(placements[ranked[0][2]], legal)
+
+
+def _deepen(context: Context, ranked: list[tuple[float, float, Position]], seat: int
+            ) -> list[tuple[float, float, Position]]:
+    """Re-rank the best placements by the expectimax value of the next player's reply.
+
+    Candidates are searched best first until the budget is spent; only fully searched ones are compared
+    (if not even the first fits, the static ranking stands).
+    """
+    deeper = []
+    context.scored = 0
+    for _, tie_break, position in ranked[:CANDIDATES]:
+        value = reply_value(context, position, seat, REPLY_BUDGET[context.dice])
+        if value is None:
+            break
+        deeper.append((value, tie_break, position))
+    return sorted(deeper, reverse=True) or ranked
+
+
+def _checked(step: str | None, legal: Sequence[str]) -> str:
+    """The chosen step in the game's notation; the search mirrors the rules, so it is always legal."""
+    action = "end" if step is None else step
+    if action not in legal:
+        raise AssertionError(f"the Pharaoh AI chose {action!r}, which the rules do not allow here")
+    return action
