@@ -91,6 +91,8 @@ class HostCore:
         self._locks: dict[int, asyncio.Lock] = {}
         #: game id -> the game as last loaded or stored by this process, valid while its version matches
         self._known: dict[int, Live] = {}
+        #: game id -> (seat, status message key, log lines) of a multi-step action in progress
+        self._steps: dict[int, tuple[int, str, list[str]]] = {}
         #: set when a timer is added, so a front-end's timer loop can wake up early
         self.timers_changed = asyncio.Event()
 
@@ -357,14 +359,83 @@ class HostCore:
         )
 
     def _turn_deliveries(
-        self, live: Live, before: dict[int, Decision], events: list[Event], change: Change
+        self,
+        live: Live,
+        before: dict[int, Decision],
+        events: list[Event],
+        change: Change,
+        acting: int | None = None,
     ) -> None:
-        """After a completed action: the public board + log + mention of whoever must act now (once), and
-        private views and prompts by DM for seats with hidden information or turn DMs on."""
+        """What the table sees after an action.
+
+        A completed action or turn: the public board, its log and a mention of whoever must act now (once), plus
+        private views and prompts by DM for seats with hidden information or turn DMs on. A step of a multi-step
+        action (the same seat alone decides the same kind of thing before and after, and no die was rolled)
+        edits one status message instead of posting a board; a free action (by someone not asked) posts its log
+        line alone.
+        """
         game, state = live.game, live.state
         pending = game.pending(state)
         fresh = {s: d for s, d in pending.items() if before.get(s) is None or before[s].id != d.id}
-        lines = [event.text for event in events]
+        finished = game.outcome(state).finished
+        texts = [event.text for event in events]
+        used_chance = any(draws for _seat, _action, draws, _who, _log in change.events)
+        if (
+            acting is not None
+            and not finished
+            and not used_chance
+            and set(before) == set(pending) == {acting}
+            and not pending[acting].sealed
+            and before[acting].kind == pending[acting].kind
+        ):
+            self._step_delivery(live, acting, pending[acting], texts, change)
+        elif acting is not None and acting not in before and not fresh and not finished:
+            change.deliveries.append(self._public(live, "\n".join(texts), None))
+        else:
+            self._board_delivery(live, pending, fresh, texts, change, acting)
+        for seat, decision in sorted(fresh.items()):
+            wants_dm = game.hidden_information or decision.sealed or live.seats[seat].user_id in live.dm_users
+            if live.seats[seat].is_ai or not wants_dm:
+                continue
+            private = self._private(
+                live,
+                seat,
+                f"{game.title} #{live.id}: {decision.prompt}",
+                prompt=self.prompt_for(live, seat, decision),
+            )
+            if private:
+                change.deliveries.append(private)
+
+    def _step_delivery(
+        self, live: Live, seat: int, decision: Decision, texts: list[str], change: Change
+    ) -> None:
+        """Edit the turn's status message: every step's log so far and what the seat decides next."""
+        run = self._steps.get(live.id)
+        if run is None or run[0] != seat:
+            run = (seat, f"status:{live.seq + 1}", [])
+        run = (seat, run[1], run[2] + texts)
+        self._steps[live.id] = run
+        prompt = None
+        if not live.game.hidden_information and not live.seats[seat].is_ai:
+            prompt = self.prompt_for(live, seat, decision)
+        text = "\n".join([*run[2], self._waiting_line(live, seat, decision)])
+        delivery = self._public(live, text, None, None, prompt)
+        delivery.edit_key = run[1]
+        change.deliveries.append(delivery)
+
+    def _board_delivery(
+        self,
+        live: Live,
+        pending: dict[int, Decision],
+        fresh: dict[int, Decision],
+        texts: list[str],
+        change: Change,
+        acting: int | None,
+    ) -> None:
+        """The board image with the whole turn's log (earlier steps included) and the mention of who acts now."""
+        game, state = live.game, live.state
+        run = self._steps.pop(live.id, None)
+        lines = (run[2] if run is not None and run[0] == acting else []) + texts
         outcome = game.outcome(state)
         if outcome.finished:
             lines.append(self._result_text(live, outcome.winners, outcome.draw, outcome.reason))
@@ -379,18 +450,6 @@ class HostCore:
         change.deliveries.append(
             self._public(live, "\n".join(lines), self._view(live, None), mentions, public_prompt)
         )
-        for seat, decision in sorted(fresh.items()):
-            wants_dm = game.hidden_information or decision.sealed or live.seats[seat].user_id in live.dm_users
-            if live.seats[seat].is_ai or not wants_dm:
-                continue
-            private = self._private(
-                live,
-                seat,
-                f"{game.title} #{live.id}: {decision.prompt}",
-                prompt=self.prompt_for(live, seat, decision),
-            )
-            if private:
-                change.deliveries.append(private)
 
     def _waiting_line(self, live: Live, seat: int, decision: Decision) -> str:
         who = live.seats[seat].label

@@ -96,7 +96,8 @@ class PlayMixin(HostCore):
             log_lines = [[e.kind, e.text] for e in applied.events]
             change.events.append((seat, action, list(rng.draws), who, log_lines))
         after = live.with_state(state)
-        self._turn_deliveries(after, before, events, change)
+        acting = moves[0][0] if len({seat for seat, _ in moves}) == 1 else None
+        self._turn_deliveries(after, before, events, change, acting)
         await self._store(live, after, change)
         return change.deliveries
 
