@@ -239,3 +239,33 @@ async def test_remembered_messages_are_replaced(host: Host) -> None:
     await host.remember_message(game_id, "status", "chan", "2")
     assert await host.find_message(game_id, "status") == ("chan", "2")
     assert await host.find_message(game_id, "lobby") is None
+
+
+async def test_steps_of_a_turn_edit_one_status_message_then_the_board_posts(host: Host) -> None:
+    """Pharaoh: each step of a turn edits the turn's status message; the turn's end posts the board with the
+    whole turn's log."""
+    info = await host.create_game("guild", "pharaoh-chan", ALICE, "pharaoh", {}, seed=7)
+    await host.join("pharaoh-chan", BOB)
+    await host.start("pharaoh-chan", ALICE, order="given")
+    game_id = info.game_id
+    for _ in range(40):  # find a turn with at least one step before its end
+        game = await host.game_info(game_id)
+        actor = ALICE if game.pending_users == [ALICE.user_id] else BOB
+        choices = [c.action for c in await host.suggestions(game_id, actor.user_id, "", limit=200)]
+        steps = [a for a in choices if a != "end"]
+        if not steps:
+            await host.act(game_id, actor, "end")
+            continue
+        deliveries = await host.act(game_id, actor, steps[0])
+        public = [d for d in deliveries if d.kind == "public"]
+        if (await host.game_info(game_id)).pending_users != [actor.user_id]:
+            continue  # that step ended the turn
+        assert len(public) == 1 and public[0].view is None and public[0].edit_key.startswith("status:")
+        key, step_text = public[0].edit_key, public[0].text.splitlines()[0]
+        ended = await host.act(game_id, actor, "end")
+        board = [d for d in ended if d.kind == "public"][0]
+        assert board.view is not None and board.edit_key is None
+        assert board.text.splitlines()[0] == step_text  # the board's log starts with the turn's first step
+        assert key
+        return
+    pytest.fail("no turn with a step before its end in 40 tries")
