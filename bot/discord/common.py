@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -150,3 +150,22 @@ def _what(interaction: Interaction) -> str:
         return f"/{interaction.command.qualified_name}"
     custom_id = dict(interaction.data or {}).get("custom_id", "?")
     return f"component {custom_id}"
+
+
+class Handled:
+    """Mixed into every item: tracks the work (tests and shutdown wait for it) and turns errors into sentences.
+
+    Each item defines ``handle``; ``callback`` is what discord.py calls once it rebuilt the item from its id.
+    """
+
+    game_id: int
+    handle: Callable[[Interaction], Awaitable[None]]
+
+    async def callback(self, interaction: Interaction) -> None:
+        interaction.extras["game_id"] = self.game_id
+        bot = bot_of(interaction)
+        async with bot.busy():
+            try:
+                await self.handle(interaction)
+            except Exception as error:  # every failure becomes a sentence or an apology, never a traceback
+                await answer_error(interaction, error)

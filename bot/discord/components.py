@@ -9,6 +9,7 @@ custom_id layouts (fields are percent-quoted, so a ``:`` inside a decision id ca
 - ``pt:l:<game>:<op>``                       lobby Join / Leave / Start
 - ``pt:x:<game>:<expiry>:<choice>``          after a missed deadline: claim / wait / ai
 - ``pt:h:<game>``                            "Open my hand" (the fallback when a DM could not be delivered)
+- ``pt:f:...`` / ``pt:g:...``                a guided form's button / select (see ``bot.discord.forms``)
 
 A button carries the id of the decision it answers, not the game's version, so someone else's free action does
 not invalidate it; the host refuses a stale or doubled click and nothing is applied twice.
@@ -17,7 +18,6 @@ not invalidate it; the host refuses a stale or doubled click and nothing is appl
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -25,7 +25,8 @@ import discord
 
 from bot.models import Choice, GameInfo, HostError, Prompt
 
-from .common import Interaction, actor_of, answer_error, board_file, bot_of, channel_key, send, within_ack
+from .common import Handled, Interaction, actor_of, board_file, bot_of, channel_key, send, within_ack
+from .forms import FORM_ITEMS, inline_page, open_button
 
 BUTTONS_AT_MOST = 5
 BUTTON_LABEL = 80
@@ -42,25 +43,6 @@ _HAND_BUTTON_ID = r"pt:h:(?P<game>\d+)"
 
 def _q(text: str) -> str:
     return quote(text, safe="")
-
-
-class _Handled:
-    """Mixed into every item: tracks the work (tests and shutdown wait for it) and turns errors into sentences.
-
-    Each item defines ``handle``; ``callback`` is what discord.py calls once it rebuilt the item from its id.
-    """
-
-    game_id: int
-    handle: Callable[[Interaction], Awaitable[None]]
-
-    async def callback(self, interaction: Interaction) -> None:
-        interaction.extras["game_id"] = self.game_id
-        bot = bot_of(interaction)
-        async with bot.busy():
-            try:
-                await self.handle(interaction)
-            except Exception as error:  # every failure becomes a sentence or an apology, never a traceback
-                await answer_error(interaction, error)
 
 
 # ---------------------------------------------------------------------------------------------- choices
@@ -114,7 +96,7 @@ async def retire_components(interaction: Interaction) -> None:
         await interaction.response.edit_message(view=None)
 
 
-class ChoiceButton(_Handled, discord.ui.DynamicItem[Any], template=_CHOICE_BUTTON_ID):
+class ChoiceButton(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_BUTTON_ID):
     def __init__(self, game_id: int, seat: int, decision_id: str, token: str, label: str = "") -> None:
         self.game_id, self.seat, self.decision_id, self.token = game_id, seat, decision_id, token
         super().__init__(
@@ -137,7 +119,7 @@ class ChoiceButton(_Handled, discord.ui.DynamicItem[Any], template=_CHOICE_BUTTO
         await play_choice(interaction, self.game_id, self.seat, self.decision_id, self.token)
 
 
-class ChoiceSelect(_Handled, discord.ui.DynamicItem[Any], template=_CHOICE_SELECT_ID):
+class ChoiceSelect(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_SELECT_ID):
     def __init__(
         self,
         game_id: int,
@@ -172,7 +154,7 @@ class ChoiceSelect(_Handled, discord.ui.DynamicItem[Any], template=_CHOICE_SELEC
         await play_choice(interaction, self.game_id, self.seat, self.decision_id, str(values[0]))
 
 
-class MoreChoices(_Handled, discord.ui.DynamicItem[Any], template=_MORE_CHOICES_ID):
+class MoreChoices(Handled, discord.ui.DynamicItem[Any], template=_MORE_CHOICES_ID):
     def __init__(self, game_id: int, seat: int, decision_id: str, page: int) -> None:
         self.game_id, self.seat, self.decision_id, self.page = game_id, seat, decision_id, page
         super().__init__(
@@ -206,10 +188,30 @@ class MoreChoices(_Handled, discord.ui.DynamicItem[Any], template=_MORE_CHOICES_
             view.stop()
 
 
-def prompt_view(prompt: Prompt, first_page: int = 0) -> discord.ui.View | None:
-    """Components for a prompt: a few buttons, or selects of 25 (four per message, then "More choices")."""
+def prompt_view(
+    prompt: Prompt,
+    first_page: int = 0,
+    game_key: str | None = None,
+    seat_view: dict[str, Any] | None = None,
+) -> discord.ui.View | None:
+    """Components for a prompt: a few buttons, or selects of 25 (four per message, then "More choices").
+
+    When the game has a guided form for this decision kind (``bot.discord.forms``), the prompt opens on the
+    form (given the seat's own ``seat_view``) or carries a "Plan…" button that opens it beside the choices.
+    """
     if prompt.expiry_id:
         return expiry_view(prompt)
+    if first_page == 0 and (page := inline_page(game_key, prompt, seat_view)) is not None:
+        return page.as_view()  # the form's first page stands in for the list of choices
+    view = _choices_view(prompt, first_page)
+    button = open_button(game_key, prompt) if first_page == 0 else None
+    if button is not None:
+        view = view or discord.ui.View(timeout=None)
+        view.add_item(button)
+    return view
+
+
+def _choices_view(prompt: Prompt, first_page: int) -> discord.ui.View | None:
     choices = prompt.choices
     if not choices:
         return None
@@ -246,7 +248,7 @@ def _placeholder(page: list[Choice], start: int, total: int) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- lobby
-class LobbyButton(_Handled, discord.ui.DynamicItem[Any], template=_LOBBY_BUTTON_ID):
+class LobbyButton(Handled, discord.ui.DynamicItem[Any], template=_LOBBY_BUTTON_ID):
     STYLES = {
         "join": discord.ButtonStyle.success,
         "leave": discord.ButtonStyle.secondary,
@@ -306,7 +308,7 @@ def lobby_view(info: GameInfo) -> discord.ui.View | None:
 
 
 # ---------------------------------------------------------------------------------------------- deadlines
-class ExpiryButton(_Handled, discord.ui.DynamicItem[Any], template=_EXPIRY_BUTTON_ID):
+class ExpiryButton(Handled, discord.ui.DynamicItem[Any], template=_EXPIRY_BUTTON_ID):
     def __init__(self, game_id: int, expiry_id: str, choice: str, label: str = "") -> None:
         self.game_id, self.expiry_id, self.choice = game_id, expiry_id, choice
         style = discord.ButtonStyle.danger if choice == "claim" else discord.ButtonStyle.secondary
@@ -339,7 +341,7 @@ def expiry_view(prompt: Prompt) -> discord.ui.View:
 
 
 # ---------------------------------------------------------------------------------------------- private view
-class HandButton(_Handled, discord.ui.DynamicItem[Any], template=_HAND_BUTTON_ID):
+class HandButton(Handled, discord.ui.DynamicItem[Any], template=_HAND_BUTTON_ID):
     def __init__(self, game_id: int) -> None:
         self.game_id = game_id
         super().__init__(
@@ -364,7 +366,7 @@ async def show_hand(interaction: Interaction, game_id: int) -> None:
     info = await bot.host.game_info(game_id)
     snapshot = await within_ack(interaction, bot.host.hand(info.channel_id, actor_of(interaction)))
     prompt = await bot.host.prompt_of(game_id, str(interaction.user.id))
-    view = prompt_view(prompt) if prompt else None
+    view = prompt_view(prompt, game_key=snapshot.game_key, seat_view=snapshot.view) if prompt else None
     await send(
         interaction,
         snapshot.text,
@@ -389,4 +391,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     ExpiryButton,
     HandButton,
+    *FORM_ITEMS,
 )

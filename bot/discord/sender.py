@@ -136,7 +136,7 @@ class Sender:
     async def _public(self, delivery: Delivery) -> None:
         channel_id = delivery.channel_id or (await self.bot.host.game_info(delivery.game_id)).channel_id
         content, mentions = self._content(delivery)
-        view = prompt_view(delivery.prompt) if delivery.prompt else None
+        view = prompt_view(delivery.prompt, game_key=delivery.game_key) if delivery.prompt else None
         message = await self._post_or_edit(delivery, channel_id, content, mentions, view)
         if delivery.edit_key and message is not None:
             await self.bot.host.remember_message(
@@ -185,7 +185,11 @@ class Sender:
     async def _private(self, delivery: Delivery) -> None:
         assert delivery.user_id is not None
         content, _ = self._content(delivery, mention=False)
-        view = prompt_view(delivery.prompt) if delivery.prompt else None
+        view = (
+            prompt_view(delivery.prompt, game_key=delivery.game_key, seat_view=delivery.view)
+            if delivery.prompt
+            else None
+        )
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         if delivery.view:
             extra["file"] = await board_file(delivery.game_key, delivery.view, name="hand.png")
