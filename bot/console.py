@@ -136,7 +136,9 @@ class Console:
             await self._show(await self.host.start(CHANNEL, actor, rest[0] if rest else "random"))
         elif sub == "status":
             self.write(await self.host.status(CHANNEL))
-        elif sub in ("resign", "abandon", "pause", "resume", "back"):
+        elif sub == "resume":
+            await self._show(await self.host.resume(CHANNEL, actor, guild_id=GUILD))
+        elif sub in ("resign", "abandon", "pause", "back"):
             await self._show(await getattr(self.host, sub)(CHANNEL, actor))
         elif sub == "draw":
             await self._show(await self.host.offer_draw(CHANNEL, actor))

@@ -107,6 +107,8 @@ class HostCore:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
     async def _row(self, game_id: int) -> dict[str, Any]:
+        if not 0 < game_id < 2**63:  # a forged or corrupted button id: no database integer can hold it
+            raise HostError(f"There is no game #{game_id}.")
         row = await self.store.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise HostError(f"There is no game #{game_id}.")

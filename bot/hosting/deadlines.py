@@ -132,7 +132,9 @@ class DeadlinesMixin(HostCore):
             live = await self._load(game_id)
             self._require_active(live)
             me = self._seat_for(live, actor)
-            seat = int(seat_text)
+            seat = int(seat_text) if seat_text.isdigit() else -1
+            if not 0 <= seat < len(live.seats):
+                raise HostError("That question is no longer open.")
             decision = live.game.pending(live.state).get(seat)
             if me.seat == seat:
                 raise HostError("This question is for the other players; you can simply make your move.")

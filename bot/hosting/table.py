@@ -105,12 +105,13 @@ class TableMixin(HostCore):
             await self._store(live, live, change)
         return change.deliveries
 
-    async def resume(self, channel_id: str, actor: Actor) -> list[Delivery]:
-        """Resume a paused game; from another channel of the same server, a game whose channel was lost."""
+    async def resume(self, channel_id: str, actor: Actor, guild_id: str | None = None) -> list[Delivery]:
+        """Resume a paused game; from another channel of the same server (``guild_id``), a game whose channel
+        was lost."""
         info = await self.game_in_channel(channel_id)
         moved_from_lost = False
         if info is None:
-            info = await self._lost_game_of(actor, channel_id)
+            info = await self._lost_game_of(actor, guild_id)
             moved_from_lost = True
         async with self._lock(info.game_id):
             live = await self._load(info.game_id)
@@ -133,14 +134,17 @@ class TableMixin(HostCore):
             await self._store(live, live, change)
         return change.deliveries + await self._run_ai(live.id)
 
-    async def _lost_game_of(self, actor: Actor, channel_id: str) -> GameInfo:
+    async def _lost_game_of(self, actor: Actor, guild_id: str | None) -> GameInfo:
+        """The actor's most recent game paused because its channel was lost, on this server only."""
+        same_guild = "g.guild_id = ?" if guild_id is not None else "g.guild_id IS NULL"
+        params = (actor.user_id, guild_id) if guild_id is not None else (actor.user_id,)
         row = await self.store.fetchone(
             "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND g.status = 'paused' "
-            "AND g.paused_reason = 'channel-lost' ORDER BY g.id DESC LIMIT 1",
-            (actor.user_id,),
+            f"AND g.paused_reason = 'channel-lost' AND {same_guild} ORDER BY g.id DESC LIMIT 1",
+            params,
         )
         if row is None:
-            raise HostError("There is no paused game here to resume.")
+            raise HostError("There is no paused game of yours on this server to resume here.")
         return await self.game_info(row["id"])
 
     async def channel_lost(self, channel_id: str) -> list[Delivery]:

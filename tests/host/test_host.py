@@ -202,7 +202,7 @@ async def test_lost_channel_pauses_and_resumes_elsewhere(host: Host) -> None:
     assert {d.user_id for d in deliveries} == {ALICE.user_id, BOB.user_id}
     assert all(d.kind == "private" for d in deliveries)
     assert (await host.game_info(game_id)).status == "paused"
-    await host.resume("chan-2", BOB)
+    await host.resume("chan-2", BOB, guild_id="guild")
     info = await host.game_info(game_id)
     assert info.status == "active" and info.channel_id == "chan-2"
 

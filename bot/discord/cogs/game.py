@@ -217,7 +217,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         name="resume", description="Resume a paused game (here, if its channel was deleted)"
     )
     async def resume(self, interaction: Interaction) -> None:
-        work = self.host.resume(channel_key(interaction), actor_of(interaction))
+        guild = str(interaction.guild_id) if interaction.guild_id is not None else None
+        work = self.host.resume(channel_key(interaction), actor_of(interaction), guild_id=guild)
         await self._run(interaction, await within_ack(interaction, work), "Noted.")
 
     @app_commands.command(name="draw", description="Offer or accept a draw, where the game allows one")
