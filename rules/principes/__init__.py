@@ -3,7 +3,8 @@
 This package holds the validated game data (``data.py`` over ``data/*.json``), the effect vocabulary
 (``effects.py``), the state model and the starting position for 2, 3 and 4 players (``state.py``, whose docstring
 describes the state layout) and the rules of play (``play/``: rounds, sealed plans, the six actions, battles,
-dynasties, Councils, currency). Card, tile, History and Prince texts (PRINCIPES III-IV) reach documented hooks.
+dynasties, Councils, currency; Court, Battle and Neighbour cards and Progress tiles through the effect interpreter
+``play/effects_engine.py``). History, Invaders, Princesses and Prince texts (PRINCIPES IV) reach documented hooks.
 
 >>> from rules.engine import Rng
 >>> state = GAME.setup(4, {}, Rng.for_event(1, 0))

@@ -17,7 +17,15 @@ The play sub-state ``state["play"]`` (see ``flow.start_play``)::
      "council": None | host principality,              # a Council's card phase is running
      "last_round": 6, "standing": {p: {other: "allow"|"deny"}}, "private": {p: {...}},
      "assets": {p: [tiltyards, abbeys + Lancicia]}, "pomerania_out": {faction: {unit: n}},
-     "battles": n, "result": None | {"winners": [seats], "draw": bool, "reason": str}}
+     "battles": n, "result": None | {"winners": [seats], "draw": bool, "reason": str},
+     # PRINCIPES III (cards and tiles, see ``effects_engine``, ``cards``, ``neighbours``):
+     "reaction": None | {"who", "card", "words", "waiting": [p]},   # a Court text waiting for Papal Legates
+     "round_effects": [{"who", "source", "effect", "land"}],         # this_round(...) texts (Truce of God)
+     "pairs": {p: [colours scored by Chronicle]}, "last_built": None | building (French Style)}
+
+The Politics action may hold ``neighbour`` (a Neighbour card being blocked/moved) and ``neighbours_done``; the
+Taxes/Assembly/Building/Progress actions keep the counters the cards and tiles change (``tax_people``,
+``extra_units``, ``free_knight``, ``cities``, ``extra_tile``).
 
 The sealed plan is stored in P1's ``players[p]["plan"]`` (hidden by P1's views). ``private`` and ``standing``
 are stripped from every view but their owner's.
@@ -32,9 +40,9 @@ from itertools import permutations
 from rules.engine import Applied, Decision, Game, IllegalAction, InvalidAction, Outcome, Rng, State, View
 from rules.engine.rng import NoChance
 
-from . import actions, ai, battle, dynasty, flow, movement
+from . import actions, ai, battle, cards, dynasty, flow, movement, neighbours
 from .common import ACTIONS, Ctx, active, clear_prompt, principality_of, sync_assets
-from .currency import FREE_VERBS, apply_free, conversions, free_listing, over_limit
+from .currency import FREE_VERBS, apply_free, conversions, free_listing, is_any_time_play, over_limit
 from .flow import start_play
 from .notes import RULES_NOTES_PLAY
 
@@ -43,7 +51,7 @@ PLANS = [f"plan {' '.join(p)}" for p in permutations(ACTIONS, 3)]
 CONSENT = ["allow", "deny", "allow always", "deny always"]
 VERBS = {"plan", "direction", "take", "exchange", "collect", "assemble", "found", "build", "draw", "return",
          "council", "pledge", "move", "ask", "undo", "allow", "deny", "penalty", "destroy", "keep", "battle",
-         "before", "extra", "pass", "reroll", "withdraw", "after", "prince", "place", "stay", "done",
+         "before", "extra", "pass", "reroll", "flip", "play", "as", "neighbour", "block", "cancel", "withdraw", "after", "prince", "place", "stay", "done",
          *FREE_VERBS}
 ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "direction ccw"}
 
@@ -81,6 +89,10 @@ def _answers(state: State, code: str, kind: str) -> list[str]:
         return actions.options(ctx, code, kind)
     if kind == "movement":
         return movement.options(ctx, code)
+    if kind in neighbours.KINDS:
+        return neighbours.options(ctx, code, kind)
+    if kind == "court_reaction":
+        return cards.reaction_options(ctx, code)
     if kind == "consent":
         return CONSENT
     if kind in ("clergy_penalty", "destroy", "battle_order"):
@@ -91,6 +103,8 @@ def _answers(state: State, code: str, kind: str) -> list[str]:
         return battle.window_options(ctx, code, current, stage.split("_")[0], stage.split("_")[1])
     if kind == "reroll":
         return ["reroll", "keep"]
+    if kind == "flip":
+        return ["flip", "keep"]
     if kind == "withdraw":
         return battle.withdraw_options(ctx, current)
     if kind == "after_battle":
@@ -118,6 +132,8 @@ def legal_actions(state: State, seat: int) -> list[str]:
 
 def is_free(state: State, seat: int, action: str) -> bool:
     words = action.split()
+    if words and words[0] == "play" and state.get("play") is not None:
+        return is_any_time_play(state, principality_of(state, seat), words)
     if not words or words[0] not in FREE_VERBS or state.get("play") is None:
         return False
     decision = pending(state).get(seat)
@@ -171,12 +187,18 @@ def _answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         _movement_answer(ctx, code, words)
     elif kind == "consent":
         movement.consent_answer(ctx, code, words)
+    elif kind in neighbours.KINDS:
+        neighbours.answer(ctx, code, kind, words)
+    elif kind == "court_reaction":
+        cards.reaction_answer(ctx, code, words)
     elif kind in ("clergy_penalty", "destroy", "battle_order"):
         movement.resolve_answer(ctx, code, kind, words)
     elif kind in ("before_battle", "extra_cards"):
         battle.window_answer(ctx, code, words)
     elif kind == "reroll":
         battle.reroll_answer(ctx, words)
+    elif kind == "flip":
+        battle.flip_answer(ctx, code, words)
     elif kind == "withdraw":
         battle.withdraw_answer(ctx, words)
     elif kind == "after_battle":
@@ -235,7 +257,7 @@ def describe(state: State, action: str) -> str:
 
 # ---- deadlines ---------------------------------------------------------------------------------------------
 
-WINDOW_PASS = {"before_battle", "extra_cards", "after_battle"}
+WINDOW_PASS = {"before_battle", "extra_cards", "after_battle", "neighbour_block", "court_reaction"}
 
 
 def on_deadline(state: State, seat: int) -> str | None:
@@ -253,14 +275,29 @@ def on_deadline(state: State, seat: int) -> str | None:
         return "deny"
     if kind in WINDOW_PASS:
         return "pass"
-    if kind == "reroll":
+    if kind in ("reroll", "flip"):
         return "keep"
     if kind in ACTION_KINDS and kind != "politics_return" or kind == "movement":
         return "done"
+    if kind == "neighbour_move":
+        return "done" if "done" in _answers(state, code, kind) else "undo"
     answers = _answers(state, code, kind)
     if kind == "destroy":
         return answers[0]  # keep
     return answers[0] if answers else None
+
+
+def auto_pass(state: State, seat: int) -> str | None:
+    """The answer a host may give for the seat after a short random delay: ``pass`` when the seat's decision is
+    a card window (battle windows, the Neighbour blocking window; ``Decision.timing == "window"``) and passing
+    is its only answer. Every player who could act in a window gets it whatever their hand, so a host that
+    waits a random moment before taking this pass (and honours the player's auto-pass setting) reveals nothing
+    through the prompt or its timing. ``None``: the player has something to decide."""
+    decision = pending(state).get(seat)
+    if decision is None or decision.timing != "window" or decision.kind not in WINDOW_PASS:
+        return None
+    answers = _answers(state, principality_of(state, seat), decision.kind)
+    return "pass" if answers == ["pass"] else None
 
 
 def build_view_for(state: State, seat: int | None) -> View:
@@ -308,5 +345,5 @@ def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: 
     return ai.choose_action(view, seat, legal, level, rng)
 
 
-__all__ = ["RULES_NOTES_PLAY", "apply", "choose_action", "describe", "is_free", "legal_actions", "on_deadline",
+__all__ = ["RULES_NOTES_PLAY", "apply", "auto_pass", "choose_action", "describe", "is_free", "legal_actions", "on_deadline",
            "outcome", "parse", "pending", "secrets_play", "start_play", "view_play"]

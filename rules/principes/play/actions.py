@@ -12,7 +12,7 @@ from typing import Any
 
 from ..data import COLOURS, catalog, instance_kind
 from ..state import controllers, land_might, might
-from . import movement
+from . import cards, movement, neighbours
 from .common import (
     TRACK_MAX,
     Ctx,
@@ -31,8 +31,8 @@ from .common import (
     support_tracks,
     to_deck_bottom,
 )
+from .effects_engine import effect_of, fire, has_rule, rule_number, rule_terms
 from .ending import finish
-from .hooks import on_tile_taken
 
 BUILDINGS = ("castle", "tiltyard", "abbey")
 DRAW_SPLITS = {"draw 3 court": (3, 0), "draw 2 court 1 neighbour": (2, 1), "draw 1 court 2 neighbour": (1, 2),
@@ -42,9 +42,13 @@ SILESIA_TAX_BONUS = 2
 
 
 def begin(ctx: Ctx, code: str, kind: str) -> None:
-    ctx.play["action"] = {"who": code, "kind": kind, "stage": "main", "count": 0, "founded": False}
+    ctx.play["action"] = {"who": code, "kind": kind, "stage": "main", "count": 0, "founded": False,
+                          "cities": 0, "tax_people": 1, "extra_units": 0, "free_knight": False,
+                          "extra_tile": False}
     if kind == "movement":
         movement.begin(ctx, code)
+    elif kind == "assembly":
+        fire(ctx, code, "on_assembly")  # Wici: +2 units; Training Grounds: a Battle card per Tiltyard
 
 
 def end(ctx: Ctx) -> None:
@@ -72,6 +76,8 @@ def step(ctx: Ctx) -> None:
         prompt(ctx, code, "politics_return", "Return 1 of the 3 drawn cards to the bottom of its deck.")
     elif stage == "council":
         _council_step(ctx, action)
+    elif stage == "neighbour":
+        neighbours.step(ctx, action)
 
 
 PROMPTS = {
@@ -93,6 +99,15 @@ def options(ctx: Ctx, code: str, kind: str) -> list[str]:
 
 def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
     action = ctx.play["action"]
+    if words[0] == "play":
+        cards.play(ctx, code, words)
+        return
+    if words[0] == "neighbour":
+        neighbours.play_card(ctx, code, action, words)
+        return
+    if words[0] == "as":
+        _as_other_action(ctx, code, words[1])
+        return
     if words == ["done"] and kind != "politics_return":
         if kind == "council":
             action["queue"].pop(0)
@@ -112,21 +127,48 @@ def _owned_kinds(player: dict[str, Any]) -> set[str]:
     return {instance_kind(tile) for tiles in player["progress"].values() for tile in tiles}
 
 
+EXTRA_TILE_GOLD = 2
+
+
+def _holds_rule(state: dict[str, Any], code: str, rule: str) -> bool:
+    return any(term.args[0].name == rule for term in rule_terms(state, code, "progress_rule"))
+
+
+def _slots(state: dict[str, Any], code: str, tile: str) -> int:
+    """2 tiles per colour; German Settlers allows a third (also for itself: tiles act as soon as taken)."""
+    settlers = _holds_rule(state, code, "third_slot") or any(
+        term.name == "progress_rule" and term.args[0].name == "third_slot"
+        for term in effect_of(tile))
+    return 3 if settlers else 2
+
+
 def _progress_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     state = ctx.state
     player = state["players"][code]
     result = []
-    if action["count"] < state["period"]:
+    if action["count"] == 0 and _holds_rule(state, code, "wildcard_token"):
+        result += [f"as {kind}" for kind in ("taxes", "movement", "assembly", "building", "politics")]
+    extra = (action["count"] == state["period"] and not action["extra_tile"] and player["gold"] >= EXTRA_TILE_GOLD
+             and any(term.args[0].name == "extra_tile" for term in rule_terms(state, code, "progress_rule")))
+    if action["count"] < state["period"] or extra:
         owned = _owned_kinds(player)
         for colour in COLOURS:
             for tile in state["market"][colour]["face_up"]:
                 if instance_kind(tile) in owned:
                     continue
-                if len(player["progress"][colour]) < 2:
+                if len(player["progress"][colour]) < _slots(state, code, tile):
                     result.append(f"take {tile.lower()}")
                 else:
                     result += [f"exchange {own.lower()} {tile.lower()}" for own in player["progress"][colour]]
     return result + ["done"]
+
+
+def _as_other_action(ctx: Ctx, code: str, kind: str) -> None:
+    """New Mechanisms: the revealed Progress token is used as another action."""
+    revealed = ctx.play["revealed"][code]
+    revealed[-1:] = [kind]  # the token counts as the chosen action (Rent in Coin reads it)
+    ctx.log("wildcard", f"{name(code)} uses its Progress action as {kind.title()} (New Mechanisms).")
+    begin(ctx, code, kind)
 
 
 def _find_tile(state: dict[str, Any], token: str) -> tuple[str, str]:
@@ -165,8 +207,13 @@ def _progress(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
         ctx.log("progress", f"{name(code)} takes the Progress tile {_tile_title(tile)} ({colour}).")
     player["progress"][colour].append(tile)
     replenish(state, colour)
+    if action["count"] >= state["period"]:  # Church Schools: the additional tile costs 2 gold
+        action["extra_tile"] = True
+        pay_gold(ctx, code, EXTRA_TILE_GOLD)
+        ctx.log("church_schools", f"{name(code)} pays {EXTRA_TILE_GOLD} gold for an additional tile "
+                "(Church Schools).")
     action["count"] += 1
-    on_tile_taken(state, code, tile)
+    cards.tile_taken(ctx, code, tile)
 
 
 def _tile_title(tile: str) -> str:
@@ -182,15 +229,18 @@ def tax_income(state: dict[str, Any], code: str) -> int:
 
 
 def _taxes_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
-    return (["collect"] if ctx.state["players"][code]["people"] > 0 else []) + ["done"]
+    if ctx.state["players"][code]["people"] <= 0:
+        return ["done"]  # 0 People forbids Taxes, whatever the cards (Immunity Charter's own words)
+    return ["collect", *cards.plays(ctx, code, "own_action:taxes"), "done"]
 
 
 def _taxes(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> None:
-    change_track(ctx, code, "people", -1, "Taxes")
+    change_track(ctx, code, "people", -action["tax_people"], "Taxes")
     income = tax_income(ctx.state, code)
     got = gain_gold(ctx, code, income)
     bonus = " (Colour of Gold: +2)" if code == "SIL" else ""
     ctx.log("taxes", f"{name(code)} collects {got} gold in Taxes{bonus}.")
+    fire(ctx, code, "on_tax")  # Ducal Mint, Market Rights
     action["count"] += 1
     end(ctx)
 
@@ -213,7 +263,16 @@ def assembly_targets(state: dict[str, Any], code: str) -> list[str]:
         if owned:
             best = max(land_might(state, land) for land in owned)
             targets += [land for land in owned if land_might(state, land) == best and land not in targets]
+    if has_rule(state, code, "assembly", "sites"):  # Castle Garrisons
+        targets += sorted(land for land, owner in control.items() if owner == code
+                          and state["lands"][land]["building"] == "castle" and land not in targets)
     return targets
+
+
+def knight_cost(state: dict[str, Any], code: str, action: dict[str, Any]) -> int:
+    """1 gold; Knightly Fiefs makes the first Knight of each Assembly free."""
+    free = any(term.args[0].name == "first_knight" for term in rule_terms(state, code, "cost_discount"))
+    return 0 if free and not action["free_knight"] else 1
 
 
 ASSEMBLY_LIMIT = 3
@@ -221,12 +280,12 @@ ASSEMBLY_LIMIT = 3
 
 def _assembly_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     state = ctx.state
-    result = []
-    if action["count"] < ASSEMBLY_LIMIT:
+    result = cards.plays(ctx, code, "own_action:assembly")
+    if action["count"] < ASSEMBLY_LIMIT + action["extra_units"]:
         pool = state["supply"]["units"].get(code, {})
         player = state["players"][code]
         units = [unit for unit in ("footman", "knight") if pool.get(unit, 0) > 0]
-        if "knight" in units and player["gold"] < 1:
+        if "knight" in units and player["gold"] < knight_cost(state, code, action):
             units.remove("knight")
         if pool.get("prince", 0) > 0 and player["prince"] is not None:
             units.append("prince")  # a Prince off the map re-enters with an Assembly (resolution 8)
@@ -242,13 +301,15 @@ def _assembly(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
     pool[unit] -= 1
     if not pool[unit]:
         del pool[unit]
+    cost = knight_cost(state, code, action) if unit == "knight" else 0
     if unit == "knight":
-        pay_gold(ctx, code, 1)
+        action["free_knight"] = True
+        pay_gold(ctx, code, cost)
     pieces = state["lands"][land]["units"].setdefault(code, {})
     pieces[unit] = pieces.get(unit, 0) + 1
     action["count"] += 1
-    cost = " for 1 gold" if unit == "knight" else ""
-    ctx.log("assembly", f"{name(code)} assembles a {unit.title()}{cost} on {land_name(land)}.")
+    paid = f" for {cost} gold" if unit == "knight" else ""
+    ctx.log("assembly", f"{name(code)} assembles a {unit.title()}{paid} on {land_name(land)}.")
 
 
 # ---- Building ----------------------------------------------------------------------------------------------
@@ -269,8 +330,8 @@ def _building_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     player = state["players"][code]
     tokens = state["supply"]["tokens"]
     owned = sorted(land for land, owner in controllers(state).items() if owner == code)
-    result = []
-    if not action["founded"]:
+    result = cards.plays(ctx, code, "own_action:building")
+    if action["cities"] < 1 + rule_number(state, code, "build_limit", "city"):
         for land in owned:
             cities = state["lands"][land]["cities"]
             if cities and land != TWO_GORD_LAND:
@@ -280,7 +341,7 @@ def _building_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
                     continue
                 if player["gold"] >= gord["might"] + 1:
                     result.append(f"found {gord['id']}")
-    if action["count"] < 2 and player["gold"] >= 1:
+    if action["count"] < 2 + rule_number(state, code, "build_limit", "building") and player["gold"] >= 1:
         for building in BUILDINGS:
             if tokens[building] > 0:
                 result += [f"build {building} {land}" for land in owned if state["lands"][land]["building"] is None]
@@ -298,6 +359,7 @@ def _building(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
         tokens[token] -= 1
         state["lands"][land]["cities"][gord["id"]] = token
         action["founded"] = True
+        action["cities"] += 1
         ctx.log("found_city", f"{name(code)} founds the City of {gord['name']} for {cost} gold (+1 Might).")
         return
     building, land = words[1], words[2]
@@ -306,12 +368,21 @@ def _building(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
     state["lands"][land]["building"] = building
     action["count"] += 1
     ctx.log("build", f"{name(code)} builds a {building.title()} on {land_name(land)} for 1 gold.")
+    built(ctx, code, building)
+
+
+def built(ctx: Ctx, code: str, building: str) -> None:
+    """After a building is placed: the 'on build' tiles (French Style: +1 Clergy more for an Abbey)."""
+    ctx.play["last_built"] = building
+    fire(ctx, code, "on_build")
+    ctx.play["last_built"] = None
 
 
 # ---- Politics ----------------------------------------------------------------------------------------------
 
 def _politics_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
-    return [*DRAW_SPLITS, "council", "done"]
+    plays = cards.plays(ctx, code, "own_action:politics") + neighbours.card_options(ctx, code, action)
+    return [*DRAW_SPLITS, "council", *plays, "done"]
 
 
 def _politics(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> None:
@@ -359,6 +430,8 @@ def summon_council(ctx: Ctx, code: str, action: dict[str, Any]) -> None:
     action["stage"] = "council"
     action["queue"] = list(round_order(ctx.state))
     ctx.play["council"] = code
+    for player in round_order(ctx.state):
+        fire(ctx, player, "council_start")  # Knightly Culture: every Council, not only one's own
 
 
 def _council_step(ctx: Ctx, action: dict[str, Any]) -> None:
@@ -377,7 +450,7 @@ def _council_step(ctx: Ctx, action: dict[str, Any]) -> None:
 def _council_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     result = [f"pledge {card.lower()} {track}" for card in ctx.state["players"][code]["hand"]
               for track in support_tracks(card)]
-    return result + ["done"]
+    return result + cards.plays(ctx, code, "council") + ["done"]
 
 
 def _pledge(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> None:

@@ -9,13 +9,14 @@ strong AI.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .common import capital
 from .currency import FREE_VERBS
 
 View = dict[str, Any]
+Chooser = Callable[[View, str, list[str], random.Random], str]
 #: the order in which a basic plan performs its chosen actions
 PLAN_ORDER = ("taxes", "progress", "assembly", "building", "movement", "politics")
 
@@ -104,10 +105,44 @@ def _building(view: View, me: str, answers: list[str], rng: random.Random) -> st
 def _politics(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     if _council_ready(view, me) and "council" in answers:
         return "council"
+    texts = [a for a in answers if a.startswith(("play ", "neighbour "))]
+    if texts and rng.random() < 0.6:
+        return rng.choice(texts)
     return "draw 2 court 1 neighbour"
 
 
+def _with_texts(chooser: Chooser) -> Chooser:
+    """Play a Court card's text (an 'own action' card) before the action's main choice, most of the time."""
+    def choose(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+        texts = [a for a in answers if a.startswith("play ")]
+        if texts and rng.random() < 0.7:
+            return rng.choice(texts)
+        return chooser(view, me, answers, rng)
+    return choose
+
+
+def _block(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    """Block when the announcing player is at least as mighty (a rival's army is a threat)."""
+    asker = view["play"]["action"]["who"]
+    blocks = [a for a in answers if a.startswith("block")]
+    return blocks[0] if blocks and view["might"][asker] >= view["might"][me] else "pass"
+
+
+def _neighbour_move(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    """Send the Neighbour at the strongest rival's lands, a few moves, then stop."""
+    army = view["play"]["action"]["neighbour"]
+    moves = [a for a in answers if a.startswith("move ")]
+    if "done" in answers and (army["ops"] >= 4 or not moves or rng.random() < 0.2):
+        return "done"
+    if moves:
+        return rng.choice(moves)
+    return "undo" if "undo" in answers else answers[0]
+
+
 def _council(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    texts = [a for a in answers if a.startswith("play ")]
+    if texts:
+        return texts[0]  # a Council card's text (+2 on a track) beats a pledge (+1)
     if view["play"].get("council") != me:
         return "done"
     player = view["players"][me]
@@ -183,10 +218,13 @@ def _place(view: View, me: str, answers: list[str], rng: random.Random) -> str:
 CHOOSERS = {
     "plan": lambda view, me, answers, rng: choose_plan(view, view["you"]["seat"], answers, rng),
     "direction": lambda view, me, answers, rng: rng.choice(answers),
-    "progress": _progress, "taxes": _taxes, "assembly": _assembly, "building": _building,
-    "politics": _politics, "council": _council, "movement": _movement, "consent": _consent,
+    "progress": _progress, "taxes": _with_texts(_taxes), "assembly": _with_texts(_assembly),
+    "building": _with_texts(_building), "politics": _politics, "council": _council, "movement": _movement, "consent": _consent,
     "clergy_penalty": _penalty, "before_battle": _before, "extra_cards": _extra, "reroll": _reroll,
     "after_battle": _after, "prince_place": _place,
     "destroy": lambda view, me, answers, rng: _first("keep", answers, answers[0]),
     "hand_limit": lambda view, me, answers, rng: _convert(view, me, answers),
+    "flip": lambda view, me, answers, rng: rng.choice(answers),
+    "neighbour_block": _block, "neighbour_move": _neighbour_move,
+    "neighbour_destroy": lambda view, me, answers, rng: answers[-1],
 }

@@ -39,7 +39,7 @@ from .common import (
     to_deck_bottom,
     to_pool,
 )
-from .hooks import on_battle_card
+from .effects_engine import Effect, affordable, fire, reachable, rule_terms, run
 
 SIDES = ("A", "D")
 OTHER = {"A": "D", "D": "A"}
@@ -59,7 +59,8 @@ def start(ctx: Ctx, land: str, attacker: str) -> None:
                   "D": fighters(dict(state["lands"][land]["units"][defender]))},
         "cards": {"A": [], "D": []}, "extra": {"A": [0, 0], "D": [0, 0]}, "bonus": {"A": [0, 0], "D": [0, 0]},
         "dice": {"A": None, "D": None}, "rerolled": False, "winner": None, "retreat": {}, "deaths": [],
-        "after_sealed": [], "used": [],
+        "after_sealed": [], "used": [], "cancelled": [], "blocked": {}, "ignore": [], "order": {},
+        "people_lost": [], "withdrawn": {}, "flipped": [],
     }
     ctx.log("battle", f"Battle in {land_name(land)}: {name(attacker)} attacks {name(defender)}.")
 
@@ -100,8 +101,10 @@ NEXT = {"before_A": "before_D", "before_D": "roll", "extra_A": "extra_D", "extra
 def _window(ctx: Ctx, battle: dict[str, Any], stage: str) -> None:
     kind, side = stage.split("_")
     code = side_player(ctx.state, battle, side)
-    if code is None or not window_options(ctx, code, battle, kind, side)[:-1]:
+    if code is None or not window_open(ctx, battle, kind, side):
         battle["stage"] = NEXT[stage]
+        if stage == "before_D":
+            apply_before_cards(ctx, battle)
         return
     if kind == "before":
         prompt(ctx, code, "before_battle", f"Battle in {land_name(battle['land'])}: play 'before battle' "
@@ -111,16 +114,32 @@ def _window(ctx: Ctx, battle: dict[str, Any], stage: str) -> None:
                "extra sword or shield (at most one per unit), or pass.", timing="window")
 
 
+WINDOW_NAMES = {"before": "before_battle", "extra": "extra_phase"}
+
+
+def blocked(ctx: Ctx, battle: dict[str, Any], side: str, window: str) -> bool:
+    """Whether a card of the other side (Night March) closes this side's window."""
+    other = OTHER[side]
+    return any(term.args[1].name == window for card in battle["cards"][other] if card not in battle["cancelled"]
+               for term in reachable(Effect(ctx, battle["sides"][other], card, battle, other), "block_window"))
+
+
+def window_open(ctx: Ctx, battle: dict[str, Any], kind: str, side: str) -> bool:
+    """Whether the side may still play in this window for public reasons (one card per unit, no Night March):
+    the window is then offered whatever the hand holds, so neither the prompt nor its absence reveals it."""
+    played = len(battle["cards"][side]) if kind == "before" else sum(battle["extra"][side])
+    return played < unit_count(battle, side) and not blocked(ctx, battle, side, WINDOW_NAMES[kind])
+
+
 def window_options(ctx: Ctx, code: str, battle: dict[str, Any], kind: str, side: str) -> list[str]:
     hand = ctx.state["players"][code]["hand"]
-    played = len(battle["cards"][side]) if kind == "before" else sum(battle["extra"][side])
     result: list[str] = []
-    if played < unit_count(battle, side):
+    if window_open(ctx, battle, kind, side):
         for card in hand:
             record = card_record(card)
             if record["deck"] != "battle":
                 continue
-            if kind == "before" and record["timing"] == "before_battle":
+            if kind == "before" and record["timing"] == "before_battle" and affordable(ctx.state, code, card):
                 result.append(f"before {card.lower()}")
             elif kind == "extra":
                 corner = record["corner"]
@@ -134,6 +153,8 @@ def window_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     side = stage.split("_")[1]
     if words == ["pass"]:
         battle["stage"] = NEXT[stage]
+        if stage == "before_D":
+            apply_before_cards(ctx, battle)
         return
     card = card_id_from(ctx.state, code, words[1])
     assert card is not None
@@ -143,10 +164,32 @@ def window_answer(ctx: Ctx, code: str, words: list[str]) -> None:
         battle["cards"][side].append(card)
         ctx.log("battle_card", f"{name(code)} plays {card_title(card)} before the battle: "
                 f"{card_record(card)['text']}")
-        on_battle_card(ctx.state, battle, side, card)
     else:
         battle["extra"][side][0 if words[2] == "sword" else 1] += 1
         ctx.log("battle_extra", f"{name(code)} plays a Battle card for an extra {words[2]}.")
+
+
+def apply_before_cards(ctx: Ctx, battle: dict[str, Any]) -> None:
+    """Both sides have played: Scouts cancel an opponent's card (the first one played that is not a Scouts),
+    then every remaining card's text applies in play order, then the held 'before battle' tiles (Town Walls)."""
+    for side in SIDES:
+        for card in battle["cards"][side]:
+            if card in battle["cancelled"] or not reachable(Effect(ctx, battle["sides"][side], card, battle, side),
+                                                            "cancel_card"):
+                continue
+            victims = [c for c in battle["cards"][OTHER[side]] if c not in battle["cancelled"]
+                       and not reachable(Effect(ctx, battle["sides"][OTHER[side]], c, battle, OTHER[side]),
+                                         "cancel_card")]
+            if victims:
+                battle["cancelled"].append(victims[0])
+                ctx.log("card_cancelled", f"{card_title(card)} cancels {card_title(victims[0])}.")
+    for side in SIDES:
+        for card in battle["cards"][side]:
+            if card not in battle["cancelled"]:
+                run(Effect(ctx, battle["sides"][side], card, battle, side))
+        code = side_player(ctx.state, battle, side)
+        if code is not None:
+            fire(ctx, code, "before_battle", battle, side)
 
 
 def _face(ctx: Ctx) -> list[str]:
@@ -165,18 +208,49 @@ def _roll(ctx: Ctx, battle: dict[str, Any]) -> None:
 
 
 def _offer_reroll(ctx: Ctx, battle: dict[str, Any]) -> None:
+    """Die modifications after the initial count, attacker then defender (resolution 15): Masovia's reroll,
+    then Learning Chess's flip."""
     for side in SIDES:
         if battle["sides"][side] == REROLLER and side_player(ctx.state, battle, side) and not battle["rerolled"]:
             prompt(ctx, REROLLER, "reroll", f"With the Wind: your die shows {'+'.join(battle['dice'][side])}. "
                    "Reroll it once, or keep it?", timing="window")
             return
+    for side in SIDES:
+        code = side_player(ctx.state, battle, side)
+        if code is not None and side not in battle["flipped"] and can_flip(ctx.state, code):
+            prompt(ctx, code, "flip", f"Learning Chess: your die shows {'+'.join(battle['dice'][side])}. Flip it "
+                   f"to its opposite face ({'+'.join(opposite(battle['dice'][side]))}), or keep it?",
+                   timing="window")
+            return
     battle["stage"] = "extra_A"
+
+
+def can_flip(state: dict[str, Any], code: str) -> bool:
+    return any(term.args[0].name == "own" for term in rule_terms(state, code, "flip_die"))
+
+
+def opposite(face: list[str]) -> list[str]:
+    """The opposite face of the battle die (opposite pairs 1-3, 2-4, 5-6)."""
+    die = catalog().setup["die"]
+    number = die["faces"].index(face) + 1
+    for first, second in die["opposite"]:
+        if number in (first, second):
+            return list(die["faces"][(second if number == first else first) - 1])
+    return face
+
+
+def flip_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    battle = ctx.play["battle"]
+    side = "A" if battle["sides"]["A"] == code else "D"
+    battle["flipped"].append(side)
+    if words == ["flip"]:
+        battle["dice"][side] = opposite(battle["dice"][side])
+        ctx.log("flip", f"{name(code)} flips its die (Learning Chess): {'+'.join(battle['dice'][side])}.")
 
 
 def reroll_answer(ctx: Ctx, words: list[str]) -> None:
     battle = ctx.play["battle"]
     battle["rerolled"] = True
-    battle["stage"] = "extra_A"
     if words == ["reroll"]:
         side = "A" if battle["sides"]["A"] == REROLLER else "D"
         battle["dice"][side] = _face(ctx)
@@ -185,12 +259,14 @@ def reroll_answer(ctx: Ctx, words: list[str]) -> None:
 
 # ---- counting ----------------------------------------------------------------------------------------------
 
-def fortification(state: dict[str, Any], land: str) -> int:
-    """The defender's shields: 1 per gord, 2 per City, +2 for a Castle (both gords count in W. Pomerania)."""
+def fortification(state: dict[str, Any], land: str, ignore: tuple[str, ...] = ()) -> int:
+    """The defender's shields: 1 per gord, 2 per City, +2 for a Castle (both gords count in W. Pomerania);
+    ``ignore`` drops the settlement or Castle shields (Siege Engines)."""
     land_state = state["lands"][land]
     shields = sum(CITY_SHIELDS if gord["id"] in land_state["cities"] else GORD_SHIELDS
                   for gord in catalog().lands[land]["gords"])
-    return shields + (CASTLE_SHIELDS if land_state["building"] == "castle" else 0)
+    castle = CASTLE_SHIELDS if land_state["building"] == "castle" else 0
+    return (0 if "settlement" in ignore else shields) + (0 if "castle" in ignore else castle)
 
 
 def swords_and_shields(state: dict[str, Any], battle: dict[str, Any], side: str) -> tuple[int, int]:
@@ -200,7 +276,7 @@ def swords_and_shields(state: dict[str, Any], battle: dict[str, Any], side: str)
     swords += die.count("sword") + battle["extra"][side][0] + battle["bonus"][side][0]
     shields = die.count("shield") + battle["extra"][side][1] + battle["bonus"][side][1]
     if side == "D":
-        shields += fortification(state, battle["land"])
+        shields += fortification(state, battle["land"], tuple(battle.get("ignore", ())))
     return swords, shields
 
 
@@ -211,11 +287,15 @@ def damages(state: dict[str, Any], battle: dict[str, Any]) -> dict[str, int]:
     return {"D": max(0, a_swords - d_shields), "A": max(0, d_swords - a_shields)}
 
 
-def casualties(units: dict[str, int], damage: int) -> tuple[dict[str, int], int, int]:
-    """Toppled units by type, the wound on the next cavalry unit (0/1) and loose wounds (resolution 16)."""
+CAVALRY_FIRST = ("knight", "footman", "prince")
+
+
+def casualties(units: dict[str, int], damage: int, order: str = "") -> tuple[dict[str, int], int, int]:
+    """Toppled units by type, the wound on the next cavalry unit (0/1) and loose wounds (resolution 16);
+    ``cavalry_first`` (Feigned Retreat) topples Knights before infantry, Princes still last."""
     toppled = {unit: 0 for unit in FIGHTERS}
     wound = 0
-    for unit in FIGHTERS:
+    for unit in CAVALRY_FIRST if order == "cavalry_first" else FIGHTERS:
         cost = 2 if unit in CAVALRY else 1
         for _ in range(units.get(unit, 0)):
             if damage >= cost:
@@ -247,11 +327,20 @@ def _steal(ctx: Ctx, battle: dict[str, Any]) -> None:
         thief, victim = (side_player(ctx.state, battle, s) for s in (side, OTHER[side]))
         if thief is None and victim is None:
             continue
+        if victim is not None and vault(ctx.state, victim):
+            ctx.log("coin", f"{name(victim)}'s Treasury Vault: the coin face steals nothing.")
+            continue
         if victim is not None and pay_gold(ctx, victim, 1) == 0:
             continue
         if thief is not None:
             gain_gold(ctx, thief, 1)
         ctx.log("coin", f"{name(battle['sides'][side])} loots 1 gold from {name(battle['sides'][OTHER[side]])}.")
+
+
+def vault(state: dict[str, Any], code: str) -> bool:
+    """A held ``coin_steal(against_self, 0)`` tile: coin faces rolled against this player steal nothing."""
+    return any(term.args[0].name == "against_self" and term.args[1].number == 0
+               for term in rule_terms(state, code, "coin_steal"))
 
 
 def _resolve(ctx: Ctx, battle: dict[str, Any]) -> None:
@@ -260,7 +349,8 @@ def _resolve(ctx: Ctx, battle: dict[str, Any]) -> None:
     damage = damages(state, battle)
     toppled = {}
     for side in SIDES:
-        toppled[side], wound, loose = casualties(battle["units"][side], damage[side])
+        toppled[side], wound, loose = casualties(battle["units"][side], damage[side],
+                                                 battle.get("order", {}).get(side, ""))
     win = winner(battle, toppled)
     battle["winner"] = win
     lose = OTHER[win]
@@ -278,7 +368,9 @@ def _resolve(ctx: Ctx, battle: dict[str, Any]) -> None:
     for side, change in ((win, 1), (lose, -1)):
         code = side_player(state, battle, side)
         if code is not None:
-            change_track(ctx, code, "people", change, "battle won" if change > 0 else "battle lost")
+            done = change_track(ctx, code, "people", change, "battle won" if change > 0 else "battle lost")
+            if done < 0:
+                battle["people_lost"].append(code)  # Orderly Retreat may give it back
     battle["stage"] = "withdraw"
 
 
@@ -377,6 +469,7 @@ def withdraw_answer(ctx: Ctx, words: list[str]) -> None:
     unit, land = words[1], words[2]
     add_units(ctx.state, battle["land"], loser, unit, -1)
     add_units(ctx.state, land, loser, unit, 1)
+    battle["withdrawn"].setdefault(unit, []).append(land)  # Pursuit may catch a withdrawing unit
     battle["retreat"][unit] -= 1
     if not battle["retreat"][unit]:
         del battle["retreat"][unit]
@@ -391,7 +484,7 @@ def after_cards(ctx: Ctx, code: str) -> list[str]:
 
 
 def _after_window(ctx: Ctx, battle: dict[str, Any]) -> None:
-    seats = [code for side in SIDES if (code := side_player(ctx.state, battle, side)) and after_cards(ctx, code)]
+    seats = [code for side in SIDES if (code := side_player(ctx.state, battle, side))]  # whatever the hands
     if battle["after_sealed"] or not seats:
         _reveal_after(ctx, battle)
         return
@@ -428,7 +521,7 @@ def _reveal_after(ctx: Ctx, battle: dict[str, Any]) -> None:
             to_deck_bottom(ctx.state, card)
             ctx.log("after_card", f"{name(code)} plays {card_title(card)} after the battle: "
                     f"{card_record(card)['text']}")
-            on_battle_card(ctx.state, battle, side, card)
+            run(Effect(ctx, code, card, battle, side))
     battle["stage"] = "draw"
 
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 import re
 
 from rules.engine import IllegalAction
+from rules.engine.rng import NoChance
 
 from .common import (
     Ctx,
     active,
     active_players,
     card_id_from,
+    card_record,
     card_title,
     change_track,
     gain_gold,
@@ -21,8 +23,10 @@ from .common import (
     support_tracks,
     to_deck_bottom,
 )
+from .effects_engine import rule_terms
 
 FREE_VERBS = ("give", "sell", "support", "standing")
+_NO_CHANCE = NoChance()
 STANDING = ("allow", "deny", "ask")
 
 
@@ -34,13 +38,22 @@ def over_limit(state: dict, code: str) -> int:
     return max(0, len(state["players"][code]["hand"]) - returning - hand_limit(state, code))
 
 
+def card_support(state: dict, code: str, card: str) -> tuple[str, ...]:
+    """The tracks a card may raise: its support icon; a Battle card either track with Heralds of Peace."""
+    tracks = support_tracks(card)
+    if not tracks and card_record(card)["deck"] == "battle" and any(
+            term.args[0].name == "battle_as_support" for term in rule_terms(state, code, "card_rule")):
+        return ("people", "clergy")
+    return tracks
+
+
 def conversions(state: dict, code: str) -> list[str]:
     """Every card for 1 gold; Court and Neighbour cards for their support icon (not during a Council)."""
     result = []
     for card in state["players"][code]["hand"]:
         result.append(f"sell {card.lower()}")
         if state["play"].get("council") is None:
-            result += [f"support {card.lower()} {track}" for track in support_tracks(card)]
+            result += [f"support {card.lower()} {track}" for track in card_support(state, code, card)]
     return result
 
 
@@ -48,7 +61,7 @@ def free_listing(state: dict, code: str, deciding: bool) -> list[str]:
     """The free actions listed to a player: conversions, standing resets and, while the player has no decision
     to take, a 1-gold gift to each other player (``give`` of any amount is accepted at any time; listing it
     beside every decision would only crowd the prompt)."""
-    result = conversions(state, code)
+    result = conversions(state, code) + any_time_plays(state, code)
     if state["players"][code]["gold"] > 0 and not deciding:
         result += [f"give {other.lower()} 1" for other in active_players(state) if other != code]
     result += [f"standing {other.lower()} ask" for other in sorted(state["play"]["standing"][code])
@@ -56,11 +69,30 @@ def free_listing(state: dict, code: str, deciding: bool) -> list[str]:
     return result
 
 
+def any_time_plays(state: dict, code: str) -> list[str]:
+    """Court cards whose text may be played at any time (Chronicle of Master Vincent)."""
+    from .cards import plays
+
+    if state["play"].get("reaction"):
+        return []  # one Court text at a time: the one announced waits for its answers
+    return plays(Ctx(state, _NO_CHANCE), code, "any_time")
+
+
+def is_any_time_play(state: dict, code: str, words: list[str]) -> bool:
+    return len(words) >= 2 and words[0] == "play" and " ".join(words) in any_time_plays(state, code)
+
+
 def apply_free(ctx: Ctx, code: str, words: list[str]) -> None:
     if not active(ctx.state, code):
         raise IllegalAction("You are out of the game.")
     verb = words[0]
-    if verb == "give":
+    if verb == "play":
+        from .cards import play
+
+        if not is_any_time_play(ctx.state, code, words):
+            raise IllegalAction("That card's text cannot be played now.")
+        play(ctx, code, words)
+    elif verb == "give":
         _give(ctx, code, words)
     elif verb in ("sell", "support"):
         _convert(ctx, code, words)
@@ -101,8 +133,9 @@ def _convert(ctx: Ctx, code: str, words: list[str]) -> None:
         return
     if ctx.state["play"].get("council") is not None:
         raise IllegalAction("During a Council cards give support only in the Council's card phase.")
-    if len(words) != 3 or words[2] not in support_tracks(card):
-        raise IllegalAction(f"{card_title(card)} gives support only to: {', '.join(support_tracks(card)) or 'none'}.")
+    tracks = card_support(ctx.state, code, card)
+    if len(words) != 3 or words[2] not in tracks:
+        raise IllegalAction(f"{card_title(card)} gives support only to: {', '.join(tracks) or 'none'}.")
     ctx.state["players"][code]["hand"].remove(card)
     to_deck_bottom(ctx.state, card)
     ctx.log("card_support", f"{name(code)} plays {card_title(card)} for its {words[2].title()} support.")

@@ -60,7 +60,30 @@ def lose_last_prince(ctx: Ctx, code: str) -> None:
     if ctx.state["options"].get("elimination", "on") == "off":
         ctx.log("heir", f"{name(code)} has no Prince left: a young heir keeps the claim (no-elimination variant).")
         return
+    if ctx.state["players"][code].get("heir") or _play_heir(ctx, code):
+        return
     eliminate(ctx, code)
+
+
+def _play_heir(ctx: Ctx, code: str) -> bool:
+    """The Heir Court card in hand is played at once: a young heir rules without figure or rule until a later
+    Prince takes the throne (the player stays in the game)."""
+    from .effects_engine import Effect, run
+
+    hand = ctx.state["players"][code]["hand"]
+    card = next((c for c in hand if "survive_elimination" in {t.name for t in _effect(c)}), None)
+    if card is None:
+        return False
+    hand.remove(card)
+    to_deck_bottom(ctx.state, card)
+    ctx.log("court_card", f"{name(code)} plays the Heir: a young heir rules until a later Prince takes the throne.")
+    run(Effect(ctx, code, card))
+    return True
+
+
+def _effect(card: str) -> tuple:
+    from .effects_engine import effect_of
+    return effect_of(card)
 
 
 def eliminate(ctx: Ctx, code: str) -> None:
@@ -147,6 +170,7 @@ def _choose_stage(ctx: Ctx, entry: dict) -> None:
 def crown(ctx: Ctx, entry: dict, prince: str) -> None:
     code = entry["who"]
     player = ctx.state["players"][code]
+    player.pop("heir", None)  # the Heir's regency ends when a Prince takes the throne
     old = player["prince"]
     if old is not None:
         ctx.log("prince_old_age", f"{name(code)}'s Prince {prince_name(old)} dies of old age.")

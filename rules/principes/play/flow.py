@@ -25,6 +25,7 @@ from .common import (
     prompt,
     round_order,
 )
+from .effects_engine import fire
 from .ending import finish_by_princeps
 from .hooks import on_history_revealed
 
@@ -162,6 +163,9 @@ def _next_action(ctx: Ctx) -> None:
 
 def _end_round(ctx: Ctx) -> None:
     state, play = ctx.state, ctx.play
+    for code in round_order(state):
+        fire(ctx, code, "round_end")  # Rent in Coin reads the actions revealed this Round
+    play.pop("round_effects", None)
     for code in state["seats"]:
         state["players"][code]["plan"] = None
         play["revealed"][code] = []

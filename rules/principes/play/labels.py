@@ -28,6 +28,14 @@ def _card_titles() -> dict[str, str]:
             for record in catalog().kinds.values() for instance in instances(record)}
 
 
+NAMES_LOWER = {code.lower(): title for code, title in NAMES.items()} | {"people": "People", "clergy": "Clergy"}
+
+
+def _faction(token: str) -> str:
+    record = catalog().factions.get(token.upper())
+    return str(record["name"]) if record else token
+
+
 def _card(token: str) -> str:
     return _card_titles().get(token, token)
 
@@ -58,6 +66,16 @@ def describe_action(state: State, action: str) -> str:
         return f"Play {_card(words[1])} for an extra {words[2]}"
     if verb == "after":
         return "Play after the battle: " + ", ".join(_card(w) for w in words[1:])
+    if verb == "play" and len(words) >= 2:
+        target = f" ({_land(words[2]) if words[2] not in NAMES_LOWER else NAMES_LOWER[words[2]]})" \
+            if len(words) > 2 else ""
+        return f"Play the text of {_card(words[1])}{target}"
+    if verb == "neighbour" and len(words) == 3:
+        return f"Play {_card(words[1])} to move {_faction(words[2])}"
+    if verb in ("block", "cancel") and len(words) == 2:
+        return f"{verb.title()} with {_card(words[1])}"
+    if verb == "as" and len(words) == 2:
+        return f"Use the Progress action as {ACTION_TITLES.get(words[1], words[1])} (New Mechanisms)"
     if verb == "give" and len(words) == 3:
         return f"Give {words[2]} gold to {NAMES.get(words[1].upper(), words[1])}"
     if verb in ("ask", "keep", "battle", "place") and len(words) == 2:
@@ -73,7 +91,7 @@ def describe_action(state: State, action: str) -> str:
     labels = {"collect": "Collect taxes (-1 People)", "council": "Summon a Council", "undo": "Undo the last move",
               "done": "Done (end or skip the action)", "pass": "Pass", "allow": "Allow passage",
               "deny": "Deny passage", "reroll": "Reroll the die (With the Wind)", "keep": "Keep the die",
-              "stay": "Keep the Prince where he stands"}
+              "stay": "Keep the Prince where he stands", "flip": "Flip the die (Learning Chess)"}
     if action in labels:
         return labels[action]
     if action in ("allow always", "deny always"):

@@ -28,6 +28,7 @@ from .common import (
     pay_gold,
     prompt,
 )
+from .effects_engine import rule_terms
 
 MOVEMENT_POINTS = {"knight": 3, "prince": 3, "footman": 2}
 #: moves and undos per Movement action: free mode, but a playout must end
@@ -38,15 +39,34 @@ def begin(ctx: Ctx, code: str) -> None:
     state = ctx.state
     action = ctx.play["action"]
     pieces = []
+    bonus = movement_bonus(state, code)
     for land, land_state in sorted(state["lands"].items()):
         for unit in ("prince", "knight", "footman"):
             for _ in range(land_state["units"].get(code, {}).get(unit, 0)):
-                pieces.append({"type": unit, "at": land, "mp": MOVEMENT_POINTS[unit], "stopped": False,
+                pieces.append({"type": unit, "at": land, "mp": MOVEMENT_POINTS[unit] + bonus[unit], "stopped": False,
                                "moved": False})
     action.update({"stage": "move", "pieces": pieces, "log": [], "ops": 0, "consent": [], "denied": [],
                    "asking": None, "penalties": [], "destroy": [],
                    "start_control": controllers(state),
                    "start_division": [land for land, ls in state["lands"].items() if ls["division"]]})
+
+
+def movement_bonus(state: dict[str, Any], code: str) -> dict[str, int]:
+    """Extra Movement Points per unit type from held tiles (Mounts for Infantry: Footmen +1)."""
+    bonus = dict.fromkeys(MOVEMENT_POINTS, 0)
+    for term in rule_terms(state, code, "movement_bonus"):
+        kinds = {"all": tuple(MOVEMENT_POINTS), "infantry": ("footman",), "cavalry": CAVALRY}[term.args[0].name]
+        for unit in kinds:
+            bonus[unit] += term.args[1].number or 0
+    return bonus
+
+
+def border_guard(state: dict[str, Any], land: str, code: str) -> str | None:
+    """The player other than ``code`` whose Border Guards watch ``land`` (a land that player controls)."""
+    owner = controllers(state).get(land)
+    if owner is None or owner == code or not active(state, owner):
+        return None
+    return owner if rule_terms(state, owner, "stop_at_border") else None
 
 
 def step(ctx: Ctx) -> None:
@@ -70,7 +90,10 @@ def step(ctx: Ctx) -> None:
 # ---- moving ------------------------------------------------------------------------------------------------
 
 def _enemy_players(state: dict[str, Any], land: str, code: str) -> list[str]:
-    return [faction for faction in occupants(state, land) if faction != code]
+    """Who stops a unit entering ``land``: foreign occupants, and a Border Guards holder controlling it."""
+    found = [faction for faction in occupants(state, land) if faction != code]
+    guard = border_guard(state, land, code)
+    return found + [guard] if guard is not None and guard not in found else found
 
 
 def options(ctx: Ctx, code: str) -> list[str]:
@@ -90,7 +113,17 @@ def options(ctx: Ctx, code: str) -> list[str]:
         result += [f"ask {land}" for land in sorted(askable)]
         if action["log"]:
             result.append("undo")
+    if any(p["moved"] and p["at"] in truce_lands(state, code) for p in action["pieces"]):
+        return result if "undo" in result else result + ["undo"]  # Truce of God: undo before done
     return result + ["done"]
+
+
+def truce_lands(state: dict[str, Any], code: str) -> set[str]:
+    """Lands where ``code``'s units (or the Neighbour units it moves) may not end a move this Round: the land
+    chosen with a Truce of God by another player."""
+    effects = state["play"].get("round_effects", [])
+    return {entry["land"] for entry in effects if entry["effect"].get("op") == "immunity"
+            and entry["who"] != code and entry["land"]}
 
 
 def move(ctx: Ctx, code: str, unit: str, origin: str, target: str) -> None:
@@ -221,6 +254,12 @@ def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> None:
     player = ctx.state["players"][code]
     if not active(ctx.state, code):  # eliminated in its own battle: no penalty, no destruction any more
         action["penalties"], action["destroy"] = [], []
+    cap = penalty_cap(ctx.state, code)
+    if cap is not None and len(action["penalties"]) > cap:
+        waived = action["penalties"][cap:]
+        action["penalties"] = action["penalties"][:cap]
+        ctx.log("penalty_waived", f"{name(code)} pays no Clergy penalty for "
+                f"{', '.join(land_name(land) for land in waived)} (Bishops' Safe-Conduct).")
     if action["penalties"]:
         land = action["penalties"][0]
         choices = penalty_choices(player)
@@ -249,6 +288,13 @@ def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> None:
 def battle_lands(ctx: Ctx, code: str) -> list[str]:
     return sorted(land for land in ctx.state["lands"]
                   if code in occupants(ctx.state, land) and len(occupants(ctx.state, land)) > 1)
+
+
+def penalty_cap(state: dict[str, Any], code: str) -> int | None:
+    """At most this many Clergy penalty lands (a held ``penalty_waiver(cap(n))`` tile), else no cap."""
+    caps = [term.args[0].args[0].number or 0 for term in rule_terms(state, code, "penalty_waiver")
+            if term.args[0].name == "cap"]
+    return min(caps) if caps else None
 
 
 def penalty_choices(player: dict[str, Any]) -> list[str]:

@@ -1,4 +1,4 @@
-"""The ``/rules`` text for PRINCIPES II: what is implemented and how the open points are settled."""
+"""The ``/rules`` text for PRINCIPES II-III: what is implemented and how the open points are settled."""
 
 RULES_NOTES_PLAY = """\
 Rules of play (PRINCIPES II). Numbers refer to the implementation's resolutions file.
@@ -42,7 +42,7 @@ withdraws unit by unit to adjacent lands it controls, or loses the units (18); t
 units is the one who moved them, else the player involved. Winner +1 People, loser -1. 'After battle' cards are
 chosen sealed by both sides at once (43). Each player who fought draws 1 Battle card (19). A neutral Prince
 removed in battle returns at once to his Capital, else to his principality's first land free of foreign units.
-Neutral units play no cards; their player rolls both dice. Card effects are applied from PRINCIPES III on.
+Neutral units play no cards; their player rolls both dice.
 Dynasties: at the end of Periods I and II each player whose Prince belongs to the past Period chooses one of the
 new Period's living Princes (32, 45) and may then move the figure to any land they control, in turn order. A
 Prince killed in battle is followed by the other Prince of the current Period, else one of the next Period; the
@@ -59,11 +59,57 @@ Any time (free actions, never blocking): sell <card> for 1 gold; support <card> 
 printed on a Court or Neighbour card (42; not during a Council); give <player> <gold> (logged publicly; promises
 are not binding and nothing is held in escrow). The hand limit of 6 is enforced at once: the game waits until
 the excess is converted. Played and discarded cards go under their deck; empty decks draw nothing (41).
-Not yet: card and tile texts, Neighbour movement and the active variant (option neutrals=active: until
-PRINCIPES III neutral principalities only defend, as in the passive variant), History effects and icons,
-Invaders and Princesses (PRINCIPES IV). Gold gifts are listed among a player's choices only while that player has
-no decision to take; 'give <player> <amount>' is accepted at any time.
+Cards and tiles (PRINCIPES III): every text is an effect expression (rules/principes/data/components.json,
+'effect') applied by one interpreter, so the printed text is the whole rule.
+- Battle cards: 'before battle' cards are revealed attacker first, then defender (before <card>); their texts
+apply together once both sides are done, after a Scouts cancels the opponent's first card played (not another
+Scouts) - Night March closes the defender's window at once. Any Battle card may instead be played in the extra
+phase for its corner icon (extra <card> sword|shield). 'After battle' cards are chosen sealed by both sides, then
+applied (Ransom, Te Deum, Orderly Retreat returns the People point lost, Pursuit removes a unit that withdrew,
+Fortify the Conquest builds a free Castle if you won as attacker and hold the land). A card's cost ('pay 1
+gold') must be payable when it is played, else it has no effect. Learning Chess: 'flip' or 'keep' after the
+initial count (after Masovia's reroll).
+- Court cards: play <card> [land|player|people|clergy] at the moment the card names: during your own Taxes,
+Assembly, Building or Politics action (Politics: before drawing or summoning a Council), in a Council's card
+phase (Blessing, Colloquium: +2), or at any time (Chronicle of Master Vincent, Truce of God). The title and text
+are announced in the channel; outside a Council every other player who is not deciding something else gets a
+window to answer with the Papal Legate (cancel <card>) or pass, then the text applies. Conspiracy of Gasawa: the
+target converts the 2 discarded cards for 1 gold each (the first Court/Neighbour cards of its hand). Partition
+among Sons places a token on a unit-free land of another player's principality that player controls (24).
+Truce of God: until the end of the Round no other player's units (nor Neighbours they move) may end a move on the
+chosen land. The Heir is played by itself when its holder would be eliminated: the player stays without a Prince
+until a later Prince takes the throne. Dynastic Marriage and Lady of the Court need the Princess (PRINCIPES IV):
+until then they are played only for gold or support.
+- Neighbour cards: before your Politics action, neighbour <card> <faction> (a joker names any Neighbour; one card
+per Neighbour per action; a full-pool card costs 2 gold, paid when played and kept if blocked, 22). Every other
+player in turn order gets the blocking window (block <card> with a card of that Neighbour or a joker, several
+allowed, or pass), whatever their hand. Then you move at most the remaining Knights and Footmen of that
+Neighbour from where they stand (move <unit> <from> <to>, undo, done) with your units' Movement Points; leaving
+the off-map area costs 1; they never enter off-map areas; entering a land with other units stops them (no passage
+is asked for Neighbours); they may not end on a land you controlled when the move began nor on a land of a
+player whose Princess is married to that Neighbour (23). Division tokens where they stand are removed; you may
+destroy Cities and buildings on the lands they took (no track cost); battles follow in map order, the Neighbour
+attacking and you deciding for it. Their armies stay until expelled; beaten units go home, Pomeranians beaten at
+home leave until their land is free (Western Pomerania defends with both gords).
+- Progress tiles act from the moment they are taken and while held: Chronicle (+1 People or Clergy, to the lower
+track, for each pair of same-colour tiles when taken and for each new pair), German Settlers (a 3rd tile per
+colour, this one included), Church Schools (one more tile for 2 gold in each Progress action, this one
+included), New Mechanisms (as <action> instead of the Progress action), Ducal Mint and Market Rights (on Taxes),
+Treasury Vault, Rent in Coin (end of a Round without Taxes), Mounts for Infantry (Footmen 3 points), Bishops'
+Safe-Conduct (penalty for at most 1 land), Border Guards (your lands stop foreign units, who may ask to pass),
+Learning Chess, Wici (+2 units), Training Grounds (a Battle card per Tiltyard in each Assembly), Castle
+Garrisons, Knightly Fiefs, French Style (+1 Clergy more for an Abbey, also one built by a card), Brick Kilns (3
+buildings), Town Locators (2 Cities), Town Walls, Heralds of Peace (support <battle card> people|clergy), Knightly
+Culture (every Council), Ducal Chancery (hand limit 9).
+No leaks: a card window (battle windows, the Neighbour blocking window, the Papal Legate window) is offered to
+every player who could act in it, whatever their hand; when 'pass' is a player's only answer, the host may pass
+for them after a short random delay (the player's auto-pass setting), so neither the prompt nor its timing
+reveals a hand.
+Not yet: the active-neutrals variant (option neutrals=active plays as passive for now), History effects and
+icons, Invaders and Princesses (PRINCIPES IV). Gold gifts are listed among a player's choices only while that
+player has no decision to take; 'give <player> <amount>' is accepted at any time.
 Deadlines: a missing plan is sealed with the AI's plan for that seat; an unanswered consent is a denial; an
-unanswered card window passes; an unanswered action prompt skips (ends) the action; other prompts take their
-first choice (keep the buildings, the first withdrawal land, the first Prince).
+unanswered card window passes; an unfinished Neighbour move ends (or takes back its last move until it may
+end); an unanswered action prompt skips (ends) the action; other prompts take their first choice (keep the
+buildings, the first withdrawal land, the first Prince).
 """

@@ -70,3 +70,17 @@ def run(state: State, code: str, *actions: str) -> tuple[State, list[str]]:
 def decision_of(state: State, code: str) -> str | None:
     decision = pending(state).get(seat(state, code))
     return decision.kind if decision else None
+
+
+def pass_empty_windows(state: State, draws: list[int] | None = None) -> State:
+    """Answer 'pass' for every seat whose card window offers nothing else (what a host's auto-pass does);
+    ``draws`` feed the dice if a pass lets the battle roll."""
+    from rules.principes.play import auto_pass
+
+    for _ in range(20):
+        waiting = [s for s in range(len(state["seats"])) if auto_pass(state, s) == "pass"]
+        if not waiting:
+            return state
+        rng = ReplayRng(list(draws)) if draws is not None else Rng(b"scenario-pass")
+        state = apply(state, waiting[0], "pass", rng).state
+    return state

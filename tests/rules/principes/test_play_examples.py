@@ -8,7 +8,17 @@ from rules.principes.play.actions import qualifying_tracks
 from rules.principes.play.common import Ctx
 from rules.principes.state import might
 
-from .scenario import act, clear_units, decision_of, new_state, open_action, put, run, seat
+from .scenario import (
+    act,
+    clear_units,
+    decision_of,
+    new_state,
+    open_action,
+    pass_empty_windows,
+    put,
+    run,
+    seat,
+)
 
 
 def test_turn_order_example() -> None:
@@ -97,7 +107,8 @@ def _battle_example_state():
     state["play"]["prompts"] = {}
     ctx = Ctx(state, ReplayRng([1, 5]))  # dice: Silesia a sword, Polonia Minor a sword and a shield
     flow.advance(ctx)
-    return state, ctx
+    # the 'before battle' windows are offered whatever the hands hold (no leaks): both pass, as auto-pass does
+    return pass_empty_windows(state, [1, 5]), ctx
 
 
 def test_battle_example() -> None:
@@ -110,12 +121,12 @@ def test_battle_example() -> None:
     assert battle.casualties(current["units"]["D"], 2) == ({"footman": 1}, 1, 0)  # Footman toppled, Knight wounded
     assert battle.casualties(current["units"]["A"], 4) == ({"footman": 2, "knight": 1}, 0, 0)
     assert decision_of(state, "SIL") == "extra_cards"
-    state, _ = run(state, "SIL", "extra b13a sword", "extra b11a shield")  # no card left: the window closes
+    state, _ = run(state, "SIL", "extra b13a sword", "extra b11a shield", "pass")  # no card left: it passes
     current = state["play"]["battle"]
     assert battle.damages(state, current) == {"D": 3, "A": 3}
     assert decision_of(state, "PMI") == "extra_cards"
     people = {code: state["players"][code]["people"] for code in ("PMI", "SIL")}
-    state, kinds = run(state, "PMI", "extra b15a shield")
+    state, kinds = run(state, "PMI", "extra b15a shield", "pass")
     assert "battle_result" in kinds
     land = state["lands"]["sandomiria"]["units"]
     assert land["PMI"] == {"knight": 1}           # the Footman fell, the Knight was raised again

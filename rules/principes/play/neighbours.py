@@ -1,0 +1,332 @@
+"""Neighbour cards: announced before the Politics action, blocked by the others, moved like own units.
+
+After revealing the Politics token and before drawing or summoning a Council, the player may play Neighbour
+cards one at a time (``neighbour <card> <faction>``; a joker names the Neighbour; a full-pool card costs 2 gold,
+paid on play and kept if blocked, resolution 22; one card per Neighbour per Politics action). Every other active
+player, in the Round's turn order, then gets the blocking window (``block <card>`` with a card of the same
+Neighbour or a joker, subtracting the units it shows, or ``pass``) — offered whatever their hand, so the prompt
+reveals nothing. The player then moves at most the remaining Knights and Footmen of that Neighbour from where
+they stand (the off-map area or Polish lands), exactly as own units: 3/2 Movement Points, leaving the area costs
+1, never onto off-map areas, entering a land with other units stops the unit; a unit may not end on a land the
+mover controlled when the move began, nor on a land of a player whose Princess is married to that Neighbour
+(resolution 23). After ``done``: Division tokens on lands they occupy are removed, the mover may destroy Cities
+and buildings on the lands they took (no track cost), then the battles are fought with the Neighbour as attacker
+(the mover decides its withdrawals; it plays no cards for it). The units stay until expelled.
+
+The sub-state lives in the Politics action: ``action["neighbour"] = {"card", "faction", "knights", "footmen",
+"queue", "stage": "block"|"move"|"destroy"|"battles", "pieces", "log", "ops", "start_control", "ended",
+"destroy"}`` and ``action["neighbours_done"]`` lists the Neighbours already played this action.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from ..data import catalog
+from ..state import controllers
+from .common import (
+    Ctx,
+    add_units,
+    card_id_from,
+    card_record,
+    card_title,
+    land_name,
+    name,
+    occupants,
+    pay_gold,
+    prompt,
+    round_order,
+    to_deck_bottom,
+)
+from .movement import MOVEMENT_POINTS, movement_bonus, truce_lands
+
+NEIGHBOURS = ("GER", "BOH", "HUN", "RUS", "WPOM", "EPOM")
+UNITS = ("knight", "footman")
+#: moves per Neighbour movement: free mode with undo, but a playout must end
+MAX_MOVES = 40
+
+
+def _matches(card: str, faction: str) -> bool:
+    record = card_record(card)
+    return record["deck"] == "neighbour" and record["faction"] in (faction, "any")
+
+
+def _home(faction: str) -> str:
+    return str(catalog().factions[faction]["home"])
+
+
+# ---- playing a card ----------------------------------------------------------------------------------------
+
+def card_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
+    """``neighbour <card> <faction>`` for each Neighbour card in hand the player can pay for."""
+    player = ctx.state["players"][code]
+    done = action.get("neighbours_done", [])
+    result = []
+    for card in player["hand"]:
+        record = card_record(card)
+        if record["deck"] != "neighbour" or player["gold"] < record["cost"]:
+            continue
+        factions = NEIGHBOURS if record["faction"] == "any" else (record["faction"],)
+        result += [f"neighbour {card.lower()} {faction.lower()}" for faction in factions if faction not in done]
+    return result
+
+
+def play_card(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> None:
+    card = card_id_from(ctx.state, code, words[1])
+    assert card is not None
+    faction = words[2].upper()
+    record = card_record(card)
+    ctx.state["players"][code]["hand"].remove(card)
+    to_deck_bottom(ctx.state, card)
+    paid = pay_gold(ctx, code, int(record["cost"]))
+    cost = f", paying {paid} gold" if paid else ""
+    ctx.log("neighbour_card", f"{name(code)} plays {card_title(card)}{cost}: {record['text']} "
+            f"Announced: {name(faction)} ({record['knights']} Knight(s), {record['footmen']} Footman/men).")
+    action.setdefault("neighbours_done", []).append(faction)
+    order = round_order(ctx.state)
+    start = order.index(code) if code in order else 0
+    others = [other for other in order[start + 1:] + order[:start] if other != code]
+    action["neighbour"] = {"card": card, "faction": faction, "knights": int(record["knights"]),
+                           "footmen": int(record["footmen"]), "queue": others, "stage": "block"}
+    action["stage"] = "neighbour"
+
+
+# ---- the steps ---------------------------------------------------------------------------------------------
+
+def step(ctx: Ctx, action: dict[str, Any]) -> None:
+    army = action["neighbour"]
+    code = action["who"]
+    if army["stage"] == "block":
+        _block_step(ctx, code, army)
+    elif army["stage"] == "move":
+        prompt(ctx, code, "neighbour_move", f"Move up to {army['knights']} Knight(s) and {army['footmen']} "
+               f"Footman/men of {name(army['faction'])} (move <unit> <from> <to>, undo), then done.")
+    elif army["stage"] == "destroy":
+        if army["destroy"]:
+            prompt(ctx, code, "neighbour_destroy", f"{name(army['faction'])} took "
+                   f"{land_name(army['destroy'][0])}: destroy its City and/or building, or keep them?")
+        else:
+            army["stage"] = "battles"
+    else:
+        _battle_step(ctx, action, army)
+
+
+def _block_step(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
+    queue = army["queue"]
+    while queue and ctx.state["players"][queue[0]]["eliminated"]:
+        queue.pop(0)
+    if army["knights"] + army["footmen"] == 0:
+        ctx.log("neighbour_stopped", f"The whole {name(army['faction'])} force is blocked.")
+        _finish(ctx, code)
+        return
+    if queue:
+        prompt(ctx, queue[0], "neighbour_block", f"{name(code)} activates {name(army['faction'])} "
+               f"({army['knights']} Knight(s), {army['footmen']} Footman/men): block them with a card of that "
+               "Neighbour or a joker, or pass.", timing="window")
+        return
+    _begin_move(ctx, code, army)
+
+
+def _begin_move(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
+    state, faction = ctx.state, army["faction"]
+    bonus = movement_bonus(state, code)  # the Neighbour's units move with the mover's range
+    places = [(area, data["units"]) for area, data in state["offmap"].items()]
+    places += [(land, data["units"]) for land, data in sorted(state["lands"].items())]
+    pieces = [{"type": unit, "at": place, "mp": MOVEMENT_POINTS[unit] + bonus[unit], "moved": False,
+               "stopped": False}
+              for place, units in places for unit in UNITS for _ in range(units.get(faction, {}).get(unit, 0))]
+    army.update({"stage": "move", "pieces": pieces, "log": [], "ops": 0, "start_control": controllers(state)})
+
+
+def _finish(ctx: Ctx, code: str) -> None:
+    action = ctx.play["action"]
+    action["neighbour"] = None
+    action["stage"] = "main"
+
+
+# ---- blocking ----------------------------------------------------------------------------------------------
+
+def block_options(ctx: Ctx, code: str) -> list[str]:
+    army = ctx.play["action"]["neighbour"]
+    cards = [card for card in ctx.state["players"][code]["hand"] if _matches(card, army["faction"])]
+    return [f"block {card.lower()}" for card in cards] + ["pass"]
+
+
+def block_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    army = ctx.play["action"]["neighbour"]
+    if words == ["pass"]:
+        army["queue"].pop(0)
+        return
+    card = card_id_from(ctx.state, code, words[1])
+    assert card is not None
+    record = card_record(card)
+    ctx.state["players"][code]["hand"].remove(card)
+    to_deck_bottom(ctx.state, card)
+    army["knights"] = max(0, army["knights"] - int(record["knights"]))
+    army["footmen"] = max(0, army["footmen"] - int(record["footmen"]))
+    ctx.log("neighbour_blocked", f"{name(code)} plays {card_title(card)} to block {name(army['faction'])}: "
+            f"{record['text']} Left to move: {army['knights']} Knight(s), {army['footmen']} Footman/men.")
+
+
+# ---- moving ------------------------------------------------------------------------------------------------
+
+def _allowance(army: dict[str, Any], unit: str) -> int:
+    used = sum(1 for piece in army["pieces"] if piece["type"] == unit and piece["moved"])
+    return int(army["knights" if unit == "knight" else "footmen"]) - used
+
+
+def _exits(place: str) -> list[str]:
+    data = catalog()
+    if place in data.offmap:
+        return sorted(data.offmap[place]["touches"])
+    return sorted(data.adjacency[place])
+
+
+def forbidden(state: dict[str, Any], code: str, army: dict[str, Any], land: str) -> bool:
+    """A Neighbour may not end on a land the mover controls, nor on a land of a player whose Princess is
+    married to that Neighbour (resolution 23)."""
+    owner = army["start_control"].get(land)
+    if owner == code or land in truce_lands(state, code) or land in truce_lands(state, army["faction"]):
+        return True
+    married = [p for p, player in state["players"].items() if player["princess"] == _home(army["faction"])]
+    return owner in married
+
+
+def move_options(ctx: Ctx, code: str) -> list[str]:
+    army = ctx.play["action"]["neighbour"]
+    result = []
+    if army["ops"] < MAX_MOVES:
+        groups = sorted({(p["type"], p["at"]) for p in army["pieces"] if p["mp"] > 0 and not p["stopped"]
+                         and (p["moved"] or _allowance(army, p["type"]) > 0)})
+        for unit, place in groups:
+            result += [f"move {unit} {place} {near}" for near in _exits(place)]
+    if army["log"]:
+        result.append("undo")
+    if not any(forbidden(ctx.state, code, army, p["at"]) for p in army["pieces"] if p["moved"]):
+        result.append("done")
+    return result
+
+
+def _place_units(state: dict[str, Any], place: str, faction: str, unit: str, count: int) -> None:
+    if place in state["offmap"]:
+        units = state["offmap"][place]["units"].setdefault(faction, {})
+        units[unit] = units.get(unit, 0) + count
+        if units[unit] <= 0:
+            del units[unit]
+        if not units:
+            del state["offmap"][place]["units"][faction]
+    else:
+        add_units(state, place, faction, unit, count)
+
+
+def move_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    army = ctx.play["action"]["neighbour"]
+    faction = army["faction"]
+    if words == ["undo"]:
+        last = army["log"].pop()
+        piece = army["pieces"][last["piece"]]
+        _place_units(ctx.state, piece["at"], faction, piece["type"], -1)
+        _place_units(ctx.state, last["from"], faction, piece["type"], 1)
+        piece.update({"at": last["from"], "mp": piece["mp"] + 1, "moved": last["moved"], "stopped": last["stopped"]})
+        ctx.log("undo", f"{name(code)} takes back a move of {name(faction)}.")
+        return
+    if words == ["done"]:
+        _end_moves(ctx, code, army)
+        return
+    unit, origin, target = words[1], words[2], words[3]
+    index = max((i for i, p in enumerate(army["pieces"]) if p["type"] == unit and p["at"] == origin
+                 and p["mp"] > 0 and not p["stopped"] and (p["moved"] or _allowance(army, unit) > 0)),
+                key=lambda i: (army["pieces"][i]["moved"], army["pieces"][i]["mp"]))
+    piece = army["pieces"][index]
+    army["log"].append({"piece": index, "from": origin, "moved": piece["moved"], "stopped": piece["stopped"]})
+    piece.update({"at": target, "mp": piece["mp"] - 1, "moved": True})
+    if any(f != faction for f in occupants(ctx.state, target)):
+        piece["stopped"] = True  # other units stop the move (no passage is asked for Neighbours)
+    _place_units(ctx.state, origin, faction, unit, -1)
+    _place_units(ctx.state, target, faction, unit, 1)
+    army["ops"] += 1
+    ctx.log("neighbour_move", f"{name(code)} moves a {name(faction)} {unit.title()} from "
+            f"{_place_name(origin)} to {land_name(target)}.")
+
+
+def _place_name(place: str) -> str:
+    data = catalog()
+    return str(data.offmap[place]["name"]) if place in data.offmap else land_name(place)
+
+
+def _end_moves(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
+    state, faction = ctx.state, army["faction"]
+    ended = sorted({p["at"] for p in army["pieces"] if p["moved"]})
+    for land in ended:
+        if state["lands"][land]["division"]:  # Neighbour occupation removes the Division token
+            state["lands"][land]["division"] = False
+            state["supply"]["tokens"]["division"] += 1
+            ctx.log("division_removed", f"{name(faction)} occupies {land_name(land)}: its Division token is "
+                    "removed.")
+    lands = catalog().lands
+    army["destroy"] = [land for land in ended if occupants(state, land) == [faction]
+                       and lands[land]["principality"] != code
+                       and (state["lands"][land]["cities"] or state["lands"][land]["building"])]
+    army.update({"stage": "destroy", "ended": ended, "pieces": [], "log": []})
+
+
+# ---- destruction and battles -------------------------------------------------------------------------------
+
+def destroy_options(ctx: Ctx, code: str) -> list[str]:
+    land = ctx.play["action"]["neighbour"]["destroy"][0]
+    land_state = ctx.state["lands"][land]
+    items = sorted(land_state["cities"]) + ([land_state["building"]] if land_state["building"] else [])
+    subsets = [" ".join(c) for size in range(1, len(items) + 1) for c in combinations(items, size)]
+    return [f"keep {land}"] + [f"destroy {land} {subset}" for subset in subsets]
+
+
+def destroy_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    """Tokens back to the pool; a Neighbour's destruction costs the mover no track point (rulebook p. 25)."""
+    army = ctx.play["action"]["neighbour"]
+    land = army["destroy"].pop(0)
+    if words[0] != "destroy":
+        return
+    land_state = ctx.state["lands"][land]
+    tokens = ctx.state["supply"]["tokens"]
+    for item in words[2:]:
+        if item in land_state["cities"]:
+            tokens[land_state["cities"].pop(item)] += 1
+        else:
+            tokens[item] += 1
+            land_state["building"] = None
+    ctx.log("destruction", f"{name(code)} has {name(army['faction'])} destroy {', '.join(words[2:])} on "
+            f"{land_name(land)}.")
+
+
+def _battle_step(ctx: Ctx, action: dict[str, Any], army: dict[str, Any]) -> None:
+    from . import battle
+
+    faction = army["faction"]
+    contested = [land for land in army["ended"] if faction in occupants(ctx.state, land)
+                 and len(occupants(ctx.state, land)) > 1]
+    if contested:
+        battle.start(ctx, contested[0], faction)  # in map order: the Neighbour attacks
+        return
+    ctx.log("neighbour_done", f"{name(faction)}'s move is over; its units stay where they stand.")
+    _finish(ctx, action["who"])
+
+
+def options(ctx: Ctx, code: str, kind: str) -> list[str]:
+    if kind == "neighbour_block":
+        return block_options(ctx, code)
+    if kind == "neighbour_move":
+        return move_options(ctx, code)
+    return destroy_options(ctx, code)
+
+
+def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
+    if kind == "neighbour_block":
+        block_answer(ctx, code, words)
+    elif kind == "neighbour_move":
+        move_answer(ctx, code, words)
+    else:
+        destroy_answer(ctx, code, words)
+
+
+KINDS = ("neighbour_block", "neighbour_move", "neighbour_destroy")
