@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -36,6 +37,8 @@ ACTIVE = ("lobby", "active", "paused")
 MIN_DEADLINE_H, MAX_DEADLINE_H = 1.0, 7 * 24.0
 #: a reminder goes out when this fraction of the decision's time is left
 REMINDER_FRACTION = 0.25
+#: seconds before an automatic pass, drawn uniformly (players with a card think about as long)
+AUTOPASS_DELAY = (20.0, 120.0)
 #: deadlines missed in a row before the AI stands in for a player
 MISSES_BEFORE_AI = 2
 MAX_AI_STEPS = 20_000
@@ -55,8 +58,9 @@ class Live:
     game: Game
     state: State
     seq: int
-    #: seated users who asked for turn DMs (/settings)
+    #: seated users who asked for turn DMs, and those who turned automatic passing off (/settings)
     dm_users: set[str] = field(default_factory=set)
+    autopass_off: set[str] = field(default_factory=set)
     #: after a store that changed more than the state: the new state, until the row and seats are re-read
     pending_state: State | None = None
     pending_seq: int = -1
@@ -91,6 +95,8 @@ class HostCore:
         self._locks: dict[int, asyncio.Lock] = {}
         #: game id -> the game as last loaded or stored by this process, valid while its version matches
         self._known: dict[int, Live] = {}
+        #: draws the delay before an automatic pass (tests seed it)
+        self.autopass_rng = random.Random()
         #: game id -> (seat, status message key, log lines) of a multi-step action in progress
         self._steps: dict[int, tuple[int, str, list[str]]] = {}
         #: set when a timer is added, so a front-end's timer loop can wake up early
@@ -136,11 +142,14 @@ class HostCore:
         else:
             live = Live(row, seats, game, *await self._rebuild(game, row))
         rows = await self.store.fetchall(
-            "SELECT s.user_id FROM seats s JOIN user_settings u ON u.user_id = s.user_id "
-            "WHERE s.game_id = ? AND u.key = 'turn_dms' AND u.value = 'on'",
+            "SELECT s.user_id, u.key, u.value FROM seats s JOIN user_settings u ON u.user_id = s.user_id "
+            "WHERE s.game_id = ? AND u.key IN ('turn_dms', 'autopass')",
             (game_id,),
         )
-        live.dm_users = {row["user_id"] for row in rows}
+        live.dm_users = {row["user_id"] for row in rows if row["key"] == "turn_dms" and row["value"] == "on"}
+        live.autopass_off = {
+            row["user_id"] for row in rows if row["key"] == "autopass" and row["value"] == "off"
+        }
         self._known[game_id] = live
         return live
 
@@ -480,27 +489,38 @@ class HostCore:
             return
         pending = live.game.pending(live.state)
         rows = await db.fetchall(
-            "SELECT id, seat, decision_id FROM timers WHERE game_id = ? AND kind IN ('reminder', 'deadline')",
+            "SELECT id, seat, decision_id, kind FROM timers WHERE game_id = ? "
+            "AND kind IN ('reminder', 'deadline', 'autopass')",
             (live.id,),
         )
         armed, stale = set(), []
-        for timer_id, seat, decision_id in rows:
+        for timer_id, seat, decision_id, kind in rows:
             decision = pending.get(seat)
             if decision is None or decision.id != decision_id or live.seats[seat].is_ai:
                 stale.append((timer_id,))
             else:
-                armed.add(seat)
+                armed.add((seat, kind))
         if stale:
             await db.executemany("DELETE FROM timers WHERE id = ?", stale)
         new = []
         for seat, decision in pending.items():
-            if seat in armed or live.seats[seat].is_ai:
+            if live.seats[seat].is_ai:
                 continue
-            span = live.row["window_seconds"] if decision.timing == "window" else live.row["deadline_seconds"]
-            new += [
-                (live.id, "reminder", seat, decision.id, now + span * (1 - REMINDER_FRACTION)),
-                (live.id, "deadline", seat, decision.id, now + span),
-            ]
+            if (seat, "deadline") not in armed:
+                span = (
+                    live.row["window_seconds"]
+                    if decision.timing == "window"
+                    else live.row["deadline_seconds"]
+                )
+                new += [
+                    (live.id, "reminder", seat, decision.id, now + span * (1 - REMINDER_FRACTION)),
+                    (live.id, "deadline", seat, decision.id, now + span),
+                ]
+            wants_autopass = live.seats[seat].user_id not in live.autopass_off
+            if (seat, "autopass") not in armed and wants_autopass and live.game.auto_pass(live.state, seat):
+                # a random moment, so that being passed at once does not tell the table the hand is empty
+                delay = self.autopass_rng.uniform(*AUTOPASS_DELAY)
+                new.append((live.id, "autopass", seat, decision.id, now + delay))
         if new:
             await db.executemany(
                 "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, ?, ?, ?, ?)", new

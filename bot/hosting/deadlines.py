@@ -50,8 +50,18 @@ class DeadlinesMixin(HostCore):
                 return []  # this seat has answered; the others' timers still run
             if timer["kind"] == "reminder":
                 return await self._remind(live, seat, decision, timer)
-            deliveries = await self._expire(live, seat, decision)
+            if timer["kind"] == "autopass":
+                deliveries = await self._autopass(live, seat)
+            else:
+                deliveries = await self._expire(live, seat, decision)
         return deliveries + await self._run_ai(game_id)
+
+    async def _autopass(self, live: Live, seat: int) -> list[Delivery]:
+        """The seat still has only one answer: give it, unless its player turned automatic passing off since."""
+        action = live.game.auto_pass(live.state, seat)
+        if action is None or live.seats[seat].user_id in live.autopass_off:
+            return []
+        return await self._act_locked(live, seat, "autopass", action, None, parsed=True)
 
     async def _remind(
         self, live: Live, seat: int, decision: Decision, timer: dict[str, Any]

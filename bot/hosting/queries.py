@@ -134,7 +134,7 @@ class QueriesMixin(HostCore):
 
     async def get_settings(self, user_id: str) -> dict[str, str]:
         rows = await self.store.fetchall("SELECT key, value FROM user_settings WHERE user_id = ?", (user_id,))
-        settings = {"turn_dms": "off"}
+        settings = {"turn_dms": "off", "autopass": "on"}
         settings.update({row["key"]: row["value"] for row in rows})
         return settings
 

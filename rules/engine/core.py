@@ -189,6 +189,14 @@ class Game(ABC):
         """The action taken for ``seat`` when its decision expires, or None (the others may claim)."""
         return None
 
+    def auto_pass(self, state: State, seat: int) -> str | None:
+        """The only answer the seat has (typically "pass" in a card window with no playable card), or None.
+
+        The host gives it after a short random delay when the player's auto-pass preference is on, so that
+        neither the prompt nor its timing reveals the player's hand.
+        """
+        return None
+
     def can_undo(self, state_before: State, seat: int, action: str) -> bool:
         """Whether ``seat`` may take ``action`` back (the host also requires no chance and nobody since)."""
         return False

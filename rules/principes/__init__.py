@@ -110,6 +110,9 @@ class Principes(Game):
     def on_deadline(self, state: State, seat: int) -> str | None:
         return play.on_deadline(state, seat)
 
+    def auto_pass(self, state: State, seat: int) -> str | None:
+        return play.auto_pass(state, seat)
+
     def view(self, state: State, seat: int | None) -> View:
         return play.view_play(state, self.copy_state(build_view(state, seat)), seat)
 

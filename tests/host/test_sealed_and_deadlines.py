@@ -7,7 +7,9 @@ import hashlib
 import pytest
 
 from bot.host import Host, HostError, commit_hash
+from rules.engine.registry import register, unregister
 from tests.conftest import ALICE, BOB, CAROL
+from tests.support.games import SealedGuess
 
 CHANNEL = "sealed"
 
@@ -124,3 +126,39 @@ async def test_timers_survive_a_restart(database, clock, sealed_game) -> None:
         assert any("deadline passed" in d.text for d in fired)
     finally:
         await second.close()
+
+
+class _OnlyPass(SealedGuess):
+    """A sealed test game in which seat 2 never has a real choice: the host may pass for it."""
+
+    key = "test-only-pass"
+
+    def auto_pass(self, state, seat):
+        return "pick 1" if seat == 1 and seat in self.pending(state) else None
+
+
+@pytest.fixture
+def only_pass_game():
+    game = _OnlyPass()
+    register(game)
+    yield game
+    unregister(game.key)
+
+
+async def test_auto_pass_after_a_random_delay_unless_turned_off(host: Host, clock, only_pass_game) -> None:
+    host.autopass_rng.seed(1)
+    game_id = await _start(host, only_pass_game.key, ALICE, BOB)
+    due = await host.next_timer_due()
+    assert clock.now + 20 <= due <= clock.now + 120  # a random moment, not at once
+    clock.advance(120)
+    fired = await host.fire_due_timers()
+    assert any("bob has sealed" in d.text for d in fired)
+    assert await host.has_sealed(game_id, BOB.user_id) and not await host.has_sealed(game_id, ALICE.user_id)
+    await host.act(game_id, ALICE, "pick 3")
+    assert (await host._load(game_id)).state["round"] == 2
+    # bob turns automatic passing off: the next round waits for him, even with its timer already armed
+    await host.set_setting(BOB.user_id, "autopass", "off")
+    await host.act(game_id, ALICE, "pick 2")
+    clock.advance(3600)
+    assert not any("bob has sealed" in d.text for d in await host.fire_due_timers())
+    assert (await host._load(game_id)).state["round"] == 2
