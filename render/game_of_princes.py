@@ -1,0 +1,153 @@
+"""Game of Princes board, seen from above: carpets as coloured squares, servitors and Princes as pyramids.
+
+The picture shows the carpets' bounding box plus one cell all round (where carpets may move next), labelled
+with the column and row numbers the notation uses, Red's row 1 at the bottom. The original 5x5 grid is
+outlined so players keep their bearings when carpets wander off it. The last move is framed in yellow.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from .common import COLOURS, centred_text, draw_pyramid_top, new_canvas
+
+#: the largest and smallest cell, in pixels; the image stays under ``MAX_WIDTH`` for any box
+MAX_CELL, MIN_CELL = 96, 40
+MAX_WIDTH = 1600
+GRID_SPAN = 1300
+HEADER, FOOTER, SIDE = 64, 56, 44
+SEAT_COLOURS = ("red", "blue")
+SEAT_NAMES = ("Red", "Blue")
+CARPET_FILL = {"red": (232, 150, 146), "blue": (150, 176, 232), "neutral": COLOURS["sand"]}
+CARPET_EDGE = {"red": COLOURS["red"], "blue": COLOURS["blue"], "neutral": COLOURS["brown"]}
+
+Box = tuple[int, int, int, int]
+
+
+def render(view: dict[str, Any]) -> Image.Image:
+    box = _box(view)
+    low_x, low_y, high_x, high_y = box
+    columns, rows = high_x - low_x + 1, high_y - low_y + 1
+    cell = max(MIN_CELL, min(MAX_CELL, GRID_SPAN // max(columns, rows)))
+    width = min(MAX_WIDTH, max(2 * SIDE + columns * cell, 560))
+    left = (width - columns * cell) // 2
+    height = HEADER + 2 * SIDE + rows * cell + FOOTER
+    image, draw = new_canvas(width, height)
+    geometry = _Geometry(box, cell, left, HEADER + SIDE)
+    _header(draw, view, width)
+    _grid(draw, geometry)
+    _carpets(draw, view, geometry)
+    _last_move(draw, view, geometry)
+    _pyramids(draw, view, geometry)
+    _labels(draw, geometry)
+    centred_text(draw, (width / 2, height - FOOTER / 2),
+                 "big square: servitor   small square with P: Prince   cells: column,row", 18,
+                 fill=COLOURS["muted"])
+    return image
+
+
+class _Geometry:
+    """Where a cell of the table lands on the image (row numbers grow upwards)."""
+
+    def __init__(self, box: Box, cell: int, left: int, top: int) -> None:
+        self.low_x, self.low_y, self.high_x, self.high_y = box
+        self.cell, self.left, self.top = cell, left, top
+
+    def corner(self, x: int, y: int) -> tuple[int, int]:
+        return self.left + (x - self.low_x) * self.cell, self.top + (self.high_y - y) * self.cell
+
+    def centre(self, x: int, y: int) -> tuple[float, float]:
+        cx, cy = self.corner(x, y)
+        return cx + self.cell / 2, cy + self.cell / 2
+
+    def square(self, x: int, y: int, inset: float = 0) -> tuple[float, float, float, float]:
+        cx, cy = self.corner(x, y)
+        return cx + inset, cy + inset, cx + self.cell - inset, cy + self.cell - inset
+
+
+def _box(view: dict[str, Any]) -> Box:
+    """The carpets' bounding box with a margin of one cell (the original grid when confined)."""
+    if view.get("confined"):
+        return 1, 1, 5, 5
+    xs = [x for x, _, _ in view["carpets"]] + [1, 5]
+    ys = [y for _, y, _ in view["carpets"]] + [1, 5]
+    return min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1
+
+
+def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], width: int) -> None:
+    result = view.get("result")
+    if result is None:
+        seat = view["to_move"]
+        text = f"{SEAT_NAMES[seat]} to move  |  move {view['moves'] + 1}"
+        colour = COLOURS[SEAT_COLOURS[seat]]
+    else:
+        text = result["reason"]
+        winner = result["winner"]
+        colour = COLOURS[SEAT_COLOURS[winner]] if winner is not None else COLOURS["ink"]
+    centred_text(draw, (width / 2, HEADER / 2), text, 24 if len(text) < 50 else 18, fill=colour)
+
+
+def _grid(draw: ImageDraw.ImageDraw, geometry: _Geometry) -> None:
+    for x in range(geometry.low_x, geometry.high_x + 1):
+        for y in range(geometry.low_y, geometry.high_y + 1):
+            draw.rectangle(geometry.square(x, y), outline=COLOURS["grid"], width=1)
+    # the original 5x5 grid, so the numbering stays easy to follow
+    x0, y0, _, _ = geometry.square(1, 5)
+    _, _, x1, y1 = geometry.square(5, 1)
+    draw.rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), outline=COLOURS["muted"], width=2)
+
+
+def _carpets(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geometry) -> None:
+    inset = max(2, geometry.cell // 24)
+    for x, y, colour in view["carpets"]:
+        draw.rectangle(geometry.square(x, y, inset), fill=CARPET_FILL[colour], outline=CARPET_EDGE[colour],
+                       width=3)
+
+
+def _last_move(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geometry) -> None:
+    last = view.get("last_move")
+    if not last or last.get("from") is None:
+        return
+    source, target = last["from"], last["to"]
+    for x, y in (source, target):
+        draw.rectangle(geometry.square(x, y, 1), outline=COLOURS["highlight"], width=5)
+    start, end = geometry.centre(*source), geometry.centre(*target)
+    draw.line((start, end), fill=COLOURS["highlight"], width=4)
+    radius = max(5, geometry.cell // 12)
+    draw.ellipse((end[0] - radius, end[1] - radius, end[0] + radius, end[1] + radius),
+                 fill=COLOURS["highlight"])
+
+
+def _pyramids(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geometry) -> None:
+    servitor_half = geometry.cell * 0.31
+    prince_half = max(12.0, geometry.cell * 0.17)
+    for x, y, seat in view["servitors"]:
+        centre = geometry.centre(x, y)
+        ring = servitor_half + 3  # a pale ring keeps a servitor apart from a carpet of its own colour
+        draw.rectangle((centre[0] - ring, centre[1] - ring, centre[0] + ring, centre[1] + ring),
+                       fill=COLOURS["white"])
+        draw_pyramid_top(draw, centre, servitor_half, SEAT_COLOURS[seat])
+    for seat, (x, y) in enumerate(view["princes"]):
+        centre = geometry.centre(x, y)
+        ring = prince_half + 4
+        draw.rectangle((centre[0] - ring, centre[1] - ring, centre[0] + ring, centre[1] + ring),
+                       fill=COLOURS["highlight"], outline=COLOURS["ink"], width=2)
+        draw_pyramid_top(draw, centre, prince_half, SEAT_COLOURS[seat], label="P")
+
+
+def _labels(draw: ImageDraw.ImageDraw, geometry: _Geometry) -> None:
+    size = 18 if geometry.cell >= 48 else 16
+    top = geometry.top - SIDE / 2
+    bottom = geometry.top + (geometry.high_y - geometry.low_y + 1) * geometry.cell + SIDE / 2
+    for x in range(geometry.low_x, geometry.high_x + 1):
+        centre_x = geometry.centre(x, geometry.low_y)[0]
+        for label_y in (top, bottom):
+            centred_text(draw, (centre_x, label_y), str(x), size, fill=COLOURS["ink"])
+    left = geometry.left - SIDE / 2
+    right = geometry.left + (geometry.high_x - geometry.low_x + 1) * geometry.cell + SIDE / 2
+    for y in range(geometry.low_y, geometry.high_y + 1):
+        centre_y = geometry.centre(geometry.low_x, y)[1]
+        for label_x in (left, right):
+            centred_text(draw, (label_x, centre_y), str(y), size, fill=COLOURS["ink"])

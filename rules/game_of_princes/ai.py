@@ -1,0 +1,392 @@
+"""Game of Princes AI: searches over :class:`Board` with a route-cost evaluation.
+
+The evaluation asks, for each Prince, how many moves its owner needs at least to walk him to an opponent's
+carpet (:func:`route_cost`): a cheapest orthogonal route, priced by the servitors and carpets that must be
+brought onto it. The score is the opponent's cost (capped: a distant opponent is no threat worth a move)
+minus one's own, plus a little for servitors standing on or next to the opponent's free carpets, and less
+still for servitors drawing near the opponent's carpets (so they stand ready while every route is blocked).
+
+Levels: ``hard`` is a selective three-ply search (own move; the opponent's reply, searched for immediate
+wins only; own second move on the most promising first moves), ``medium`` a full-width two-ply alpha-beta,
+``easy`` one ply with occasional random moves.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+import time
+from functools import lru_cache
+
+from .board import COLOURS, KING_STEPS, NEUTRAL, PRINCE, Board, Cell, Move
+
+LEVELS: tuple[str, ...] = ("hard", "medium", "easy")
+DEPTHS = {"medium": 2, "easy": 1}
+#: hard: how many first moves get a second own move searched, and what waiting a move for a gain costs
+PLAN_BEAM = 12
+FOLLOW_UP_DISCOUNT = 10
+#: share of ``easy`` decisions taken at random (so beginners can beat it)
+EASY_BLUNDER_RATE = 0.25
+#: past this many seconds the search stops deepening and keeps the best move found so far
+TIME_BUDGET_S = 0.8
+
+WIN = 100_000
+#: one move of route cost is worth this much score
+ROUTE_WEIGHT = 100
+#: an opponent's route longer than this is no threat worth spending moves on
+THREAT_HORIZON = 5
+#: per point of :func:`pressure`: a tie-breaker while the routes are blocked
+PRESSURE_WEIGHT = 20
+#: per step of :func:`approach`: the smallest tie-breaker
+APPROACH_WEIGHT = 5
+#: revisiting a position already seen costs this much (so the AI does not shuffle back and forth)
+REPEAT_PENALTY = 60
+#: extra route cost of a cell held by an enemy servitor (he must leave first) or lacking a carpet
+BLOCKED_EXTRA, NO_CARPET_EXTRA = 3, 1
+#: route cost when no route exists at all (every cell beyond the table is blocked by confinement)
+NO_ROUTE = 60
+#: Dijkstra's "not reached yet"
+UNREACHABLE = 1_000_000
+#: cost of a route cell for which no free servitor is left
+REUSE = 3
+
+ROOK_STEPS: tuple[Cell, ...] = ((0, -1), (-1, 0), (1, 0), (0, 1))
+
+
+class _Timeout(Exception):
+    """The search ran out of time; the previous depth's choice stands."""
+
+
+def route_cost(board: Board, seat: int, confined: bool, limit: int = NO_ROUTE) -> int:
+    """Moves (estimated) the seat needs to bring its Prince onto an opponent's carpet.
+
+    First a cheapest orthogonal route from the Prince (:func:`_route`), then its price: one Prince step per
+    cell, plus for each cell on it lacking one of his servitors the walk of a servitor to it (each free
+    servitor sent to one cell, nearest pairs first; a cell nobody is left for costs ``REUSE``, a servitor the
+    Prince already passed coming round again), plus the extras of cells an enemy servitor holds or lacking a
+    carpet. Routes dearer than ``limit`` are not looked for: the answer is then ``limit``.
+    """
+    start = board.princes[seat]
+    if board.carpets.get(start) == COLOURS[1 - seat]:
+        return 0
+    helpers = [cell for cell, owner in board.servitors.items() if owner == seat and cell != start]
+    route = _route(board, seat, confined, helpers, limit)
+    if route is None:
+        return limit
+    missing = [cell for cell in route if board.servitors.get(cell) != seat]
+    extras = sum(_extra(board, seat, cell) for cell in missing)
+    on_route = set(route)
+    spare = [cell for cell in helpers if cell not in on_route]
+    return min(limit, len(route) + extras + _assignment_cost(missing, spare))
+
+
+def _extra(board: Board, seat: int, cell: Cell) -> int:
+    """Moves besides a servitor's walk that ``cell`` needs before the Prince can use it."""
+    if cell in board.servitors:
+        return BLOCKED_EXTRA
+    if cell in board.carpets:
+        return 0
+    # a carpet must be brought: the walk of the nearest one the seat may move
+    x, y = cell
+    mine = COLOURS[seat]
+    return min((max(abs(x - cx), abs(y - cy)) for (cx, cy), colour in board.carpets.items()
+                if colour in (NEUTRAL, mine) and (cx, cy) not in board.servitors), default=REUSE)
+
+
+def _assignment_cost(cells: list[Cell], servitors: list[Cell]) -> int:
+    """Greedy matching of servitors to the cells they must reach (nearest pairs first), in moves."""
+    pairs = sorted((max(abs(cx - sx), abs(cy - sy)), c, s)
+                   for c, (cx, cy) in enumerate(cells) for s, (sx, sy) in enumerate(servitors))
+    used_cells: set[int] = set()
+    used_servitors: set[int] = set()
+    total = 0
+    for distance, c, s in pairs:
+        if c in used_cells or s in used_servitors:
+            continue
+        used_cells.add(c)
+        used_servitors.add(s)
+        total += distance
+    return total + REUSE * (len(cells) - len(used_cells))
+
+
+def _route(board: Board, seat: int, confined: bool, helpers: list[Cell], limit: int) -> list[Cell] | None:
+    """The cells of a cheapest Prince route to an opponent's carpet (without his own cell), or None when
+    every route costs more than ``limit``.
+
+    Dijkstra over a flat array of the carpets' bounding box (one cell of margin where carpets may go): the
+    evaluation runs this twice per searched position, so it avoids tuples and dictionaries in its loop.
+    """
+    xs = [cell[0] for cell in board.carpets]
+    ys = [cell[1] for cell in board.carpets]
+    margin = 0 if confined else 1
+    low_x, low_y = min(xs) - margin, min(ys) - margin
+    width, height = max(xs) + margin - low_x + 1, max(ys) + margin - low_y + 1
+    step_cost, is_target = _cost_grid(board, seat, helpers, low_x, low_y, width, height)
+    px, py = board.princes[seat]
+    start = (px - low_x) + (py - low_y) * width
+    size = width * height
+    best = [UNREACHABLE] * size
+    came_from = [-1] * size
+    best[start] = 0
+    queue: list[tuple[int, int]] = [(0, start)]
+    pop, push = heapq.heappop, heapq.heappush
+    while queue:
+        cost, index = pop(queue)
+        if cost > best[index]:
+            continue
+        if is_target[index]:
+            return _cells_of(index, start, came_from, low_x, low_y, width)
+        column = index % width
+        for nxt in (index - width, index + width, index - 1 if column else -1,
+                    index + 1 if column < width - 1 else -1):
+            if nxt < 0 or nxt >= size:
+                continue
+            total = cost + step_cost[nxt]
+            if total < best[nxt] and total <= limit:
+                best[nxt] = total
+                came_from[nxt] = index
+                push(queue, (total, nxt))
+    return None
+
+
+def _cost_grid(board: Board, seat: int, helpers: list[Cell], low_x: int, low_y: int, width: int,
+               height: int) -> tuple[list[int], list[bool]]:
+    """Per box cell: the route cost of the Prince entering it, and whether it is an opponent's carpet."""
+    enemy = COLOURS[1 - seat]
+    step_cost = list(_reach_grid(tuple(sorted(helpers)), low_x, low_y, width, height, 1 + NO_CARPET_EXTRA))
+    is_target = [False] * (width * height)
+    for (cx, cy), colour in board.carpets.items():
+        index = (cx - low_x) + (cy - low_y) * width
+        step_cost[index] -= NO_CARPET_EXTRA
+        is_target[index] = colour == enemy
+    for (cx, cy), owner in board.servitors.items():
+        index = (cx - low_x) + (cy - low_y) * width
+        step_cost[index] = 1 if owner == seat else step_cost[index] + BLOCKED_EXTRA
+    return step_cost, is_target
+
+
+@lru_cache(maxsize=4096)
+def _reach_grid(helpers: tuple[Cell, ...], low_x: int, low_y: int, width: int, height: int,
+                add: int) -> tuple[int, ...]:
+    """Per box cell, ``add`` plus the distance (in servitor steps) of the nearest helper.
+
+    Cached: most positions a search visits differ from their neighbours by a carpet move only, which leaves
+    the servitors (and usually the box) as they were.
+    """
+    grid: list[int] = []
+    for y in range(low_y, low_y + height):
+        row = [REUSE + add] * width
+        for hx, hy in helpers:
+            dy = abs(y - hy) + add
+            distances = [dx if dx > dy else dy for dx in (abs(x - hx) + add for x in range(low_x, low_x + width))]
+            row = list(map(min, row, distances))
+        grid.extend(row)
+    return tuple(grid)
+
+
+def _cells_of(index: int, start: int, came_from: list[int], low_x: int, low_y: int, width: int) -> list[Cell]:
+    route: list[Cell] = []
+    while index != start:
+        route.append((index % width + low_x, index // width + low_y))
+        index = came_from[index]
+    return route[::-1]
+
+
+def pressure(board: Board, seat: int) -> int:
+    """Hold on the opponent's carpets: 2 for each one the seat's servitor stands on (it can no longer move,
+    and it is the end of a route), 1 for each free one a servitor of the seat stands next to."""
+    enemy = COLOURS[1 - seat]
+    servitors = board.servitors
+    total = 0
+    for (x, y), colour in board.carpets.items():
+        if colour != enemy:
+            continue
+        owner = servitors.get((x, y))
+        if owner == seat:
+            total += 2
+        elif owner is None and any(servitors.get((x + dx, y + dy)) == seat for dx, dy in KING_STEPS):
+            total += 1
+    return total
+
+
+def approach(board: Board, seat: int) -> int:
+    """Minus the summed distances of the seat's servitors to their nearest opponent's carpet: while every
+    route is blocked, servitors drawing near the opponent's carpets are ready to step on one that frees up."""
+    enemy = COLOURS[1 - seat]
+    targets = [cell for cell, colour in board.carpets.items() if colour == enemy]
+    if not targets:
+        return 0
+    return -sum(min(max(abs(x - tx), abs(y - ty)) for tx, ty in targets)
+                for (x, y), owner in board.servitors.items() if owner == seat)
+
+
+def evaluate(board: Board, seat: int, confined: bool) -> int:
+    """Score of the position for ``seat`` (higher is better), not counting a finished game."""
+    # slowing the opponent down pays only while he is near: beyond the horizon his route counts as it
+    routes = route_cost(board, 1 - seat, confined, THREAT_HORIZON) - route_cost(board, seat, confined)
+    hold = pressure(board, seat) - pressure(board, 1 - seat)
+    near = approach(board, seat) - approach(board, 1 - seat)
+    return ROUTE_WEIGHT * routes + PRESSURE_WEIGHT * hold + APPROACH_WEIGHT * near
+
+
+class Search:
+    """One decision's alpha-beta search (negamax form: every score is for the side to move)."""
+
+    def __init__(self, board: Board, confined: bool, long_jump: bool, deadline: float) -> None:
+        self.board = board
+        self.confined = confined
+        self.long_jump = long_jump
+        self.deadline = deadline
+        self.nodes = 0
+
+    def moves(self, seat: int) -> list[Move]:
+        return self.board.moves(seat, self.confined, self.long_jump)
+
+    def root(self, seat: int, moves: list[Move], depth: int, seen: dict[str, int]) -> tuple[Move, int]:
+        """Best move and its score; a move back to a position seen before is penalised, or scores as the
+        draw it is when that position was seen twice already."""
+        best_move, best_score = moves[0], -WIN * 2
+        for move in moves:
+            repeats = self._repeats_after(seat, move, seen)
+            if repeats >= 2:
+                score = 0
+            else:
+                penalty = REPEAT_PENALTY * repeats
+                score = -self.score_after(seat, move, depth - 1, -WIN * 2, -(best_score + penalty)) - penalty
+            if score > best_score:
+                best_move, best_score = move, score
+        return best_move, best_score
+
+    def _repeats_after(self, seat: int, move: Move, seen: dict[str, int]) -> int:
+        if not seen:
+            return 0
+        self.board.play(seat, move)
+        try:
+            return seen.get(self.board.digest(1 - seat), 0)
+        finally:
+            self.board.unplay(seat, move)
+
+    def score_after(self, seat: int, move: Move, depth: int, alpha: int, beta: int) -> int:
+        """Score for the opponent of ``seat`` once ``seat`` has played ``move``."""
+        self.board.play(seat, move)
+        try:
+            if move[0] == PRINCE and self.board.has_won(seat):
+                return -WIN - depth  # a quicker win scores higher for the winner
+            return self.negamax(1 - seat, depth, alpha, beta)
+        finally:
+            self.board.unplay(seat, move)
+
+    def negamax(self, seat: int, depth: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if self.nodes % 256 == 0 and time.perf_counter() > self.deadline:
+            raise _Timeout
+        if depth == 0:
+            return evaluate(self.board, seat, self.confined)
+        moves = self.moves(seat)
+        if not moves:
+            return -self.negamax(1 - seat, depth - 1, -beta, -alpha)  # a pass
+        best = -WIN * 2
+        for move in moves:
+            score = -self.score_after(seat, move, depth - 1, -beta, -alpha)
+            if score > best:
+                best = score
+                alpha = max(alpha, score)
+                if alpha >= beta:
+                    break
+        return best
+
+
+    # ---- the hard level: a selective three-ply search ------------------------------------------------------
+    def plan_root(self, seat: int, moves: list[Move], seen: dict[str, int]) -> tuple[Move, int]:
+        """Own move, the opponent's reply restricted to a win (else he is assumed to pass), own second move.
+
+        Full width on the first ply; the ``PLAN_BEAM`` best first moves get the second ply. That sees the
+        two-move plans (bring a carpet, then a servitor onto it) a one-ply search misses, at a fraction of the
+        cost of a full three-ply search; the reply ply still sees every immediate win of the opponent.
+        """
+        scored: list[tuple[int, int, Move]] = []
+        for order, move in enumerate(moves):
+            first = self._first_ply(seat, move, seen)
+            if first >= WIN:
+                return move, first
+            scored.append((first, -order, move))
+        scored.sort(reverse=True)
+        best_score, _, best_move = scored[0]
+        for first, _, move in scored[:PLAN_BEAM]:
+            if time.perf_counter() > self.deadline:
+                break  # out of time (a loaded machine): the best move so far stands
+            if first <= -WIN or self._repeats_after(seat, move, seen):
+                continue
+            self.board.play(seat, move)
+            try:
+                follow = self._best_follow_up(seat)
+            finally:
+                self.board.unplay(seat, move)
+            score = max(first, follow - FOLLOW_UP_DISCOUNT)
+            if score > best_score:
+                best_move, best_score = move, score
+        return best_move, best_score
+
+    def _first_ply(self, seat: int, move: Move, seen: dict[str, int]) -> int:
+        repeats = self._repeats_after(seat, move, seen)
+        if repeats >= 2:
+            return 0
+        self.board.play(seat, move)
+        try:
+            if move[0] == PRINCE and self.board.has_won(seat):
+                return WIN
+            if self._can_win_now(1 - seat):
+                return -WIN
+            return evaluate(self.board, seat, self.confined) - REPEAT_PENALTY * repeats
+        finally:
+            self.board.unplay(seat, move)
+
+    def _can_win_now(self, seat: int) -> bool:
+        for move in self.board.prince_moves(seat, self.long_jump):
+            self.board.play(seat, move)
+            won = self.board.has_won(seat)
+            self.board.unplay(seat, move)
+            if won:
+                return True
+        return False
+
+    def _best_follow_up(self, seat: int) -> int:
+        best = -WIN
+        for move in self.moves(seat):
+            self.board.play(seat, move)
+            try:
+                if move[0] == PRINCE and self.board.has_won(seat):
+                    return WIN
+                if not self._can_win_now(1 - seat):
+                    best = max(best, evaluate(self.board, seat, self.confined))
+            finally:
+                self.board.unplay(seat, move)
+        return best
+
+
+def choose_move(board: Board, seat: int, confined: bool, long_jump: bool, level: str,
+                rng: random.Random, seen: dict[str, int] | None = None) -> Move:
+    """The move the AI of ``level`` plays for ``seat``; the board must have a legal move for it.
+
+    ``seen`` counts the positions so far by digest (the game's repetition record), so the AI can steer clear
+    of repeating itself.
+    """
+    moves = board.moves(seat, confined, long_jump)
+    rng.shuffle(moves)  # equal scores are broken at random: varied games, no fixed loops
+    if level == "easy" and rng.random() < EASY_BLUNDER_RATE:
+        return moves[0]
+    moves.sort(key=lambda move: "PSC".index(move[0]))  # Princes first: wins are found at once
+    search = Search(board.copy(), confined, long_jump, time.perf_counter() + TIME_BUDGET_S)
+    if level == "hard":
+        return search.plan_root(seat, moves, seen or {})[0]
+    chosen = moves[0]
+    for depth in range(1, DEPTHS[level] + 1):
+        try:
+            chosen, score = search.root(seat, moves, depth, seen or {})
+        except _Timeout:
+            break
+        if score >= WIN:
+            break
+        moves.remove(chosen)
+        moves.insert(0, chosen)  # the previous depth's best first sharpens the next depth's cut-offs
+    return chosen
