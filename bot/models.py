@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -40,6 +40,13 @@ class Prompt:
     #: set for "the deadline expired: claim / wait / hand to the AI" prompts, answered with ``answer_expiry``
     expiry_id: str | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        # by hand: dataclasses.asdict deep-copies and costs milliseconds on a prompt with 100+ choices
+        return {"game_id": self.game_id, "seat": self.seat, "decision_id": self.decision_id, "kind": self.kind,
+                "text": self.text, "sealed": self.sealed,
+                "choices": [{"action": c.action, "label": c.label} for c in self.choices],
+                "deadline": self.deadline, "expiry_id": self.expiry_id}
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Prompt:
         data = dict(data)
@@ -70,9 +77,11 @@ class Delivery:
     edit_key: str | None = None
 
     def to_payload(self) -> dict[str, Any]:
-        payload = asdict(self)
-        payload.pop("id")
-        return payload
+        """What the outbox stores (everything but the row id); the view is stored as it is."""
+        return {"game_id": self.game_id, "game_key": self.game_key, "kind": self.kind, "text": self.text,
+                "channel_id": self.channel_id, "user_id": self.user_id, "seat": self.seat, "view": self.view,
+                "mentions": list(self.mentions), "prompt": self.prompt.to_dict() if self.prompt else None,
+                "edit_key": self.edit_key}
 
     @classmethod
     def from_payload(cls, delivery_id: int, payload: dict[str, Any]) -> Delivery:
