@@ -133,7 +133,8 @@ def _palette_image() -> Image.Image:
 
 def encode_png(image: Image.Image) -> bytes:
     """Lossless-looking palette PNG at compression level 1 (the fast path measured in the notes)."""
-    quantized = image.convert("RGB").quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+    rgb = image if image.mode == "RGB" else image.convert("RGB")  # convert() to the same mode copies: skip it
+    quantized = rgb.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     quantized.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue()
