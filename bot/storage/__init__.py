@@ -248,10 +248,9 @@ class Store:
         return [(row["id"], json.loads(row["payload"])) for row in rows]
 
     async def mark_sent(self, outbox_id: int, now: float) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (now, outbox_id)
-            )
+        await self.database.execute_alone(
+            "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (now, outbox_id)
+        )
 
 
 __all__ = [

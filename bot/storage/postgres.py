@@ -123,6 +123,9 @@ class PostgresDatabase:
         async with self._pool.acquire() as connection, connection.transaction():
             yield PostgresConnection(connection)
 
+    async def execute_alone(self, sql: str, params: Params = ()) -> None:
+        await self._pool.execute(numbered_placeholders(sql), *params)
+
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         return list(await self._pool.fetch(numbered_placeholders(sql), *params))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -52,10 +53,18 @@ class SqliteDatabase:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         connection = await aiosqlite.connect(str(path), isolation_level=None)
         connection.row_factory = aiosqlite.Row
-        await connection.execute("PRAGMA journal_mode=WAL")
+        # the busy timeout first: another process opening the same file at once holds a lock for a moment
+        await connection.execute("PRAGMA busy_timeout=5000")
+        for attempt in range(20):  # switching to WAL needs a moment alone with the file; no busy handler helps
+            try:
+                await connection.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError:
+                if attempt == 19:
+                    raise
+                await asyncio.sleep(0.05)
         await connection.execute("PRAGMA synchronous=NORMAL")
         await connection.execute("PRAGMA foreign_keys=ON")
-        await connection.execute("PRAGMA busy_timeout=5000")
         return cls(connection)
 
     @asynccontextmanager
@@ -70,6 +79,10 @@ class SqliteDatabase:
                 raise
             else:
                 await self._connection.execute("COMMIT")
+
+    async def execute_alone(self, sql: str, params: Params = ()) -> None:
+        async with self._lock:  # the connection autocommits a statement outside BEGIN
+            await self._inside.execute(sql, params)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         return await self._inside.fetchall(sql, params)
