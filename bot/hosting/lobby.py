@@ -38,17 +38,20 @@ class LobbyMixin(HostCore):
         seed: int | None = None,
     ) -> GameInfo:
         """Open a lobby; the creator takes the first seat unless ``seat_creator`` is False (self-play)."""
+        options = dict(options or {})
+        window_text = options.pop("window", None)  # the card-window deadline in hours: a table option, not a rule
         try:
             game = get_game(game_key)
-            resolved = game.resolve_options(options or {})
+            resolved = game.resolve_options(options)
         except RulesError as error:
             raise HostError(str(error)) from None
+        window_hours = _window_hours(window_text, deadline_hours)
         if not MIN_DEADLINE_H <= deadline_hours <= MAX_DEADLINE_H:
             raise HostError("The decision deadline must be between 1 hour and 7 days (168 hours).")
         if await self.game_in_channel(channel_id):
             raise HostError("This channel already has a game. Finish or abandon it first (/game status).")
         now = self.clock()
-        window = min(7200, int(deadline_hours * 3600))
+        window = int(window_hours * 3600)
         async with self.store.transaction() as db:
             game_id = await self.store.insert_returning_id(
                 db,
@@ -176,3 +179,16 @@ class LobbyMixin(HostCore):
                 await self._write_change(db, started, change, now)
         self._known[live.id] = replace(started, pending_state=state, pending_seq=0)
         return change.deliveries + await self._run_ai(live.id)
+
+
+def _window_hours(text: str | None, deadline_hours: float) -> float:
+    """Hours a card window stays open (option ``window=H``): default 2, never longer than the decision deadline."""
+    if text is None:
+        return min(2.0, deadline_hours)
+    try:
+        hours = float(text)
+    except ValueError:
+        raise HostError("Option window takes a number of hours, for example window=2.") from None
+    if not 0.25 <= hours <= deadline_hours:
+        raise HostError(f"Card windows last from 0.25 hours up to the decision deadline ({deadline_hours:g} h).")
+    return hours

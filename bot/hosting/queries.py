@@ -122,7 +122,9 @@ class QueriesMixin(HostCore):
             f"- `{o.name}` ({'/'.join(o.choices)}, default {o.default}): {o.help}" for o in game.options
         )
         levels = ", ".join(HostCore.ai_levels(game))
-        return f"{game.rules_notes}\nOptions:\n{options or '- none'}\nAI levels: {levels}."
+        table = ("- `window` (hours, default 2, at most the decision deadline): how long a card window stays open "
+                 "(games with windows, e.g. PRINCIPES' battle cards)")
+        return f"{game.rules_notes}\nOptions:\n{options or '- none'}\n{table}\nAI levels: {levels}."
 
     async def my_games(self, user_id: str) -> list[GameInfo]:
         rows = await self.store.fetchall(

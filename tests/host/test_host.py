@@ -269,3 +269,15 @@ async def test_steps_of_a_turn_edit_one_status_message_then_the_board_posts(host
         assert key
         return
     pytest.fail("no turn with a step before its end in 40 tries")
+
+
+async def test_card_window_deadline_is_a_lobby_option(host: Host) -> None:
+    info = await host.create_game("guild", "w1", ALICE, "babylone", {"window": "0.5"})
+    row = await host._row(info.game_id)
+    assert row["window_seconds"] == 1800 and "window" not in info.options
+    default = await host.create_game("guild", "w2", ALICE, "babylone", {}, deadline_hours=1)
+    assert (await host._row(default.game_id))["window_seconds"] == 3600
+    with pytest.raises(HostError, match="up to the decision deadline"):
+        await host.create_game("guild", "w3", ALICE, "babylone", {"window": "30"})
+    with pytest.raises(HostError, match="number of hours"):
+        await host.create_game("guild", "w3", ALICE, "babylone", {"window": "soon"})
