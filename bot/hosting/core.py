@@ -3,11 +3,19 @@
 It imports no discord. The Discord cogs, the console and the tests all drive this one class, so no front-end
 holds game logic. Every change is one storage transaction: event(s), version bump, snapshot, timers and the
 outbox rows of the messages it causes. Deliveries returned to the caller are those outbox rows.
+
+Several processes may drive one database (one per group of gateway shards; Discord sends every DM interaction to
+shard 0, so any process may act on any game). Nothing here belongs to a process: a change is accepted only if the
+game's stored version is still the one it was computed from (``Store.bump_version``), so of two processes acting
+on one game at once exactly one stores and the other answers ``StaleGame``. Each process has a *worker* name;
+the outbox rows it writes are claimed for it (see ``Store.claim_outbox``) and the timers it fires are claimed for
+it first (``DeadlinesMixin.fire_due_timers``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import logging
@@ -29,7 +37,7 @@ from rules.engine import (
 )
 
 from ..models import Actor, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
-from ..storage import SNAPSHOT_EVERY, Connection, StaleVersion, Store
+from ..storage import CLAIM_LEASE_S, SNAPSHOT_EVERY, Connection, StaleVersion, Store
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +50,24 @@ AUTOPASS_DELAY = (20.0, 120.0)
 #: deadlines missed in a row before the AI stands in for a player
 MISSES_BEFORE_AI = 2
 MAX_AI_STEPS = 20_000
+#: the worker name of a process that runs alone (several processes each need their own, see ``bot.config``)
+DEFAULT_WORKER = "main"
+
+
+class StaleGame(HostError):
+    """Another writer (this process or another one) changed the game first: nothing was stored."""
+
+
+@dataclass
+class TimerClaim:
+    """The timer whose firing is being stored: its row is deleted in the same transaction as its effect."""
+
+    timer_id: int
+    consumed: bool = False
+
+
+#: set while a timer fires (per task, so other games' actions running meanwhile never see it)
+FIRING_TIMER: contextvars.ContextVar[TimerClaim | None] = contextvars.ContextVar("firing_timer", default=None)
 
 
 def commit_hash(nonce: str, game_id: int, decision_id: str, seat: int, action: str) -> str:
@@ -89,9 +115,13 @@ class Change:
 class HostCore:
     """Loading, storing and delivering; the mixins in this package add the commands front-ends call."""
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, store: Store, clock: Callable[[], float] = time.time, worker: str = DEFAULT_WORKER
+    ) -> None:
         self.store = store
         self.clock = clock
+        #: this process's name in the claims on timers and outbox rows (unique among running processes)
+        self.worker = worker
         self._locks: dict[int, asyncio.Lock] = {}
         #: game id -> the game as last loaded or stored by this process, valid while its version matches
         self._known: dict[int, Live] = {}
@@ -103,8 +133,10 @@ class HostCore:
         self.timers_changed = asyncio.Event()
 
     @classmethod
-    async def open(cls, database: str | Path, clock: Callable[[], float] = time.time) -> Self:
-        return cls(await Store.open(database), clock)
+    async def open(
+        cls, database: str | Path, clock: Callable[[], float] = time.time, worker: str = DEFAULT_WORKER
+    ) -> Self:
+        return cls(await Store.open(database), clock, worker)
 
     async def close(self) -> None:
         await self.store.close()
@@ -248,7 +280,7 @@ class HostCore:
                 await self._write_change(db, after, change, now)
         except StaleVersion:
             self._known.pop(live.id, None)
-            raise HostError(
+            raise StaleGame(
                 "The game changed at the same moment; look at the latest message and try again."
             ) from None
         self._remember(after, change)
@@ -264,6 +296,7 @@ class HostCore:
 
     async def _write_change(self, db: Connection, live: Live, change: Change, now: float) -> None:
         """Events, snapshot, result, timers and outbox of one step (the caller holds the transaction)."""
+        await self._consume_firing_timer(db)
         seq = live.seq
         rows = []
         for seat, action, draws, who, log_lines in change.events:
@@ -284,8 +317,23 @@ class HostCore:
             )
             change.deliveries += self._reveal(live, [dict(row) for row in rows])
         await self._arm_timers(db, live, change, now)
-        for delivery in change.deliveries:
-            delivery.id = await self.store.add_outbox(db, live.id, delivery.to_payload(), now)
+        for delivery in change.deliveries:  # claimed for this process, which posts them after the commit
+            delivery.id = await self.store.add_outbox(
+                db, live.id, delivery.to_payload(), now, self.worker, now + CLAIM_LEASE_S
+            )
+
+    @staticmethod
+    async def _consume_firing_timer(db: Connection) -> None:
+        """When this change is a timer's effect, delete the timer in the same transaction: the effect is stored
+        once even if two processes fire the timer (the second finds no row and stores nothing), and a crash
+        before the commit leaves the timer to fire again."""
+        claim = FIRING_TIMER.get()
+        if claim is None or claim.consumed:
+            return
+        deleted = await db.execute("DELETE FROM timers WHERE id = ?", (claim.timer_id,))
+        if deleted.rowcount != 1:
+            raise StaleVersion(f"timer {claim.timer_id} has fired already")
+        claim.consumed = True
 
     @staticmethod
     async def _finish(
@@ -474,7 +522,9 @@ class HostCore:
         return f"Game over: {names} {'win' if len(winners) > 1 else 'wins'}. {reason}".strip()
 
     async def pending_deliveries(self) -> list[Delivery]:
-        return [Delivery.from_payload(i, payload) for i, payload in await self.store.unsent_outbox()]
+        """Unsent deliveries this process may post: its own and those no live process holds, claimed for it."""
+        claimed = await self.store.claim_outbox(self.worker, self.clock())
+        return [Delivery.from_payload(i, payload) for i, payload in claimed]
 
     async def mark_sent(self, delivery_id: int) -> None:
         await self.store.mark_sent(delivery_id, self.clock())

@@ -10,51 +10,74 @@ from rules.engine import (
 
 from ..models import Actor, Choice, Delivery, HostError, Prompt
 from .core import (
+    FIRING_TIMER,
     MISSES_BEFORE_AI,
     Change,
     HostCore,
     Live,
+    StaleGame,
+    TimerClaim,
     log,
 )
 
 
 class DeadlinesMixin(HostCore):
     async def next_timer_due(self) -> float | None:
-        row = await self.store.fetchone("SELECT MIN(due) FROM timers")
-        return float(row[0]) if row and row[0] is not None else None
+        return await self.store.next_timer_due(self.worker)
 
     async def fire_due_timers(self) -> list[Delivery]:
-        """Apply every timer due by ``clock()``: reminders, deadline defaults, AI stand-ins, claim offers."""
+        """Apply every timer due by ``clock()``: reminders, deadline defaults, AI stand-ins, claim offers.
+
+        The due timers are claimed for this process first (on PostgreSQL with ``FOR UPDATE SKIP LOCKED``), so
+        processes firing at the same moment share them out; each timer's row is then deleted in the transaction
+        that stores its effect, so even a claim that lapsed meanwhile cannot make a deadline fire twice."""
         deliveries: list[Delivery] = []
-        rows = await self.store.fetchall("SELECT * FROM timers WHERE due <= ? ORDER BY due", (self.clock(),))
-        for row in rows:
+        for timer in await self.store.claim_due_timers(self.worker, self.clock()):
             try:
-                deliveries += await self._fire(dict(row))
+                deliveries += await self._fire(timer)
+            except StaleGame:  # a move got in first: fire again next round, against the new state
+                log.info("timer %s of game %s met a concurrent change; retried", timer["id"], timer["game_id"])
+                await self.store.release_timer(timer["id"])
             except HostError as error:  # the game moved on meanwhile; nothing to do
-                log.info("timer %s of game %s skipped: %s", row["id"], row["game_id"], error)
+                log.info("timer %s of game %s skipped: %s", timer["id"], timer["game_id"], error)
         return deliveries
 
     async def _fire(self, timer: dict[str, Any]) -> list[Delivery]:
         game_id = timer["game_id"]
-        async with self._lock(game_id):
-            async with self.store.transaction() as db:  # claim it: a timer fires once
-                cursor = await db.execute("DELETE FROM timers WHERE id = ?", (timer["id"],))
-                if cursor.rowcount != 1:
-                    return []
-            live = await self._load(game_id)
-            seat = timer["seat"]
-            decision = live.game.pending(live.state).get(seat) if live.row["status"] == "active" else None
-            if decision is None or decision.id != timer["decision_id"]:
-                return []
-            if decision.sealed and seat in await self._sealed_for(live):
-                return []  # this seat has answered; the others' timers still run
-            if timer["kind"] == "reminder":
-                return await self._remind(live, seat, decision, timer)
-            if timer["kind"] == "autopass":
-                deliveries = await self._autopass(live, seat)
-            else:
-                deliveries = await self._expire(live, seat, decision)
-        return deliveries + await self._run_ai(game_id)
+        claim = TimerClaim(timer["id"])
+        token = FIRING_TIMER.set(claim)
+        try:
+            async with self._lock(game_id):
+                deliveries, ai_may_move = await self._fire_locked(timer)
+        except StaleGame:
+            raise  # the timer stays, to be fired again
+        except BaseException:
+            await self._drop_unconsumed(claim)  # fire at most once even when its effect fails
+            raise
+        finally:
+            FIRING_TIMER.reset(token)
+        await self._drop_unconsumed(claim)  # a timer with nothing left to do
+        return deliveries + (await self._run_ai(game_id) if ai_may_move else [])
+
+    async def _drop_unconsumed(self, claim: TimerClaim) -> None:
+        if not claim.consumed:
+            async with self.store.transaction() as db:
+                await db.execute("DELETE FROM timers WHERE id = ?", (claim.timer_id,))
+
+    async def _fire_locked(self, timer: dict[str, Any]) -> tuple[list[Delivery], bool]:
+        """The timer's effect, and whether AI seats may have to move after it."""
+        live = await self._load(timer["game_id"])
+        seat = timer["seat"]
+        decision = live.game.pending(live.state).get(seat) if live.row["status"] == "active" else None
+        if decision is None or decision.id != timer["decision_id"]:
+            return [], False
+        if decision.sealed and seat in await self._sealed_for(live):
+            return [], False  # this seat has answered; the others' timers still run
+        if timer["kind"] == "reminder":
+            return await self._remind(live, seat, decision, timer), False
+        if timer["kind"] == "autopass":
+            return await self._autopass(live, seat), True
+        return await self._expire(live, seat, decision), True
 
     async def _autopass(self, live: Live, seat: int) -> list[Delivery]:
         """The seat still has only one answer: give it, unless its player turned automatic passing off since."""

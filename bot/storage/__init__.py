@@ -5,6 +5,12 @@ Every change a player causes is one transaction (``Store.transaction``): the eve
 outbox rows of the messages it causes. A sender posts outbox rows and marks them sent, so a crash between
 "stored" and "delivered" ends with the delivery after restart, never with a lost or doubled game effect.
 
+Several processes may share one PostgreSQL database (one per group of gateway shards). Timers and outbox rows are
+then *claimed* before anyone acts on them: ``claim_due_timers`` and ``claim_outbox`` mark the rows they return
+with the process's name and the end of a lease (``CLAIM_LEASE_S``), choosing them with ``FOR UPDATE SKIP LOCKED``
+on PostgreSQL so two processes claiming at the same moment get disjoint rows (SQLite has a single writer, which
+serialises the claims already). A crashed process's claims lapse with their lease and another process takes them.
+
 The backend is chosen by the target ``Store.open`` gets: a ``postgresql://`` URL (``DATABASE_URL``) opens
 PostgreSQL, anything else is an SQLite file. Both run the same SQL and the same migrations (``base``,
 ``sqlite``, ``postgres`` modules).
@@ -25,6 +31,10 @@ from .base import Connection, Database, Result, Row, is_database_url
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 SNAPSHOT_EVERY = 25
+#: how long a claim on a timer or an outbox row keeps other processes away (far longer than posting takes)
+CLAIM_LEASE_S = 120.0
+#: rows one claim takes at most (the rest wait for the next round)
+CLAIM_BATCH = 500
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -210,11 +220,21 @@ class Store:
         )
 
     @staticmethod
-    async def add_outbox(db: Connection, game_id: int, payload: dict[str, Any], now: float) -> int:
+    async def add_outbox(
+        db: Connection,
+        game_id: int,
+        payload: dict[str, Any],
+        now: float,
+        claimed_by: str | None = None,
+        claimed_until: float | None = None,
+    ) -> int:
+        """A message to post. The process that stores it usually posts it right after the commit, so it claims
+        it in the same insert: no other process's outbox sweep can take it meanwhile."""
         return await Store.insert_returning_id(
             db,
-            "INSERT INTO outbox (game_id, payload, created_at) VALUES (?, ?, ?) RETURNING id",
-            (game_id, json.dumps(payload), now),
+            "INSERT INTO outbox (game_id, payload, created_at, claimed_by, claimed_until) "
+            "VALUES (?, ?, ?, ?, ?) RETURNING id",
+            (game_id, json.dumps(payload), now, claimed_by, claimed_until),
         )
 
     # ---- reads -----------------------------------------------------------------------------------------------
@@ -243,6 +263,67 @@ class Store:
         )
         return (row["seq"], json.loads(row["state"])) if row else None
 
+    # ---- claims (several processes on one database) ----------------------------------------------------------
+    def _claim_sql(self, table: str, eligible: str, order: str, columns: str) -> str:
+        """``UPDATE table`` of the rows ``eligible`` picks (first by ``order``, at most a batch), claimed for a
+        worker.
+
+        Parameters, in order: worker, lease end, the eligibility parameters, the batch size. On PostgreSQL the
+        candidate rows are locked with ``FOR UPDATE SKIP LOCKED``: a second process claiming at the same moment
+        skips them instead of waiting for them, and gets the next ones."""
+        lock = " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
+        return (
+            f"UPDATE {table} SET claimed_by = ?, claimed_until = ? WHERE id IN "
+            f"(SELECT id FROM {table} WHERE {eligible} ORDER BY {order} LIMIT ?{lock}) RETURNING {columns}"
+        )
+
+    async def claim_due_timers(
+        self, worker: str, now: float, lease: float = CLAIM_LEASE_S, limit: int = CLAIM_BATCH
+    ) -> list[dict[str, Any]]:
+        """Timers due by ``now`` that no other worker holds, claimed for ``worker`` until ``now + lease``,
+        earliest first. A worker's own claims are eligible again (it was restarted, or retries a conflict)."""
+        sql = self._claim_sql(
+            "timers",
+            "due <= ? AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
+            "due, id",
+            "id, game_id, kind, seat, decision_id, due, payload",
+        )
+        async with self.transaction() as db:
+            rows = await db.fetchall(sql, (worker, now + lease, now, now, worker, limit))
+        return sorted((dict(row) for row in rows), key=lambda timer: (timer["due"], timer["id"]))
+
+    async def release_timer(self, timer_id: int) -> None:
+        """Give a claimed timer back, so the next round (in any process) fires it."""
+        await self.database.execute_alone(
+            "UPDATE timers SET claimed_by = NULL, claimed_until = NULL WHERE id = ?", (timer_id,)
+        )
+
+    async def next_timer_due(self, worker: str) -> float | None:
+        """When the next timer this worker may fire is due: another worker's claim postpones it to its lease end
+        (if that worker is alive, it fires the timer first and the row is gone)."""
+        row = await self.fetchone(
+            "SELECT MIN(CASE WHEN claimed_until IS NOT NULL AND claimed_until > due AND claimed_by <> ? "
+            "THEN claimed_until ELSE due END) FROM timers",
+            (worker,),
+        )
+        return float(row[0]) if row and row[0] is not None else None
+
+    async def claim_outbox(
+        self, worker: str, now: float, lease: float = CLAIM_LEASE_S, limit: int = CLAIM_BATCH
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """Unsent outbox rows that no other worker holds, claimed for ``worker`` until ``now + lease``, oldest
+        first. The worker's own claims are included: they are its rows not yet posted (its sender skips those
+        it is posting right now)."""
+        sql = self._claim_sql(
+            "outbox",
+            "sent_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
+            "id",
+            "id, payload",
+        )
+        async with self.transaction() as db:
+            rows = await db.fetchall(sql, (worker, now + lease, now, worker, limit))
+        return sorted(((row["id"], json.loads(row["payload"])) for row in rows), key=lambda item: item[0])
+
     async def unsent_outbox(self) -> list[tuple[int, dict[str, Any]]]:
         rows = await self.fetchall("SELECT id, payload FROM outbox WHERE sent_at IS NULL ORDER BY id")
         return [(row["id"], json.loads(row["payload"])) for row in rows]
@@ -254,6 +335,8 @@ class Store:
 
 
 __all__ = [
+    "CLAIM_BATCH",
+    "CLAIM_LEASE_S",
     "Connection",
     "Database",
     "EventRow",

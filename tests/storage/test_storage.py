@@ -192,3 +192,137 @@ async def test_a_failed_transaction_rolls_back_every_write(database) -> None:
         assert [payload["text"] for _id, payload in await store.unsent_outbox()] == ["kept"]
     finally:
         await store.close()
+
+
+# ---- claims: several processes sharing one database ---------------------------------------------------------
+
+
+async def test_claim_columns_migration_keeps_existing_rows(database, tmp_path) -> None:
+    """A database made by the first migration alone gets the claim columns; its timers and outbox rows stay,
+    unclaimed."""
+    first_only = tmp_path / "first-only"
+    first_only.mkdir()
+    number, path = migration_files()[0]
+    (first_only / path.name).write_text(path.read_text())
+    store = await Store.open(database, migrations=first_only)
+    try:
+        assert await store.schema_version() == number == 1
+        game_id = await _game_row(store)
+        async with store.transaction() as db:
+            await db.execute(
+                "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, 'deadline', 0, 'd', 5.0)",
+                (game_id,),
+            )
+            await db.execute(
+                "INSERT INTO outbox (game_id, payload, created_at) VALUES (?, '{\"text\": \"old\"}', 1.0)",
+                (game_id,),
+            )
+    finally:
+        await store.close()
+    store = await Store.open(database)
+    try:
+        assert await store.schema_version() == len(migration_files()) >= 2
+        timers = await store.fetchall("SELECT claimed_by, claimed_until FROM timers")
+        outbox = await store.fetchall("SELECT claimed_by, claimed_until FROM outbox")
+        assert [tuple(row) for row in timers] == [(None, None)]
+        assert [tuple(row) for row in outbox] == [(None, None)]
+        assert [payload["text"] for _id, payload in await store.claim_outbox("w", 2.0)] == ["old"]
+    finally:
+        await store.close()
+
+
+async def _outbox_rows(store: Store, game_id: int, count: int, claimed_by: str | None = None) -> list[int]:
+    async with store.transaction() as db:
+        return [
+            await store.add_outbox(db, game_id, {"text": f"m{n}"}, 1.0, claimed_by, 1.0 + 60 if claimed_by else None)
+            for n in range(count)
+        ]
+
+
+async def test_two_workers_claiming_at_once_share_the_outbox(database) -> None:
+    first, second = await Store.open(database), await Store.open(database)
+    try:
+        game_id = await _game_row(first)
+        ids = await _outbox_rows(first, game_id, 40)
+        mine, theirs = await asyncio.gather(
+            first.claim_outbox("a", 10.0, limit=25), second.claim_outbox("b", 10.0, limit=25)
+        )
+        got_a, got_b = {i for i, _ in mine}, {i for i, _ in theirs}
+        assert not got_a & got_b and got_a | got_b == set(ids)
+        assert await second.claim_outbox("b", 20.0) == sorted(theirs)  # its own claims only: a's are held
+        # "a" dies; once its lease has lapsed, "b" takes its rows over
+        later = 10.0 + 120.0
+        assert {i for i, _ in await second.claim_outbox("b", later)} == set(ids)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_outbox_rows_claimed_at_insert_wait_for_their_worker(database) -> None:
+    """Rows a process writes are claimed for it: another process's sweep leaves them alone until the lease ends,
+    while the process itself (or its restart under the same worker name) may post them at once."""
+    store = await Store.open(database)
+    try:
+        game_id = await _game_row(store)
+        ids = await _outbox_rows(store, game_id, 3, claimed_by="shards-1")
+        assert await store.claim_outbox("shards-0", 30.0) == []
+        assert [i for i, _ in await store.claim_outbox("shards-1", 30.0)] == ids
+        await store.mark_sent(ids[0], 31.0)
+        assert [i for i, _ in await store.claim_outbox("shards-0", 31.0 + 120.0)] == ids[1:]
+    finally:
+        await store.close()
+
+
+async def _timer_rows(store: Store, game_id: int, dues: list[float]) -> None:
+    async with store.transaction() as db:
+        await db.executemany(
+            "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, 'deadline', 0, 'd', ?)",
+            [(game_id, due) for due in dues],
+        )
+
+
+async def test_due_timers_are_claimed_once_and_lapse_with_their_lease(database) -> None:
+    first, second = await Store.open(database), await Store.open(database)
+    try:
+        game_id = await _game_row(first)
+        await _timer_rows(first, game_id, [5.0, 3.0, 500.0])
+        a, b = await asyncio.gather(first.claim_due_timers("a", 10.0), second.claim_due_timers("b", 10.0))
+        claimed = [timer["due"] for timer in a + b]
+        assert sorted(claimed) == [3.0, 5.0]  # each due timer went to one worker; the later one waits
+        assert [t["due"] for t in (a or b)] == [3.0, 5.0]  # earliest first
+        holder, other = ("a", "b") if a else ("b", "a")
+        assert await second.next_timer_due(other) == 10.0 + 120.0  # held by a live worker until its lease ends
+        assert await second.next_timer_due(holder) == 3.0
+        assert await second.claim_due_timers(other, 20.0) == []
+        taken = await second.claim_due_timers(other, 10.0 + 120.0)
+        assert [t["due"] for t in taken] == [3.0, 5.0]
+        await second.release_timer(taken[0]["id"])
+        assert [t["due"] for t in await first.claim_due_timers(holder, 131.0)] == [3.0]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_postgres_claims_skip_rows_another_transaction_holds(database, backend) -> None:
+    """While one process's claim is still uncommitted, a second claim does not wait for it: it takes the rows
+    the first one has not locked (``FOR UPDATE SKIP LOCKED``)."""
+    if backend != "postgresql":
+        pytest.skip("SQLite has a single writer: claims are serialised, nothing to skip")
+    first, second = await Store.open(database), await Store.open(database)
+    try:
+        game_id = await _game_row(first)
+        ids = await _outbox_rows(first, game_id, 6)
+        sql = first._claim_sql(
+            "outbox",
+            "sent_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
+            "id",
+            "id, payload",
+        )
+        async with first.transaction() as db:
+            held = await db.fetchall(sql, ("a", 200.0, 10.0, "a", 3))
+            other = await asyncio.wait_for(second.claim_outbox("b", 10.0), 5)
+        assert [row["id"] for row in held] == ids[:3]
+        assert [i for i, _ in other] == ids[3:]
+    finally:
+        await first.close()
+        await second.close()
