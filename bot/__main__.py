@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 from rules.engine import RulesError, get_game
 from rules.engine.playout import perft, play, start
 
-from .config import load_config
+from .config import ConfigError, check_shards, load_config, parse_shard_ids
 from .host import HostError
 
 NO_TOKEN = """\
@@ -24,7 +25,11 @@ press "Reset Token" and copy it into a file named .env here:  DISCORD_TOKEN=your
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Princes' Table: board games on Discord.")
     commands = parser.add_subparsers(dest="command")
-    commands.add_parser("run", help="run the Discord bot (the default)")
+    run = commands.add_parser("run", help="run the Discord bot (the default)")
+    run.add_argument("--shard-count", type=int, default=None,
+                     help="gateway shards of all processes together (overrides SHARD_COUNT)")
+    run.add_argument("--shard-ids", default=None, metavar="0,1",
+                     help="the shards this process runs (overrides SHARD_IDS; needs a shard count)")
     console = commands.add_parser("console", help="play in this terminal with several local players")
     console.add_argument("--database", default="data/console.sqlite3", help="SQLite file for console games")
     console.add_argument("--images", default=None, help="folder for board images (default: IMAGE_DIR or out)")
@@ -59,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                         stream=sys.stdout)
     try:
         if args.command in (None, "run"):
-            return _run_bot()
+            return _run_bot(getattr(args, "shard_count", None), getattr(args, "shard_ids", None))
         if args.command == "console":
             return _console(args.database, args.images)
         if args.command == "selfplay":
@@ -68,14 +73,21 @@ def main(argv: list[str] | None = None) -> int:
             return _perft(args.game, args.depth)
         if args.command == "render":
             return _render(args)
-    except (HostError, RulesError) as error:
+    except (HostError, RulesError, ConfigError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return 2
 
 
-def _run_bot() -> int:
+def _run_bot(shard_count: int | None = None, shard_ids: str | None = None) -> int:
     config = load_config()
+    if shard_count is not None or shard_ids is not None:  # the command line wins over the environment
+        config = dataclasses.replace(
+            config,
+            shard_count=shard_count if shard_count is not None else config.shard_count,
+            shard_ids=parse_shard_ids(shard_ids) if shard_ids is not None else config.shard_ids,
+        )
+        check_shards(config.shard_count, config.shard_ids)
     if not config.discord_token:
         print(NO_TOKEN)
         if sys.stdin.isatty():

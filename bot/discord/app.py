@@ -3,6 +3,13 @@
 Start-up: register the dynamic buttons (so old messages keep working after a restart), load the cogs, sync the
 slash commands (to ``DEV_GUILD_ID`` at once when set, else globally), post whatever the outbox still holds,
 let AI seats finish turns a crash interrupted, then arm the deadline loop from the database.
+
+Several processes: with ``SHARD_COUNT`` (and ``SHARD_IDS`` for this process's part) the bot is discord.py's
+``AutoShardedBot`` running those shards (``create_bot``). Every process serves whatever reaches its shards,
+whichever game it concerns (DM interactions all arrive on shard 0), because nothing is owned by a process: the
+database serialises actions by the game's version, claims timers and outbox rows per process (its worker name),
+and each process sweeps the outbox for rows a crashed process left behind. Only the process running shard 0
+syncs the slash commands.
 """
 
 from __future__ import annotations
@@ -71,6 +78,8 @@ class PrincesBot(commands.Bot):
         run_timers: bool = True,
         **client_options: Any,
     ) -> None:
+        """``run_timers`` runs the background loops (deadlines, outbox sweep); ``client_options`` go to
+        discord.py (``shard_count``/``shard_ids`` for a ``ShardedPrincesBot``)."""
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -120,6 +129,7 @@ class PrincesBot(commands.Bot):
         self._catch_up_task = asyncio.create_task(self._catch_up(), name="princes-table-catch-up")
         if self.run_timers:
             self.timers.start()
+            self.sender.start_sweeping()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         if self.dev_guild_id:
@@ -149,11 +159,28 @@ class PrincesBot(commands.Bot):
 
     async def close(self) -> None:
         await self.timers.stop()
+        await self.sender.stop_sweeping()
         try:
             await self.wait_idle(DRAIN_S)
         except TimeoutError:
             log.warning("closing with interactions still running")
         await super().close()
+
+
+class ShardedPrincesBot(PrincesBot, commands.AutoShardedBot):
+    """The same bot over several gateway shards (``shard_count`` and, for one process's part, ``shard_ids``)."""
+
+
+def create_bot(host: Host, config: Config, **options: Any) -> PrincesBot:
+    """The bot ``config`` asks for: a plain one for a single process (Discord's default, one shard), else a
+    sharded one running ``SHARD_IDS`` of ``SHARD_COUNT``. Only the process with shard 0 syncs commands."""
+    options.setdefault("sync_commands", config.runs_shard_zero)
+    if not config.sharded:
+        return PrincesBot(host, dev_guild_id=config.dev_guild_id, **options)
+    shard_ids = list(config.shard_ids) if config.shard_ids is not None else None
+    return ShardedPrincesBot(
+        host, dev_guild_id=config.dev_guild_id, shard_count=config.shard_count, shard_ids=shard_ids, **options
+    )
 
 
 async def run_bot(config: Config) -> None:
@@ -164,9 +191,11 @@ async def run_bot(config: Config) -> None:
         )
     if not config.discord_token:
         raise SystemExit("No DISCORD_TOKEN is set: see docs/discord-setup.md.")
-    host = await Host.open(config.database)
+    host = await Host.open(config.database, worker=config.worker)
     log.info("database %s open", redact_url(config.database))
-    bot = PrincesBot(host, dev_guild_id=config.dev_guild_id)
+    if config.sharded:
+        log.info("worker %s: shards %s of %d", config.worker, config.shard_ids or "all", config.shard_count)
+    bot = create_bot(host, config)
     try:
         async with bot:
             await bot.start(config.discord_token)

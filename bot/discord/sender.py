@@ -4,6 +4,11 @@ Every delivery is an outbox row; it is marked sent only once Discord accepted it
 the rest goes out at start-up (``flush``). A DM that Discord refuses (closed DMs) becomes a mention in the
 game's channel with an "Open my hand" button answered ephemerally: nothing private ever goes to the channel.
 A channel that is gone or unreachable pauses the game (``Host.channel_lost``) and its players are told by DM.
+
+Several processes: the process that stored a change posts its messages, over REST, whichever shard sees the
+channel (REST needs no gateway connection; the outbox rows are claimed for it when written, see
+``Store.add_outbox``). Rows a crashed process left are taken over by any process's sweep (``start_sweeping``)
+once their claim has lapsed, and a row is marked sent only after Discord accepted it.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ UNKNOWN_MESSAGE = 10008
 CANNOT_DM = 50007
 RETRY_AFTER_S = 30.0
 REMEMBER_SENT = 10_000
+#: how often the outbox is checked for rows nobody posts (a crashed process's, after their claim lapsed)
+SWEEP_EVERY_S = 30.0
 
 
 class ChannelLost(Exception):
@@ -47,6 +54,7 @@ class Sender:
         #: ids posted by this process (an outbox flush racing a command must not post one twice)
         self._sent: OrderedDict[int, None] = OrderedDict()
         self._retry: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
 
     # ---- entry points ------------------------------------------------------------------------------------
     async def deliver(self, deliveries: list[Delivery]) -> None:
@@ -64,8 +72,32 @@ class Sender:
             await posting
 
     async def flush(self) -> None:
-        """Post every unsent outbox row (at start-up and after a failure)."""
+        """Post the unsent outbox rows this process may take (its own, and those whose claim lapsed), at start-up,
+        after a failure and on each sweep."""
         await self.deliver(await self.bot.host.pending_deliveries())
+
+    def start_sweeping(self) -> None:
+        """Post, every ``SWEEP_EVERY_S``, the outbox rows no live process holds (and this one's failed ones)."""
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.create_task(self._sweep(), name="princes-table-outbox-sweep")
+
+    async def stop_sweeping(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            try:
+                await self._sweeper
+            except asyncio.CancelledError:
+                pass
+            self._sweeper = None
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY_S)
+            try:
+                async with self.bot.busy():
+                    await self.flush()
+            except Exception:
+                log.exception("outbox sweep failed; trying again in %.0f s", SWEEP_EVERY_S)
 
     async def check_dm_reach(self, interaction: Interaction, info: GameInfo) -> None:
         """At join: greet by DM; if Discord refuses, tell the player (ephemerally) how they will get views."""

@@ -4,6 +4,11 @@ It serves the REST routes and the gateway a slash-command + button + DM + file f
 the bot posts (with its components and attachments), and lets a test act as users: push slash commands,
 autocomplete requests and component clicks, delete channels, close someone's DMs. Every request is logged with
 its arrival time and the channel it concerns, which the benchmark uses to measure latency.
+
+Shards, as Discord routes them: a gateway connection that IDENTIFYs with ``shard: [id, count]`` receives READY
+and GUILD_CREATE for the guilds of that shard only (``(guild_id >> 22) % count == id``) and the events of those
+guilds; DMs and DM interactions go to shard 0. ``GET /gateway/bot`` answers ``shard_count``. A connection that
+sends no shard is shard 0 of 1 and sees everything, as before.
 """
 
 from __future__ import annotations
@@ -37,6 +42,17 @@ class _Snowflakes:
 
     def next(self) -> int:
         return ((int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22) | (next(self._counter) & 0x3FFFFF)
+
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """An id (of a guild) that Discord would place on ``shard_id`` of ``shard_count``."""
+        millis = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        millis -= (millis - shard_id) % shard_count
+        return (millis << 22) | (next(self._counter) & 0x3FFFFF)
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's rule: which shard receives a guild's events."""
+    return (guild_id >> 22) % shard_count
 
 
 @dataclass
@@ -156,6 +172,13 @@ class FakeDiscord:
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.guild_id = self._ids.next()
         self.guild_name = "Test Guild"
+        #: guild id -> name; the first is ``guild_id``, the one ``add_channel`` uses by default
+        self.guilds: dict[int, str] = {self.guild_id: self.guild_name}
+        #: what ``GET /gateway/bot`` recommends
+        self.shard_count = 1
+        #: [id, count] of every IDENTIFY, in order
+        self.identified_shards: list[tuple[int, int]] = []
+        self._socket_shard: dict[web.WebSocketResponse, tuple[int, int]] = {}
         self.channels: dict[int, JSON] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.deleted_channels: set[int] = set()
@@ -191,12 +214,22 @@ class FakeDiscord:
         self.users[user.id] = user
         return user
 
-    def add_channel(self, name: str) -> int:
+    def add_guild(self, name: str, shard: tuple[int, int] | None = None) -> int:
+        """Another guild with the bot in it; ``shard=(id, count)`` picks an id that lands on that shard."""
+        guild_id = self._ids.next_on_shard(*shard) if shard else self._ids.next()
+        self.guilds[guild_id] = name
+        return guild_id
+
+    def guild_of(self, channel_id: int) -> int | None:
+        channel = self.channels.get(channel_id)
+        return int(channel["guild_id"]) if channel else None
+
+    def add_channel(self, name: str, guild_id: int | None = None) -> int:
         channel_id = self._ids.next()
         self.channels[channel_id] = {
             "id": str(channel_id),
             "type": 0,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(guild_id or self.guild_id),
             "name": name,
             "position": len(self.channels),
             "permission_overwrites": [],
@@ -209,9 +242,9 @@ class FakeDiscord:
         }
         return channel_id
 
-    async def create_channel(self, name: str) -> int:
+    async def create_channel(self, name: str, guild_id: int | None = None) -> int:
         """A channel created while the bot runs (the gateway tells it, as Discord does)."""
-        channel_id = self.add_channel(name)
+        channel_id = self.add_channel(name, guild_id)
         await self.dispatch("CHANNEL_CREATE", self.channels[channel_id])
         return channel_id
 
@@ -388,8 +421,10 @@ class FakeDiscord:
             "channel_id": str(channel_id),
         }
         if channel_id in self.channels:
+            if "guild_id" in data:
+                data["guild_id"] = self.channels[channel_id]["guild_id"]
             payload.update(
-                guild_id=str(self.guild_id),
+                guild_id=self.channels[channel_id]["guild_id"],
                 guild_locale="en-US",
                 context=0,
                 channel=self.channels[channel_id],
@@ -409,9 +444,13 @@ class FakeDiscord:
 
     # ---- gateway ---------------------------------------------------------------------------------------------
     async def dispatch(self, event: str, data: JSON) -> None:
+        """Send an event to the connections of the shard it belongs to: its guild's, or shard 0 for DMs."""
         frame = json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data})
+        guild = data.get("guild_id")
         for socket in list(self._sockets):
-            if not socket.closed:
+            shard_id, shard_count = self._socket_shard.get(socket, (0, 1))
+            wanted = shard_of(int(guild), shard_count) if guild else 0
+            if not socket.closed and shard_id == wanted:
                 await socket.send_str(frame)
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -428,17 +467,23 @@ class FakeDiscord:
                     await socket.send_str(json.dumps({"op": 11}))
                 elif message["op"] == 2:
                     self.identifies += 1
-                    await self._ready(socket)
+                    shard_id, shard_count = message["d"].get("shard") or (0, 1)
+                    self._socket_shard[socket] = (shard_id, shard_count)
+                    self.identified_shards.append((shard_id, shard_count))
+                    await self._ready(socket, shard_id, shard_count)
                     await self._notify()
         finally:
             self._sockets.remove(socket)
+            self._socket_shard.pop(socket, None)
         return socket
 
-    async def _ready(self, socket: web.WebSocketResponse) -> None:
+    async def _ready(self, socket: web.WebSocketResponse, shard_id: int = 0, shard_count: int = 1) -> None:
+        guilds = [guild for guild in self.guilds if shard_of(guild, shard_count) == shard_id]
         ready = {
             "v": 10,
             "user": self.bot_user.payload(),
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(guild), "unavailable": True} for guild in guilds],
+            "shard": [shard_id, shard_count],
             "session_id": "fake-session",
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.app_id), "flags": 0},
@@ -446,9 +491,16 @@ class FakeDiscord:
             "relationships": [],
         }
         await socket.send_str(json.dumps({"op": 0, "t": "READY", "s": next(self._seq), "d": ready}))
-        guild = {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+        for guild_id in guilds:
+            guild = self._guild_payload(guild_id)
+            await socket.send_str(
+                json.dumps({"op": 0, "t": "GUILD_CREATE", "s": next(self._seq), "d": guild})
+            )
+
+    def _guild_payload(self, guild_id: int) -> JSON:
+        return {
+            "id": str(guild_id),
+            "name": self.guilds[guild_id],
             "owner_id": str(self.bot_user.id),
             "unavailable": False,
             "member_count": 1,
@@ -458,7 +510,7 @@ class FakeDiscord:
             "stickers": [],
             "roles": [
                 {
-                    "id": str(self.guild_id),
+                    "id": str(guild_id),
                     "name": "@everyone",
                     "position": 0,
                     "permissions": str(MEMBER_PERMISSIONS),
@@ -469,7 +521,7 @@ class FakeDiscord:
                     "flags": 0,
                 }
             ],
-            "channels": list(self.channels.values()),
+            "channels": [c for c in self.channels.values() if c["guild_id"] == str(guild_id)],
             "threads": [],
             "members": [self._member(self.bot_user)],
             "presences": [],
@@ -488,11 +540,11 @@ class FakeDiscord:
             "afk_timeout": 300,
             "system_channel_flags": 0,
         }
-        await socket.send_str(json.dumps({"op": 0, "t": "GUILD_CREATE", "s": next(self._seq), "d": guild}))
 
     # ---- REST ------------------------------------------------------------------------------------------------
     _ROUTES: list[tuple[str, re.Pattern[str], str]] = [
         ("GET", re.compile(r"users/@me"), "_get_me"),
+        ("GET", re.compile(r"gateway/bot"), "_get_gateway_bot"),
         ("GET", re.compile(r"oauth2/applications/@me"), "_get_application"),
         ("PUT", re.compile(r"applications/\d+(?:/guilds/\d+)?/commands"), "_put_commands"),
         ("GET", re.compile(r"applications/\d+(?:/guilds/\d+)?/commands"), "_get_commands"),
@@ -581,6 +633,22 @@ class FakeDiscord:
         self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
     ) -> web.Response:
         return self._json(self.bot_user.payload())
+
+    async def _get_gateway_bot(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        return self._json(
+            {
+                "url": self.gateway_url,
+                "shards": self.shard_count,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
 
     async def _get_application(
         self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
@@ -832,5 +900,5 @@ class FakeDiscord:
             "flags": EPHEMERAL if message.ephemeral else 0,
         }
         if message.channel_id in self.channels:
-            payload["guild_id"] = str(self.guild_id)
+            payload["guild_id"] = self.channels[message.channel_id]["guild_id"]
         return payload
