@@ -22,11 +22,11 @@ test: $(STAMP)
 	@$(PY) -m mypy
 	@$(PY) -m pytest
 
-## test-pg: the storage and host suites against a throw-away PostgreSQL cluster (needs `apt-get install postgresql`)
+## test-pg: the storage and host suites and the two-shard test against a throw-away PostgreSQL cluster (needs `apt-get install postgresql`)
 test-pg: $(STAMP)
 	@dir=$$(mktemp -d); trap 'scripts/pg_test_cluster.sh stop "'"$$dir"'"' EXIT; \
 	url=$$(scripts/pg_test_cluster.sh start "$$dir") && \
-	PRINCES_TEST_PG_URL=$$url $(PY) -m pytest tests/storage tests/host
+	PRINCES_TEST_PG_URL=$$url $(PY) -m pytest tests/storage tests/host tests/e2e/test_shards.py
 
 ## console: play in this terminal with several local players
 console: $(STAMP)
