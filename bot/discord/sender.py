@@ -74,7 +74,12 @@ class Sender:
     async def flush(self) -> None:
         """Post the unsent outbox rows this process may take (its own, and those whose claim lapsed), at start-up,
         after a failure and on each sweep."""
-        await self.deliver(await self.bot.host.pending_deliveries())
+        host = self.bot.host
+        for delivery in await host.pending_deliveries():
+            # posting a batch takes a while: renew each row's claim before posting it, and leave it to another
+            # process that took it over meanwhile (the batch's claim may have lapsed)
+            if delivery.id not in self._sent and await host.claim_delivery(delivery.id):
+                await self._deliver_one(delivery)
 
     def start_sweeping(self) -> None:
         """Post, every ``SWEEP_EVERY_S``, the outbox rows no live process holds (and this one's failed ones)."""

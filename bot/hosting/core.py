@@ -526,6 +526,10 @@ class HostCore:
         claimed = await self.store.claim_outbox(self.worker, self.clock())
         return [Delivery.from_payload(i, payload) for i, payload in claimed]
 
+    async def claim_delivery(self, delivery_id: int) -> bool:
+        """Renew this process's claim on an unsent delivery before posting it; False if it is no longer ours."""
+        return await self.store.renew_outbox_claim(delivery_id, self.worker, self.clock())
+
     async def mark_sent(self, delivery_id: int) -> None:
         await self.store.mark_sent(delivery_id, self.clock())
 

@@ -324,6 +324,19 @@ class Store:
             rows = await db.fetchall(sql, (worker, now + lease, now, worker, limit))
         return sorted(((row["id"], json.loads(row["payload"])) for row in rows), key=lambda item: item[0])
 
+    async def renew_outbox_claim(
+        self, outbox_id: int, worker: str, now: float, lease: float = CLAIM_LEASE_S
+    ) -> bool:
+        """Extend ``worker``'s claim on an unsent row just before posting it (a batch's claim may be old by
+        then); False when the row was sent or another worker holds it now."""
+        async with self.transaction() as db:
+            result = await db.execute(
+                "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ? AND sent_at IS NULL "
+                "AND (claimed_by = ? OR claimed_until IS NULL OR claimed_until <= ?)",
+                (worker, now + lease, outbox_id, worker, now),
+            )
+        return result.rowcount == 1
+
     async def unsent_outbox(self) -> list[tuple[int, dict[str, Any]]]:
         rows = await self.fetchall("SELECT id, payload FROM outbox WHERE sent_at IS NULL ORDER BY id")
         return [(row["id"], json.loads(row["payload"])) for row in rows]

@@ -3,8 +3,9 @@
 Each "process" is a real ``PrincesBot`` (discord.py's ``AutoShardedBot``) with its own shard, its own ``Host``
 and connection pool, its own worker name and its own deadline and outbox loops. Guild A lives on shard 0, guild B
 on shard 1. A game is played in each guild; guild B's players answer by DM, so their clicks reach shard 0's
-process, which acts on guild B's game. Then both deadline loops wake up at once. At the end every outbox row was
-posted exactly once, by one process, and the fake Discord holds exactly those messages.
+process, which acts on guild B's game. Shard 1's process stores a move and "dies" before posting it: shard 0's
+process posts it once the claim has lapsed. Then both deadline loops wake up at once. At the end every outbox row
+was posted exactly once, by one process, and the fake Discord holds exactly those messages.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import pytest
 from bot.config import Config
 from bot.discord.app import PrincesBot, ShardedPrincesBot, create_bot
 from bot.host import Host
-from bot.models import Delivery
+from bot.models import Actor, Delivery
+from bot.storage import CLAIM_LEASE_S
 from tests.e2e.conftest import Clock
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord, shard_of
 
@@ -203,6 +205,17 @@ async def test_two_sharded_processes_share_one_database(cluster: Cluster, fake: 
         dm_clicks.append(await _move_by_dm(cluster, mover))
     assert {click.id for click in dm_clicks} <= set(first.interactions)  # shard 0 acted on guild B's game
     assert not {click.id for click in dm_clicks} & set(second.interactions)
+
+    # shard 1's process stores a move and dies before posting it: after its claim lapses, shard 0's sweep posts
+    mover = await cluster.turn_of([carol, dave], game_b)
+    assert mover is not None
+    prompt = await second.host.prompt_of(game_b, str(mover.id))
+    orphans = await second.host.act(game_b, Actor(str(mover.id), mover.name), prompt.choices[0].action)
+    await first.bot.sender.flush()
+    assert orphans and not {d.id for d in orphans} & set(first.posted)  # still held by the silent process
+    cluster.clock.advance(CLAIM_LEASE_S)
+    await first.bot.sender.flush()
+    assert {d.id for d in orphans} <= set(first.posted)
 
     # both deadline loops wake up with the deadlines of both games due: each deadline fires once
     cluster.clock.advance(3601)

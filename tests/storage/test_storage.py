@@ -326,3 +326,18 @@ async def test_postgres_claims_skip_rows_another_transaction_holds(database, bac
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_claim_is_renewed_before_posting_unless_another_worker_took_the_row(database) -> None:
+    store = await Store.open(database)
+    try:
+        game_id = await _game_row(store)
+        ids = await _outbox_rows(store, game_id, 2, claimed_by="a")
+        assert await store.renew_outbox_claim(ids[0], "a", 100.0)  # still a's: extended to 100 + lease
+        assert not await store.renew_outbox_claim(ids[0], "b", 150.0)
+        assert await store.renew_outbox_claim(ids[1], "b", 150.0)  # a's claim on it lapsed at 61
+        assert not await store.renew_outbox_claim(ids[1], "a", 151.0)
+        await store.mark_sent(ids[0], 160.0)
+        assert not await store.renew_outbox_claim(ids[0], "a", 161.0)  # sent: nothing left to post
+    finally:
+        await store.close()
