@@ -150,6 +150,8 @@ class InteractionRecord:
     #: the message carrying the clicked component
     message_id: int | None = None
     choices: list[JSON] | None = None
+    #: the shards whose gateway connections received it
+    shards: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -439,19 +441,23 @@ class FakeDiscord:
             )
         if message is not None:
             payload["message"] = self._message_payload(message)
-        await self.dispatch("INTERACTION_CREATE", payload)
+        record.shards = await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
     # ---- gateway ---------------------------------------------------------------------------------------------
-    async def dispatch(self, event: str, data: JSON) -> None:
-        """Send an event to the connections of the shard it belongs to: its guild's, or shard 0 for DMs."""
+    async def dispatch(self, event: str, data: JSON) -> list[int]:
+        """Send an event to the connections of the shard it belongs to: its guild's, or shard 0 for DMs.
+        Returns the shards it went to."""
         frame = json.dumps({"op": 0, "t": event, "s": next(self._seq), "d": data})
         guild = data.get("guild_id")
+        sent_to = []
         for socket in list(self._sockets):
             shard_id, shard_count = self._socket_shard.get(socket, (0, 1))
             wanted = shard_of(int(guild), shard_count) if guild else 0
             if not socket.closed and shard_id == wanted:
                 await socket.send_str(frame)
+                sent_to.append(shard_id)
+        return sent_to
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse()

@@ -6,15 +6,22 @@ on shard 1. A game is played in each guild; guild B's players answer by DM, so t
 process, which acts on guild B's game. Shard 1's process stores a move and "dies" before posting it: shard 0's
 process posts it once the claim has lapsed. Then both deadline loops wake up at once. At the end every outbox row
 was posted exactly once, by one process, and the fake Discord holds exactly those messages.
+
+A second test runs the same kind of play over two real OS processes (``python -m bot run`` with SHARD_COUNT and
+SHARD_IDS), which the test can only watch from outside: through the fake Discord and the database.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 from collections import Counter
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -29,6 +36,8 @@ from tests.e2e.conftest import Clock
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord, shard_of
 
 SHARDS = 2
+#: seconds an answer, or the quiet after it, may take (the machine may be busy)
+SETTLE_S = 30.0
 #: PostgreSQL only (skipped with the storage suite's notice when no test cluster is configured)
 ON_POSTGRESQL = pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 
@@ -89,19 +98,53 @@ async def _stop_process(process: Process) -> None:
 
 @dataclass
 class Cluster:
+    """The fake Discord with a guild on each shard, and the bot processes serving them."""
+
     fake: FakeDiscord
     clock: Clock
-    processes: list[Process]
+    #: a host on the same database, for reading whom a game waits for
+    reader: Host
     guild_a: int
     guild_b: int
     channel_a: int
     channel_b: int
+    #: bots running in this test process (their activity can be awaited); empty for OS processes
+    processes: list[Process] = field(default_factory=list)
 
     async def settle(self, record: InteractionRecord | None = None) -> None:
+        """Wait for the answer to ``record`` and for everything it caused."""
         if record is not None:
-            await asyncio.wait_for(record.responded.wait(), 10)
-        for process in self.processes:
-            await process.bot.wait_idle()
+            await asyncio.wait_for(record.responded.wait(), SETTLE_S)
+        if self.processes:
+            for process in self.processes:
+                await process.bot.wait_idle()
+            return
+        if record is not None:  # a slow answer is deferred first ("thinking..."): wait for the real one
+            await self.fake.wait_for(lambda: not any(m.loading for m in self.fake.replies(record)), SETTLE_S)
+        await self._quiet()
+
+    async def wait_for_events(self, game_id: int, count: int) -> None:
+        """Until the game has ``count`` events (the setup included), then quiet: a deferred click answers
+        before its move is stored."""
+        deadline = asyncio.get_running_loop().time() + SETTLE_S
+        while len(await self.reader.store.events(game_id)) < count:
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError(f"game {game_id} did not reach {count} events")
+            await asyncio.sleep(0.05)
+        if not self.processes:
+            await self._quiet()
+
+    async def _quiet(self) -> None:
+        """Other OS processes: until the outbox is empty and the fake Discord saw no request for a moment."""
+        deadline = asyncio.get_running_loop().time() + SETTLE_S
+        seen = -1
+        while asyncio.get_running_loop().time() < deadline:
+            unsent = await self.reader.store.fetchone("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
+            if unsent[0] == 0 and seen == len(self.fake.requests):
+                return
+            seen = len(self.fake.requests)
+            await asyncio.sleep(0.15)
+        raise TimeoutError("the bot processes did not settle")
 
     async def slash(
         self, user: FakeUser, command: str, channel_id: int, **options: object
@@ -119,26 +162,91 @@ class Cluster:
 
     async def turn_of(self, players: list[FakeUser], game_id: int) -> FakeUser | None:
         """Whom the game waits for (None once it is over), as the database says."""
-        info = await self.processes[0].host.game_info(game_id)
+        info = await self.reader.game_info(game_id)
         if info.status != "active":
             return None
         return next(p for p in players if str(p.id) == info.pending_users[0])
 
 
-@pytest.fixture
-async def cluster(fake: FakeDiscord, database: str, clock: Clock) -> AsyncIterator[Cluster]:
+@asynccontextmanager
+async def _guilds_on_two_shards(fake: FakeDiscord, database: str, clock: Clock) -> AsyncIterator[Cluster]:
     guild_a = fake.add_guild("Shard zero's guild", shard=(0, SHARDS))
     guild_b = fake.add_guild("Shard one's guild", shard=(1, SHARDS))
     channel_a, channel_b = fake.add_channel("tables", guild_a), fake.add_channel("tables", guild_b)
     fake.shard_count = SHARDS
-    processes: list[Process] = []
+    reader = await Host.open(database, clock=clock, worker="test-reader")
     try:
-        for shard in range(SHARDS):  # shard 0 first: it syncs the commands
-            processes.append(await _start_process(fake, database, clock, shard))
-        yield Cluster(fake, clock, processes, guild_a, guild_b, channel_a, channel_b)
+        yield Cluster(fake, clock, reader, guild_a, guild_b, channel_a, channel_b)
     finally:
-        for process in processes:
-            await _stop_process(process)
+        await reader.close()
+
+
+@pytest.fixture
+async def cluster(fake: FakeDiscord, database: str, clock: Clock) -> AsyncIterator[Cluster]:
+    """Two bots in this test process, each with its own host, pool, shard and background loops."""
+    async with _guilds_on_two_shards(fake, database, clock) as cluster:
+        try:
+            for shard in range(SHARDS):  # shard 0 first: it syncs the commands
+                cluster.processes.append(await _start_process(fake, database, clock, shard))
+            yield cluster
+        finally:
+            for process in cluster.processes:
+                await _stop_process(process)
+
+
+#: a bot process against the fake Discord: ``python -m bot run`` with discord.py's two endpoints pointed at it
+LAUNCHER = """
+import os, sys
+import discord, yarl
+discord.http.Route.BASE = os.environ["FAKE_DISCORD_REST"]
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKE_DISCORD_GATEWAY"])
+from bot.__main__ import main
+sys.exit(main(["run"]))
+"""
+
+
+@pytest.fixture
+async def os_cluster(
+    fake: FakeDiscord, database: str, clock: Clock, tmp_path: Path
+) -> AsyncIterator[Cluster]:
+    """Two real bot processes (``python -m bot run`` with SHARD_COUNT=2 and SHARD_IDS=0 or 1), started together."""
+    async with _guilds_on_two_shards(fake, database, clock) as cluster:
+        children: list[asyncio.subprocess.Process] = []
+        logs = [tmp_path / f"shard-{shard}.log" for shard in range(SHARDS)]
+        try:
+            for shard, log_path in enumerate(logs):
+                env = {
+                    **os.environ,
+                    "DISCORD_TOKEN": fake.token,
+                    "DATABASE_URL": database,
+                    "SHARD_COUNT": str(SHARDS),
+                    "SHARD_IDS": str(shard),
+                    "DEV_GUILD_ID": "",
+                    "FAKE_DISCORD_REST": fake.rest_base,
+                    "FAKE_DISCORD_GATEWAY": fake.gateway_url,
+                    "PYTHONUNBUFFERED": "1",
+                }
+                with log_path.open("wb") as log_file:
+                    children.append(
+                        await asyncio.create_subprocess_exec(
+                            sys.executable,
+                            "-c",
+                            LAUNCHER,
+                            cwd=tmp_path,
+                            env=env,
+                            stdout=log_file,
+                            stderr=log_file,
+                        )
+                    )
+            await fake.wait_for(lambda: len(fake.identified_shards) == SHARDS and "move" in fake.commands, 60)
+            yield cluster
+        finally:
+            for child in children:
+                if child.returncode is None:
+                    child.terminate()
+                await child.wait()
+            for log_path in logs:  # shown by pytest when the test failed
+                print(f"---- {log_path.name}\n{log_path.read_text(errors='replace')[-4000:]}")
 
 
 async def _new_game(cluster: Cluster, alice: FakeUser, bob: FakeUser, channel_id: int) -> int:
@@ -148,7 +256,9 @@ async def _new_game(cluster: Cluster, alice: FakeUser, bob: FakeUser, channel_id
     [lobby] = cluster.fake.replies(record)
     game_id = int(lobby.custom_ids()[0].split(":")[2])
     await cluster.click(bob, lobby, lobby.button("Join")["custom_id"])
+    await cluster.fake.wait_for(lambda: bob.name in cluster.fake.messages[lobby.id].content, SETTLE_S)
     await cluster.slash(alice, "game start", channel_id, order="given")
+    await cluster.wait_for_events(game_id, 1)
     return game_id
 
 
@@ -203,7 +313,10 @@ async def test_two_sharded_processes_share_one_database(cluster: Cluster, fake: 
         mover = await cluster.turn_of([carol, dave], game_b)
         assert mover is not None
         dm_clicks.append(await _move_by_dm(cluster, mover))
-    assert {click.id for click in dm_clicks} <= set(first.interactions)  # shard 0 acted on guild B's game
+    assert all(click.shards == [0] for click in dm_clicks)  # Discord sends DM clicks to shard 0 ...
+    assert {click.id for click in dm_clicks} <= set(
+        first.interactions
+    )  # ... whose process acted on guild B's game
     assert not {click.id for click in dm_clicks} & set(second.interactions)
 
     # shard 1's process stores a move and dies before posting it: after its claim lapses, shard 0's sweep posts
@@ -253,30 +366,65 @@ async def test_two_sharded_processes_share_one_database(cluster: Cluster, fake: 
     await cluster.settle()
 
     # every outbox row was posted exactly once, by one of the two processes
-    store = first.host.store
-    rows = await store.fetchall("SELECT id, payload, sent_at FROM outbox ORDER BY id")
-    assert rows and all(row["sent_at"] is not None for row in rows)
+    rows = await cluster.reader.store.fetchall("SELECT id FROM outbox ORDER BY id")
     posted = Counter(first.posted + second.posted)
     assert set(posted) == {row["id"] for row in rows} and set(posted.values()) == {1}
     assert first.posted and second.posted  # both processes posted
-    # ... and the fake Discord holds exactly those messages
+    assert not set(first.interactions) & set(second.interactions)
+    await _assert_nothing_doubled(cluster, [alice, bob, carol, dave])
+
+
+async def _assert_nothing_doubled(cluster: Cluster, players: list[FakeUser]) -> None:
+    """Every outbox row was sent and the fake Discord holds exactly one message per row (an edited status message
+    counts once); every interaction was answered once; every game's events are numbered without a gap and
+    replay to the stored state."""
+    fake, store = cluster.fake, cluster.reader.store
+    rows = await store.fetchall("SELECT id, payload, sent_at FROM outbox ORDER BY id")
+    assert rows and all(row["sent_at"] is not None for row in rows)
     deliveries = [Delivery.from_payload(row["id"], json.loads(row["payload"])) for row in rows]
     for channel_id in (cluster.channel_a, cluster.channel_b):
         public = [d for d in deliveries if d.kind == "public" and d.channel_id == str(channel_id)]
-        expected = len([d for d in public if not d.edit_key]) + len(
-            {d.edit_key for d in public if d.edit_key}
-        )
+        edited = {d.edit_key for d in public if d.edit_key}
+        expected = len([d for d in public if not d.edit_key]) + len(edited)
         assert len(_rest_posts(fake, fake.channel_messages(channel_id))) == expected
-    for player in (alice, bob, carol, dave):
+    for player in players:
         private = [d for d in deliveries if d.kind == "private" and d.user_id == str(player.id)]
         dms = [
             m for m in _rest_posts(fake, fake.dm_messages(player)) if not m.content.startswith("You joined")
         ]
         assert len(dms) == len(private)
-    # nothing processed twice: each interaction answered once, each game's events numbered without a gap
     assert all(len(record.callback_types) == 1 for record in fake.interactions.values())
-    assert not set(first.interactions) & set(second.interactions)
     for game in await store.fetchall("SELECT id FROM games"):
         events = await store.events(game["id"])
         assert [e.seq for e in events] == list(range(len(events)))
-        assert await first.host.replay_state(game["id"]) == (await second.host._load(game["id"])).state
+        if len(events) > 0:
+            assert (
+                await cluster.reader.replay_state(game["id"])
+                == (await cluster.reader._load(game["id"])).state
+            )
+
+
+@ON_POSTGRESQL
+async def test_two_bot_os_processes_share_one_database(os_cluster: Cluster, fake: FakeDiscord) -> None:
+    """The same over two real ``python -m bot run`` processes (real time, so no deadline falls due here)."""
+    cluster = os_cluster
+    assert sorted(fake.identified_shards) == [(0, SHARDS), (1, SHARDS)] and fake.command_syncs == 1
+    alice, bob, carol, dave = (fake.add_user(name) for name in ("alice", "bob", "carol", "dave"))
+    for player in (carol, dave):
+        setting = await cluster.slash(player, "settings", cluster.channel_b, turn_dms="on")
+        assert setting.shards == [1]
+    game_a = await _new_game(cluster, alice, bob, cluster.channel_a)
+    game_b = await _new_game(cluster, carol, dave, cluster.channel_b)
+    for move in range(1, 5):
+        mover = await cluster.turn_of([alice, bob], game_a)
+        assert mover is not None
+        await _move_in_channel(cluster, mover, cluster.channel_a)
+        await cluster.wait_for_events(game_a, 1 + move)
+        mover = await cluster.turn_of([carol, dave], game_b)
+        assert mover is not None
+        click = await _move_by_dm(cluster, mover)
+        assert click.shards == [0]  # shard 0's process acted on guild B's game
+        await cluster.wait_for_events(game_b, 1 + move)
+    for game_id in (game_a, game_b):
+        assert len(await cluster.reader.store.events(game_id)) == 5  # the setup and four moves, none twice
+    await _assert_nothing_doubled(cluster, [alice, bob, carol, dave])
