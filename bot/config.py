@@ -20,7 +20,9 @@ def parse_shard_ids(text: str) -> tuple[int, ...]:
     try:
         ids = tuple(int(part) for part in text.replace(" ", "").split(",") if part)
     except ValueError:
-        raise ConfigError(f"SHARD_IDS must be shard numbers separated by commas, like 0,1 (got {text!r})") from None
+        raise ConfigError(
+            f"SHARD_IDS must be shard numbers separated by commas, like 0,1 (got {text!r})"
+        ) from None
     if len(set(ids)) != len(ids):
         raise ConfigError(f"SHARD_IDS names a shard twice: {text!r}")
     return ids
@@ -38,7 +40,9 @@ def check_shards(shard_count: int | None, shard_ids: tuple[int, ...] | None) -> 
         raise ConfigError("SHARD_IDS is empty: name the shards this process runs, like 0,1")
     wrong = [shard for shard in shard_ids if not 0 <= shard < shard_count]
     if wrong:
-        raise ConfigError(f"SHARD_IDS {wrong} are not shards of SHARD_COUNT={shard_count} (0 to {shard_count - 1})")
+        raise ConfigError(
+            f"SHARD_IDS {wrong} are not shards of SHARD_COUNT={shard_count} (0 to {shard_count - 1})"
+        )
 
 
 def _optional_int(values: dict[str, str], key: str) -> int | None:

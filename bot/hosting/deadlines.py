@@ -36,7 +36,9 @@ class DeadlinesMixin(HostCore):
             try:
                 deliveries += await self._fire(timer)
             except StaleGame:  # a move got in first: fire again next round, against the new state
-                log.info("timer %s of game %s met a concurrent change; retried", timer["id"], timer["game_id"])
+                log.info(
+                    "timer %s of game %s met a concurrent change; retried", timer["id"], timer["game_id"]
+                )
                 await self.store.release_timer(timer["id"])
             except HostError as error:  # the game moved on meanwhile; nothing to do
                 log.info("timer %s of game %s skipped: %s", timer["id"], timer["game_id"], error)

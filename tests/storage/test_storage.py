@@ -214,7 +214,7 @@ async def test_claim_columns_migration_keeps_existing_rows(database, tmp_path) -
                 (game_id,),
             )
             await db.execute(
-                "INSERT INTO outbox (game_id, payload, created_at) VALUES (?, '{\"text\": \"old\"}', 1.0)",
+                'INSERT INTO outbox (game_id, payload, created_at) VALUES (?, \'{"text": "old"}\', 1.0)',
                 (game_id,),
             )
     finally:
@@ -234,7 +234,9 @@ async def test_claim_columns_migration_keeps_existing_rows(database, tmp_path) -
 async def _outbox_rows(store: Store, game_id: int, count: int, claimed_by: str | None = None) -> list[int]:
     async with store.transaction() as db:
         return [
-            await store.add_outbox(db, game_id, {"text": f"m{n}"}, 1.0, claimed_by, 1.0 + 60 if claimed_by else None)
+            await store.add_outbox(
+                db, game_id, {"text": f"m{n}"}, 1.0, claimed_by, 1.0 + 60 if claimed_by else None
+            )
             for n in range(count)
         ]
 
@@ -291,7 +293,8 @@ async def test_due_timers_are_claimed_once_and_lapse_with_their_lease(database) 
         assert sorted(claimed) == [3.0, 5.0]  # each due timer went to one worker; the later one waits
         assert [t["due"] for t in (a or b)] == [3.0, 5.0]  # earliest first
         holder, other = ("a", "b") if a else ("b", "a")
-        assert await second.next_timer_due(other) == 10.0 + 120.0  # held by a live worker until its lease ends
+        # held by a live worker: not due for the other one before the lease ends
+        assert await second.next_timer_due(other) == 10.0 + 120.0
         assert await second.next_timer_due(holder) == 3.0
         assert await second.claim_due_timers(other, 20.0) == []
         taken = await second.claim_due_timers(other, 10.0 + 120.0)
