@@ -27,6 +27,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.host import Host
+from bot.hosting.core import StaleGame
 from bot.storage.postgres import redact_url
 
 from .common import Interaction, answer_error
@@ -39,6 +40,8 @@ log = logging.getLogger(__name__)
 COGS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cogs.info", "bot.discord.cogs.places")
 #: how long ``close`` lets running interactions finish
 DRAIN_S = 10.0
+#: start-up runs of the AI seats' interrupted turns, when other processes keep changing the same games
+RESUME_ATTEMPTS = 5
 
 
 def intents() -> discord.Intents:
@@ -149,9 +152,24 @@ class PrincesBot(commands.Bot):
         async with self.busy():
             try:
                 await self.sender.flush()
-                await self.sender.deliver(await self.host.resume_all())
+                await self._resume_ai_turns()
             except Exception:
                 log.exception("catching up after start-up failed; the outbox is retried on the next failure")
+
+    async def _resume_ai_turns(self) -> None:
+        """Let AI seats finish interrupted turns. Processes starting together race on the same games: the one
+        that loses a race stops with ``StaleGame`` and starts over (the games already done have nothing left to
+        play), then posts what the lost run had stored."""
+        for attempt in range(1, RESUME_ATTEMPTS + 1):
+            try:
+                await self.sender.deliver(await self.host.resume_all())
+                return
+            except StaleGame:
+                log.info("resuming AI turns met another process (attempt %d); starting over", attempt)
+                await self.sender.flush()
+        log.warning(
+            "AI turns not resumed after %d attempts; they continue at the next action", RESUME_ATTEMPTS
+        )
 
     async def on_ready(self) -> None:
         user = self.user

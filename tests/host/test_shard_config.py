@@ -65,3 +65,32 @@ def test_the_bot_class_follows_the_shard_settings(env_file: Path) -> None:
     sharded = create_bot(None, load_config(env_file))  # type: ignore[arg-type]
     assert isinstance(sharded, ShardedPrincesBot)
     assert (sharded.shard_count, sharded.shard_ids, sharded.sync_on_start) == (2, [1], False)
+
+
+class RacingHost:
+    """A host whose start-up AI run loses races to another process twice, then finds nothing left to play."""
+
+    def __init__(self) -> None:
+        self.resume_runs = 0
+        self.flushes = 0
+
+    async def resume_all(self) -> list:
+        from bot.hosting.core import StaleGame
+
+        self.resume_runs += 1
+        if self.resume_runs <= 2:
+            raise StaleGame("The game changed at the same moment")
+        return []
+
+    async def pending_deliveries(self) -> list:
+        self.flushes += 1
+        return []
+
+
+async def test_start_up_ai_turns_start_over_when_another_process_got_in_first() -> None:
+    from bot.discord.app import PrincesBot
+
+    host = RacingHost()
+    bot = PrincesBot(host, sync_commands=False)  # type: ignore[arg-type]
+    await bot._resume_ai_turns()
+    assert host.resume_runs == 3 and host.flushes == 2  # what the lost runs stored is posted too
