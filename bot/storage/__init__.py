@@ -35,6 +35,8 @@ SNAPSHOT_EVERY = 25
 CLAIM_LEASE_S = 120.0
 #: rows one claim takes at most (the rest wait for the next round)
 CLAIM_BATCH = 500
+#: the earliest timers ``next_timer_due`` looks at
+NEXT_DUE_WINDOW = 64
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
@@ -51,6 +53,13 @@ class EventRow:
     user_id: str | None
     log: list[list[str]]
     created_at: float
+
+
+def _ready_at(timer: Row, worker: str) -> float:
+    """When ``worker`` may fire ``timer``: at its due time, or when another worker's claim on it lapses."""
+    claimed_until = timer["claimed_until"]
+    held = claimed_until is not None and timer["claimed_by"] != worker and claimed_until > timer["due"]
+    return float(claimed_until if held else timer["due"])
 
 
 def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
@@ -300,13 +309,19 @@ class Store:
 
     async def next_timer_due(self, worker: str) -> float | None:
         """When the next timer this worker may fire is due: another worker's claim postpones it to its lease end
-        (if that worker is alive, it fires the timer first and the row is gone)."""
-        row = await self.fetchone(
-            "SELECT MIN(CASE WHEN claimed_until IS NOT NULL AND claimed_until > due AND claimed_by <> ? "
-            "THEN claimed_until ELSE due END) FROM timers",
-            (worker,),
+        (if that worker is alive, it fires the timer first and the row is gone).
+
+        Reads only the earliest timers through the ``due`` index (the deadline loop asks after every move); the
+        timers after them are due no sooner than the last one read, which bounds the answer."""
+        rows = await self.fetchall(
+            "SELECT due, claimed_by, claimed_until FROM timers ORDER BY due LIMIT ?", (NEXT_DUE_WINDOW,)
         )
-        return float(row[0]) if row and row[0] is not None else None
+        if not rows:
+            return None
+        soonest = min(_ready_at(row, worker) for row in rows)
+        if len(rows) == NEXT_DUE_WINDOW:
+            soonest = min(soonest, float(rows[-1]["due"]))
+        return soonest
 
     async def claim_outbox(
         self, worker: str, now: float, lease: float = CLAIM_LEASE_S, limit: int = CLAIM_BATCH

@@ -344,3 +344,20 @@ async def test_a_claim_is_renewed_before_posting_unless_another_worker_took_the_
         assert not await store.renew_outbox_claim(ids[0], "a", 161.0)  # sent: nothing left to post
     finally:
         await store.close()
+
+
+async def test_next_due_reads_the_earliest_timers_only_and_never_answers_late(database) -> None:
+    """Seventy due timers, all held by a live worker: the other worker is woken no later than the due time of
+    the last timer it read (the rest are due later still), and not before their claims lapse otherwise."""
+    store = await Store.open(database)
+    try:
+        game_id = await _game_row(store)
+        await _timer_rows(store, game_id, [float(n) for n in range(1, 71)])
+        assert len(await store.claim_due_timers("a", 500.0)) == 70
+        assert await store.next_timer_due("b") == 64.0  # the 64th earliest: a bound, the claims end at 620
+        assert await store.next_timer_due("a") == 1.0
+        async with store.transaction() as db:
+            await db.execute("DELETE FROM timers WHERE due > 10")
+        assert await store.next_timer_due("b") == 500.0 + 120.0
+    finally:
+        await store.close()
