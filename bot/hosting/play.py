@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 import secrets
+from typing import Any
 
 from rules.engine import (
     Decision,
@@ -25,6 +26,9 @@ from .core import (
     Live,
     commit_hash,
 )
+
+#: stands in for "no open decision" when matching a timer to the decision it belongs to
+_NO_DECISION = Decision("", "", "")
 
 
 class PlayMixin(HostCore):
@@ -98,8 +102,58 @@ class PlayMixin(HostCore):
         after = live.with_state(state)
         acting = moves[0][0] if len({seat for seat, _ in moves}) == 1 else None
         self._turn_deliveries(after, before, events, change, acting)
+        await self._round_status(live, after, change)
         await self._store(live, after, change)
         return change.deliveries
+
+    @staticmethod
+    def _round_facts(live: Live) -> tuple[Any, ...] | None:
+        """What the round's status message shows, for a game whose public view numbers rounds and Periods
+        (``round``, ``period``, optionally ``history.revealed``); None for other games or a finished one."""
+        if not live.state or live.game.outcome(live.state).finished:
+            return None
+        view = live.game.view(live.state, None)
+        if not isinstance(view.get("round"), int) or "period" not in view:
+            return None
+        history = view.get("history")
+        card = history.get("revealed") if isinstance(history, dict) else None
+        if isinstance(card, dict):
+            card = card.get("title") or card.get("id")
+        waiting = tuple(
+            (seat, d.kind, d.sealed, d.prompt) for seat, d in sorted(live.game.pending(live.state).items())
+        )
+        return view["round"], view["period"], card, waiting
+
+    async def _round_status(self, live: Live, after: Live, change: Change) -> None:
+        """Keep one status message per round up to date (round, Period, History card, whose decision, deadline):
+        a delivery with the edit key ``round:<n>`` each time one of them changes."""
+        facts = self._round_facts(after)
+        if facts is None or facts == self._round_facts(live):
+            return
+        round_number, period, card, waiting = facts
+        head = f"**{after.game.title} #{after.id} · Round {round_number}** · Period {period}"
+        lines = [head + (f" · History card: {card}" if card else "")]
+        due = {
+            row["seat"]: row["due"]
+            for row in await self.store.fetchall(
+                "SELECT seat, decision_id, due FROM timers WHERE game_id = ? AND kind = 'deadline'",
+                (after.id,),
+            )
+            if row["decision_id"] == after.game.pending(after.state).get(row["seat"], _NO_DECISION).id
+        }
+        for seat, kind, sealed, _prompt in waiting:
+            who = after.seats[seat]
+            deadline = due.get(seat)
+            if deadline is None and not who.is_ai:
+                timing = after.game.pending(after.state)[seat].timing
+                span = after.row["window_seconds"] if timing == "window" else after.row["deadline_seconds"]
+                deadline = self.clock() + span
+            verb = "seals" if sealed else "decides"
+            until = f", deadline <t:{int(deadline)}:R>" if deadline is not None else ""
+            lines.append(f"Now: {who.label} {verb} ({kind}){until}")
+        delivery = self._public(after, "\n".join(lines), None)
+        delivery.edit_key = f"round:{round_number}"
+        change.deliveries.append(delivery)
 
     async def _seal(
         self, live: Live, seat: int, decision: Decision, action: str, who: str, change: Change | None = None
