@@ -27,9 +27,6 @@ from .core import (
     commit_hash,
 )
 
-#: stands in for "no open decision" when matching a timer to the decision it belongs to
-_NO_DECISION = Decision("", "", "")
-
 
 class PlayMixin(HostCore):
     async def act(
@@ -119,35 +116,40 @@ class PlayMixin(HostCore):
         card = history.get("revealed") if isinstance(history, dict) else None
         if isinstance(card, dict):
             card = card.get("title") or card.get("id")
-        waiting = tuple(
-            (seat, d.kind, d.sealed, d.prompt) for seat, d in sorted(live.game.pending(live.state).items())
-        )
+        if isinstance(card, str):  # the game names its cards (an id it does not know stays an id)
+            card = live.game.describe(live.state, card)
+        pending = sorted(live.game.pending(live.state).items())
+        waiting = tuple((seat, decision.kind, decision.sealed) for seat, decision in pending)
         return view["round"], view["period"], card, waiting
 
     async def _round_status(self, live: Live, after: Live, change: Change) -> None:
         """Keep one status message per round up to date (round, Period, History card, whose decision, deadline):
         a delivery with the edit key ``round:<n>`` each time one of them changes."""
-        facts = self._round_facts(after)
-        if facts is None or facts == self._round_facts(live):
+        facts, before = self._round_facts(after), self._round_facts(live)
+        if facts is None and before is not None and after.game.outcome(after.state).finished:
+            facts = (*before[:3], ())  # the last round's message says the game is over
+        if facts is None or facts == before:
             return
         round_number, period, card, waiting = facts
         head = f"**{after.game.title} #{after.id} · Round {round_number}** · Period {period}"
         lines = [head + (f" · History card: {card}" if card else "")]
-        due = {
+        if not waiting:
+            lines.append("The game is over.")
+        pending = after.game.pending(after.state)
+        rows = await self.store.fetchall(
+            "SELECT seat, decision_id, due FROM timers WHERE game_id = ? AND kind = 'deadline'", (after.id,)
+        )
+        due = {  # timers of decisions still open (those of answered ones are dropped when this change is stored)
             row["seat"]: row["due"]
-            for row in await self.store.fetchall(
-                "SELECT seat, decision_id, due FROM timers WHERE game_id = ? AND kind = 'deadline'",
-                (after.id,),
-            )
-            if row["decision_id"] == after.game.pending(after.state).get(row["seat"], _NO_DECISION).id
+            for row in rows
+            if row["seat"] in pending and pending[row["seat"]].id == row["decision_id"]
         }
-        for seat, kind, sealed, _prompt in waiting:
+        for seat, kind, sealed in waiting:
             who = after.seats[seat]
             deadline = due.get(seat)
-            if deadline is None and not who.is_ai:
-                timing = after.game.pending(after.state)[seat].timing
-                span = after.row["window_seconds"] if timing == "window" else after.row["deadline_seconds"]
-                deadline = self.clock() + span
+            if deadline is None and not who.is_ai:  # a fresh decision: its deadline is armed with this change
+                window = pending[seat].timing == "window"
+                deadline = self.clock() + after.row["window_seconds" if window else "deadline_seconds"]
             verb = "seals" if sealed else "decides"
             until = f", deadline <t:{int(deadline)}:R>" if deadline is not None else ""
             lines.append(f"Now: {who.label} {verb} ({kind}){until}")

@@ -194,7 +194,10 @@ async def test_a_whole_game_against_the_basic_ai(
     person = Person(table, fake, alice, game_id)
 
     status = table.reply_text(await table.slash(alice, "game status"))
-    assert "Deadline for alice" in status and "waiting since" in status
+    # the AI sealed its plan at once: the game waits for alice's plan, since the start
+    assert re.search(
+        r"Deadline for alice: <t:\d+:R> \(plan, not sealed yet; waiting since <t:\d+:R>\)", status
+    )
 
     for _ in range(MAX_DECISIONS):
         prompt = await person.prompt()
@@ -210,8 +213,14 @@ async def test_a_whole_game_against_the_basic_ai(
     assert {"plan", "movement", "restart", "before_battle", "extra_cards", "council"} <= person.done, (
         person.done
     )
-    print(public[-1])
     # one status message per round, edited as the round goes on
     rounds = [text for text in public if re.match(rf"\*\*PRINCIPES #{game_id} · Round \d+\*\*", text)]
     numbers = [int(re.findall(r"Round (\d+)", text)[0]) for text in rounds]
     assert numbers == sorted(set(numbers)) and numbers[0] == 1 and len(numbers) >= 2, numbers
+    first = rounds[0].splitlines()
+    assert re.search(r"Period \d · History card: [A-Z][a-z]+ ", first[0]), (
+        first
+    )  # the card's title, not its id
+    assert all(re.match(r"Now: .+ (decides|seals) \(\w+\)", line) for line in first[1:]), first
+    assert any(m.edits for m in fake.channel_messages(fake.general) if m.content == rounds[0])
+    assert rounds[-1].endswith("The game is over.")
