@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote
 
 import discord
 import pytest
@@ -63,7 +64,7 @@ def picked_actions(ctx: FormContext, page: FormPage) -> set[str]:
     for button in buttons(page):
         op, state = button.custom_id.split(":")[5:7]
         if op == "now":
-            action = FORM.action(ctx, FORM.change(ctx, op, state.replace("%23", "#"), None))
+            action = FORM.action(ctx, FORM.change(ctx, op, unquote(state), None))
             assert action is not None
             found.add(action)
     return found
@@ -103,7 +104,7 @@ def test_action_lists_are_selects_of_legal_choices_and_a_done_button(kind: str) 
     assert picked_actions(ctx, page) == set(
         ctx.choices
     )  # all of them, nothing else (one page is enough here)
-    assert "done" in {FORM.action(ctx, b.custom_id.split(":")[6].replace("%23", "#")) for b in buttons(page)}
+    assert "done" in {FORM.action(ctx, unquote(b.custom_id.split(":")[6])) for b in buttons(page)}
 
 
 def test_long_lists_page_beyond_what_one_message_holds() -> None:
@@ -146,3 +147,14 @@ def test_unknown_kinds_keep_the_generic_buttons() -> None:
     assert form_for("principes", "consent") is None
     assert form_for("principes", "a_kind_added_later") is None
     assert form_for("principes", "before_battle") is FORM
+
+
+def test_a_pick_names_its_action_so_a_changed_list_cannot_turn_it_into_another() -> None:
+    state = open_action(new_state(2), "PMA", "politics")
+    before = context(state, "PMA")
+    option = selects(FORM.page(before, FORM.start(before)))[0].options[1]
+    after = context(state, "PMA", [a for a in before.choices if a != before.choices[0]])  # a card sold meanwhile
+    assert FORM.action(after, FORM.change(after, "c", "0", option.value)) == option.description
+    gone = context(state, "PMA", [a for a in before.choices if a != option.description])
+    with pytest.raises(HostError):
+        FORM.change(gone, "c", "0", option.value)

@@ -8,18 +8,19 @@ be answered with ``/move``.
 Drafts (the ``state`` each component carries) are short texts:
 
 - plan: the actions picked so far, as digits into ``ACTIONS`` (``"035"`` = Progress, Assembly, Politics)
-- movement: ``""`` or ``"p<page>"`` (pick a unit group), ``"s<group>"`` (pick its destination); the groups are
-  numbered in the order the legal moves list them, which a decision id fixes
+- movement: ``""`` or ``"p<page>"`` (pick a unit group), ``"s<unit>.<land>"`` (pick that group's destination)
 - choice lists and battle windows: ``"<page>"`` (which selects are shown; a select adds ``".<row>"``, so that
   no two components share a custom_id)
-- any kind, once an action is picked: ``"#<index>"`` into the decision's choices (sent at once: a step of an
-  unsealed action needs no summary, and Movement's own ``undo`` takes a move back)
+- any kind, once an action is picked: ``"=<action>"``, or ``"#<index>"`` into the decision's choices when the
+  action is too long for a custom_id (sent at once: a step of an unsealed action needs no summary, and
+  Movement's own ``undo`` takes a move back)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import discord
 
@@ -28,11 +29,14 @@ from rules.principes.play.battle import swords_and_shields
 from rules.principes.play.common import ACTION_TITLES, ACTIONS, ROMAN, land_name, name
 from rules.principes.play.labels import describe_action
 
-from .base import BACK, Form, FormContext, FormPage
+from .base import BACK, CUSTOM_ID, Form, FormContext, FormPage, form_custom_id
 
 SELECT_SIZE = 25
 ROWS = 5
 BUTTONS_PER_ROW = 5
+#: a picked choice's draft starts with one of these (see ``_token``); a short one may go into a custom_id
+PICKED = "=#"
+SHORT_TOKEN = 40
 PICK, NOW, PLAN_ADD, PLAN_UNDO, GROUP, DESTINATION = "c", "now", "a", "u", "g", "to"
 #: choice-list kinds: the actions of the Round whose options are long lists
 LIST_KINDS = frozenset({"building", "politics", "progress"})
@@ -75,8 +79,8 @@ class PrincipesForm(Form):
     def change(self, ctx: FormContext, op: str, state: str, value: str | None) -> str:
         if op == PICK and value is not None:
             return _picked(ctx, value)
-        if op == NOW and state.startswith("#"):
-            return _picked(ctx, state[1:])
+        if op == NOW:
+            return _picked(ctx, state)
         if ctx.kind == "plan" and op in (PLAN_ADD, PLAN_UNDO):
             return _plan_change(ctx, op, state, value)
         if ctx.kind == "movement" and op in (GROUP, DESTINATION) and value is not None:
@@ -84,9 +88,8 @@ class PrincipesForm(Form):
         raise HostError("That control does not belong to this decision.")
 
     def action(self, ctx: FormContext, state: str) -> str | None:
-        if state.startswith("#"):
-            index = _index(ctx, state[1:])
-            return ctx.choices[index] if index is not None else None
+        if state[:1] in PICKED:
+            return _resolve(ctx, state)
         if ctx.kind == "plan" and len(state) == 3:
             candidate = "plan " + " ".join(_plan_words(state))
             return candidate if candidate in ctx.choices else None
@@ -98,14 +101,27 @@ class PrincipesForm(Form):
 
 
 # ---------------------------------------------------------------------------------------------- shared parts
-def _index(ctx: FormContext, text: str) -> int | None:
-    return int(text) if text.isdigit() and int(text) < len(ctx.choices) else None
+def _token(ctx: FormContext, index: int, room: int = 100) -> str:
+    """How a component names a choice: ``=<action>`` when it fits, else ``#<index>`` into the choices. The
+    action itself is preferred: a free action (a card sold) may change the list while the decision stays open,
+    and an action text still means what the player saw, or nothing."""
+    action = ctx.choices[index]
+    return f"={action}" if len(quote(action, safe="")) + 1 <= room else f"#{index}"
 
 
-def _picked(ctx: FormContext, value: str) -> str:
-    if _index(ctx, value) is None:
+def _resolve(ctx: FormContext, token: str) -> str | None:
+    if token.startswith("="):
+        return token[1:] if token[1:] in ctx.choices else None
+    if token.startswith("#") and token[1:].isdigit() and int(token[1:]) < len(ctx.choices):
+        return ctx.choices[int(token[1:])]
+    return None
+
+
+def _picked(ctx: FormContext, token: str) -> str:
+    action = _resolve(ctx, token)
+    if action is None:
         raise HostError("That choice is not open any more; use the latest message or /move.")
-    return f"#{value}"
+    return _token(ctx, ctx.choices.index(action), room=SHORT_TOKEN)
 
 
 def _label(ctx: FormContext, action: str) -> str:
@@ -115,7 +131,7 @@ def _label(ctx: FormContext, action: str) -> str:
 def _option(ctx: FormContext, index: int, label: str | None = None) -> discord.SelectOption:
     action = ctx.choices[index]
     return discord.SelectOption(
-        label=(label or _label(ctx, action))[:100], value=str(index), description=action[:100]
+        label=(label or _label(ctx, action))[:100], value=_token(ctx, index), description=action[:100]
     )
 
 
@@ -124,7 +140,8 @@ def _now_button(ctx: FormContext, index: int, row: int) -> discord.ui.Item[Any]:
     style = (
         discord.ButtonStyle.secondary if action in ("done", "pass", "undo") else discord.ButtonStyle.primary
     )
-    return ctx.button(_label(ctx, action), NOW, f"#{index}", style=style, row=row)
+    room = CUSTOM_ID - len(form_custom_id("f", ctx.game_id, ctx.seat, ctx.decision_id, NOW, ""))
+    return ctx.button(_label(ctx, action), NOW, _token(ctx, index, room), style=style, row=row)
 
 
 @dataclass(frozen=True)
@@ -292,23 +309,25 @@ def _groups(ctx: FormContext) -> list[tuple[str, str]]:
     return found
 
 
-def _group_of(ctx: FormContext, text: str) -> int:
-    groups = _groups(ctx)
-    if not text.isdigit() or int(text) >= len(groups):
+def _group_of(ctx: FormContext, text: str) -> tuple[str, str]:
+    """A group named ``<unit>.<land>`` (by name, not position: the list may change while the decision is open)."""
+    unit, _, land = text.partition(".")
+    if (unit, land) not in _groups(ctx):
         raise HostError("Those units cannot move any more; use the latest message or /move.")
-    return int(text)
+    return unit, land
 
 
 def _movement_change(ctx: FormContext, op: str, state: str, value: str) -> str:
     if op == GROUP:
-        return f"s{_group_of(ctx, value)}"
+        unit, land = _group_of(ctx, value)
+        return f"s{unit}.{land}"
     if not state.startswith("s"):
         raise HostError("Pick the units to move first.")
-    unit, land = _groups(ctx)[_group_of(ctx, state[1:])]
+    unit, land = _group_of(ctx, state[1:])
     action = f"move {unit} {land} {value}"
     if action not in ctx.choices:
         raise HostError(f"Those units cannot reach {value} now.")
-    return f"#{ctx.choices.index(action)}"
+    return _token(ctx, ctx.choices.index(action), room=SHORT_TOKEN)
 
 
 def _pieces_words(ctx: FormContext, unit: str, land: str) -> str:
@@ -325,8 +344,7 @@ def _movement_page(ctx: FormContext, state: str) -> FormPage:
     items: list[discord.ui.Item[Any]] = []
     text = ["**Movement**: pick a group of units, then where it goes (one border per step)."]
     if state.startswith("s"):
-        chosen = _group_of(ctx, state[1:])
-        unit, land = groups[chosen]
+        unit, land = _group_of(ctx, state[1:])
         text.append(f"Moving: {unit.title()} from {land_name(land)}. Pick the destination.")
         items.append(_destination_select(ctx, state, unit, land))
         items.append(ctx.button("Other units…", BACK, "", row=3))
@@ -334,15 +352,15 @@ def _movement_page(ctx: FormContext, state: str) -> FormPage:
         page = int(state[1:]) if state.startswith("p") and state[1:].isdigit() else 0
         pages = max(1, -(-len(groups) // SELECT_SIZE))
         page %= pages
-        shown = list(enumerate(groups))[page * SELECT_SIZE : (page + 1) * SELECT_SIZE]
+        shown = groups[page * SELECT_SIZE : (page + 1) * SELECT_SIZE]
         if shown:
             options = [
                 discord.SelectOption(
                     label=f"{unit.title()} in {land_name(land)}"[:100],
-                    value=str(index),
+                    value=f"{unit}.{land}",
                     description=_pieces_words(ctx, unit, land)[:100] or None,
                 )
-                for index, (unit, land) in shown
+                for unit, land in shown
             ]
             items.append(ctx.select(GROUP, state, options, "Units to move…", row=1))
         else:
