@@ -153,7 +153,9 @@ def test_a_pick_names_its_action_so_a_changed_list_cannot_turn_it_into_another()
     state = open_action(new_state(2), "PMA", "politics")
     before = context(state, "PMA")
     option = selects(FORM.page(before, FORM.start(before)))[0].options[1]
-    after = context(state, "PMA", [a for a in before.choices if a != before.choices[0]])  # a card sold meanwhile
+    after = context(
+        state, "PMA", [a for a in before.choices if a != before.choices[0]]
+    )  # a card sold meanwhile
     assert FORM.action(after, FORM.change(after, "c", "0", option.value)) == option.description
     gone = context(state, "PMA", [a for a in before.choices if a != option.description])
     with pytest.raises(HostError):
