@@ -27,6 +27,10 @@ from .core import (
     commit_hash,
 )
 
+#: game key -> whether its public view numbers rounds and Periods (learnt from its first view; a property of the
+#: game, so other games pay for one view only)
+_NUMBERS_ROUNDS: dict[str, bool] = {}
+
 
 class PlayMixin(HostCore):
     async def act(
@@ -104,13 +108,20 @@ class PlayMixin(HostCore):
         return change.deliveries
 
     @staticmethod
-    def _round_facts(live: Live) -> tuple[Any, ...] | None:
-        """What the round's status message shows, for a game whose public view numbers rounds and Periods
-        (``round``, ``period``, optionally ``history.revealed``); None for other games or a finished one."""
-        if not live.state or live.game.outcome(live.state).finished:
+    def _waiting(live: Live) -> tuple[tuple[int, str, bool], ...]:
+        """Who the game waits for and for what kind of decision (what the round status shows of the turn)."""
+        pending = sorted(live.game.pending(live.state).items()) if live.state else []
+        return tuple((seat, decision.kind, decision.sealed) for seat, decision in pending)
+
+    @staticmethod
+    def _round_of(live: Live) -> tuple[int, Any, str | None] | None:
+        """Round, Period and History card, for a game whose public view numbers rounds and Periods (``round``,
+        ``period``, optionally ``history.revealed``); None for other games."""
+        if not live.state or _NUMBERS_ROUNDS.get(live.game.key) is False:
             return None
         view = live.game.view(live.state, None)
-        if not isinstance(view.get("round"), int) or "period" not in view:
+        _NUMBERS_ROUNDS[live.game.key] = isinstance(view.get("round"), int) and "period" in view
+        if not _NUMBERS_ROUNDS[live.game.key]:
             return None
         history = view.get("history")
         card = history.get("revealed") if isinstance(history, dict) else None
@@ -118,23 +129,25 @@ class PlayMixin(HostCore):
             card = card.get("title") or card.get("id")
         if isinstance(card, str):  # the game names its cards (an id it does not know stays an id)
             card = live.game.describe(live.state, card)
-        pending = sorted(live.game.pending(live.state).items())
-        waiting = tuple((seat, decision.kind, decision.sealed) for seat, decision in pending)
-        return view["round"], view["period"], card, waiting
+        return view["round"], view["period"], card if isinstance(card, str) else None
 
     async def _round_status(self, live: Live, after: Live, change: Change) -> None:
         """Keep one status message per round up to date (round, Period, History card, whose decision, deadline):
-        a delivery with the edit key ``round:<n>`` each time one of them changes."""
-        facts, before = self._round_facts(after), self._round_facts(live)
-        if facts is None and before is not None and after.game.outcome(after.state).finished:
-            facts = (*before[:3], ())  # the last round's message says the game is over
-        if facts is None or facts == before:
+        a delivery with the edit key ``round:<n>`` each time the awaited decisions change (a new round, Period or
+        History card always comes with new decisions, so an unchanged wait needs no look at the view)."""
+        waiting = self._waiting(after)
+        if waiting == self._waiting(live):
             return
-        round_number, period, card, waiting = facts
+        finished = after.game.outcome(after.state).finished
+        facts = self._round_of(live if finished else after)  # the game's end closes the last round's message
+        if facts is None:
+            return
+        round_number, period, card = facts
         head = f"**{after.game.title} #{after.id} · Round {round_number}** · Period {period}"
         lines = [head + (f" · History card: {card}" if card else "")]
-        if not waiting:
+        if finished:
             lines.append("The game is over.")
+            waiting = ()
         pending = after.game.pending(after.state)
         rows = await self.store.fetchall(
             "SELECT seat, decision_id, due FROM timers WHERE game_id = ? AND kind = 'deadline'", (after.id,)
