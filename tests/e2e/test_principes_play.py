@@ -7,7 +7,8 @@ summons a Council with the Politics form, and answers everything else with ``/mo
 message per round, and ``/game status`` tells what the game waits for and since when.
 
 The start is the standard one with one change made through the game's setup (a test hook): two of the person's
-Knights stand in Lelovia, next to Polonia Minor's Capital, so a battle comes in the first Round.
+Knights stand in Lelovia, next to Polonia Minor's Capital, so a battle comes in the first Round, and the person
+holds a Battle card with a sword corner.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot.host import Host
 from bot.models import Prompt
 from rules.engine import Rng, State
 from rules.principes import Principes
+from rules.principes.play.common import card_record
 from tests.e2e.conftest import Table
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser
 
@@ -39,6 +41,10 @@ SEED = int(os.environ.get("PRINCIPES_E2E_SEED", "7"))
 def frontier_setup(self: Principes, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
     state = ORIGINAL_SETUP(self, num_players, options, rng)
     state["lands"][FRONTIER]["units"] = {"PMA": {"knight": 2}}
+    deck = state["decks"]["battle"]
+    sword = next(card for card in deck if card_record(card)["corner"] in ("sword", "either"))
+    deck.remove(sword)
+    state["players"]["PMA"]["hand"].append(sword)  # something to play in the extra-sword window
     return state
 
 
@@ -153,6 +159,7 @@ class Person:
             await self.click_select(
                 form, extra[0], option_value(extra[0], lambda o: o["description"].endswith("sword"))
             )
+            assert "Polonia Maior plays a Battle card for an extra sword" in await whole_log(self.table)
             self.done.add("card")
         else:
             await self.table.press(self.user, form, "Pass")
@@ -210,9 +217,15 @@ async def test_a_whole_game_against_the_basic_ai(
 
     public = [m.content for m in fake.channel_messages(fake.general)]
     assert any("Game over" in text for text in public)
-    assert {"plan", "movement", "restart", "before_battle", "extra_cards", "council"} <= person.done, (
-        person.done
-    )
+    assert {
+        "plan",
+        "movement",
+        "restart",
+        "before_battle",
+        "extra_cards",
+        "card",
+        "council",
+    } <= person.done, person.done
     # one status message per round, edited as the round goes on
     rounds = [text for text in public if re.match(rf"\*\*PRINCIPES #{game_id} · Round \d+\*\*", text)]
     numbers = [int(re.findall(r"Round (\d+)", text)[0]) for text in rounds]
