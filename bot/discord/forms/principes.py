@@ -128,10 +128,11 @@ def _label(ctx: FormContext, action: str) -> str:
     return describe_action(ctx.view, action)
 
 
-def _option(ctx: FormContext, index: int, label: str | None = None) -> discord.SelectOption:
+def _option(ctx: FormContext, index: int) -> discord.SelectOption:
+    """A choice as a select option: its sentence, with the notation (what ``/move`` takes) beneath."""
     action = ctx.choices[index]
     return discord.SelectOption(
-        label=(label or _label(ctx, action))[:100], value=_token(ctx, index), description=action[:100]
+        label=_label(ctx, action)[:100], value=_token(ctx, index), description=action[:100]
     )
 
 
