@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 import secrets
+from typing import Any
 
 from rules.engine import (
     Decision,
@@ -25,6 +26,10 @@ from .core import (
     Live,
     commit_hash,
 )
+
+#: game key -> whether its public view numbers rounds and Periods (learnt from its first view; a property of the
+#: game, so other games pay for one view only)
+_NUMBERS_ROUNDS: dict[str, bool] = {}
 
 
 class PlayMixin(HostCore):
@@ -98,8 +103,72 @@ class PlayMixin(HostCore):
         after = live.with_state(state)
         acting = moves[0][0] if len({seat for seat, _ in moves}) == 1 else None
         self._turn_deliveries(after, before, events, change, acting)
+        await self._round_status(live, after, change)
         await self._store(live, after, change)
         return change.deliveries
+
+    @staticmethod
+    def _waiting(live: Live) -> tuple[tuple[int, str, bool], ...]:
+        """Who the game waits for and for what kind of decision (what the round status shows of the turn)."""
+        pending = sorted(live.game.pending(live.state).items()) if live.state else []
+        return tuple((seat, decision.kind, decision.sealed) for seat, decision in pending)
+
+    @staticmethod
+    def _round_of(live: Live) -> tuple[int, Any, str | None] | None:
+        """Round, Period and History card, for a game whose public view numbers rounds and Periods (``round``,
+        ``period``, optionally ``history.revealed``); None for other games."""
+        if not live.state or _NUMBERS_ROUNDS.get(live.game.key) is False:
+            return None
+        view = live.game.view(live.state, None)
+        _NUMBERS_ROUNDS[live.game.key] = isinstance(view.get("round"), int) and "period" in view
+        if not _NUMBERS_ROUNDS[live.game.key]:
+            return None
+        history = view.get("history")
+        card = history.get("revealed") if isinstance(history, dict) else None
+        if isinstance(card, dict):
+            card = card.get("title") or card.get("id")
+        if isinstance(card, str):  # the game names its cards (an id it does not know stays an id)
+            card = live.game.describe(live.state, card)
+        return view["round"], view["period"], card if isinstance(card, str) else None
+
+    async def _round_status(self, live: Live, after: Live, change: Change) -> None:
+        """Keep one status message per round up to date (round, Period, History card, whose decision, deadline):
+        a delivery with the edit key ``round:<n>`` each time the awaited decisions change (a new round, Period or
+        History card always comes with new decisions, so an unchanged wait needs no look at the view)."""
+        waiting = self._waiting(after)
+        if waiting == self._waiting(live):
+            return
+        finished = after.game.outcome(after.state).finished
+        facts = self._round_of(live if finished else after)  # the game's end closes the last round's message
+        if facts is None:
+            return
+        round_number, period, card = facts
+        head = f"**{after.game.title} #{after.id} · Round {round_number}** · Period {period}"
+        lines = [head + (f" · History card: {card}" if card else "")]
+        if finished:
+            lines.append("The game is over.")
+            waiting = ()
+        pending = after.game.pending(after.state)
+        rows = await self.store.fetchall(
+            "SELECT seat, decision_id, due FROM timers WHERE game_id = ? AND kind = 'deadline'", (after.id,)
+        )
+        due = {  # timers of decisions still open (those of answered ones are dropped when this change is stored)
+            row["seat"]: row["due"]
+            for row in rows
+            if row["seat"] in pending and pending[row["seat"]].id == row["decision_id"]
+        }
+        for seat, kind, sealed in waiting:
+            who = after.seats[seat]
+            deadline = due.get(seat)
+            if deadline is None and not who.is_ai:  # a fresh decision: its deadline is armed with this change
+                window = pending[seat].timing == "window"
+                deadline = self.clock() + after.row["window_seconds" if window else "deadline_seconds"]
+            verb = "seals" if sealed else "decides"
+            until = f", deadline <t:{int(deadline)}:R>" if deadline is not None else ""
+            lines.append(f"Now: {who.label} {verb} ({kind}){until}")
+        delivery = self._public(after, "\n".join(lines), None)
+        delivery.edit_key = f"round:{round_number}"
+        change.deliveries.append(delivery)
 
     async def _seal(
         self, live: Live, seat: int, decision: Decision, action: str, who: str, change: Change | None = None

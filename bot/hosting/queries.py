@@ -86,15 +86,38 @@ class QueriesMixin(HostCore):
         if live.row["status"] == "lobby":
             return self._info(live).lobby_text()
         lines = [self._status_text(live)]
-        timers = await self.store.fetchall(
-            "SELECT seat, due FROM timers WHERE game_id = ? AND kind = 'deadline' ORDER BY due", (live.id,)
-        )
-        for timer in timers:
-            lines.append(f"Deadline for {live.seats[timer['seat']].name}: <t:{int(timer['due'])}:R>")
+        lines += await self._waiting_since(live)
         since = live.row["updated_at"]
         lines.append(f"Waiting since <t:{int(since)}:R>.")
         lines.append("Seats: " + ", ".join(f"{s.seat + 1}. {s.label}" for s in live.seats))
         return "\n".join(lines)
+
+    async def _waiting_since(self, live: Live) -> list[str]:
+        """Per awaited seat: since when the game waits for it, its deadline, and for a sealed decision whether
+        it has sealed already (the seats still to seal are what the reveal waits for)."""
+        if live.row["status"] != "active" or not live.state:
+            return []
+        pending = live.game.pending(live.state)
+        sealed = await self._sealed_for(live)
+        timers = await self.store.fetchall(
+            "SELECT seat, decision_id, due FROM timers WHERE game_id = ? AND kind = 'deadline' ORDER BY due",
+            (live.id,),
+        )
+        lines = []
+        for timer in timers:
+            seat, due = timer["seat"], timer["due"]
+            decision = pending.get(seat)
+            if decision is None or decision.id != timer["decision_id"]:
+                continue
+            span = live.row["window_seconds"] if decision.timing == "window" else live.row["deadline_seconds"]
+            sealing = ""
+            if decision.sealed:
+                sealing = ", sealed, waits for the others" if seat in sealed else ", not sealed yet"
+            lines.append(
+                f"Deadline for {live.seats[seat].name}: <t:{int(due)}:R> ({decision.kind}{sealing}; "
+                f"waiting since <t:{int(due - span)}:R>)"
+            )
+        return lines
 
     async def log(self, channel_id: str, n: int = 20) -> str:
         live = await self._live_in_channel_or_last(channel_id)
@@ -122,8 +145,10 @@ class QueriesMixin(HostCore):
             f"- `{o.name}` ({'/'.join(o.choices)}, default {o.default}): {o.help}" for o in game.options
         )
         levels = ", ".join(HostCore.ai_levels(game))
-        table = ("- `window` (hours, default 2, at most the decision deadline): how long a card window stays open "
-                 "(games with windows, e.g. PRINCIPES' battle cards)")
+        table = (
+            "- `window` (hours, default 2, at most the decision deadline): how long a card window stays open "
+            "(games with windows, e.g. PRINCIPES' battle cards)"
+        )
         return f"{game.rules_notes}\nOptions:\n{options or '- none'}\n{table}\nAI levels: {levels}."
 
     async def my_games(self, user_id: str) -> list[GameInfo]:

@@ -7,9 +7,11 @@ the game's key; ``prompt_view`` then offers it for the kinds it lists, and its c
 from __future__ import annotations
 
 from .base import FORM_ITEMS, FORMS, Form, FormContext, FormPage, form_for, inline_page, open_button
+from .principes import PrincipesForm
 from .the_prince import ThePrinceForm
 
 FORMS["the-prince"] = ThePrinceForm()
+FORMS["principes"] = PrincipesForm()
 
 __all__ = [
     "FORMS",

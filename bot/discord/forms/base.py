@@ -117,8 +117,12 @@ class Form(ABC):
     kinds: frozenset[str] = frozenset()
     #: kinds whose DM prompt opens directly on the form (the others get a "Plan…" button beside the choices)
     inline_kinds: frozenset[str] = frozenset()
-    #: operations after which the summary shows at once (a single pick needs no "Review…" click)
+    #: operations after which the summary shows at once, once the draft is complete (a single pick needs no
+    #: "Review…" click)
     review_after: frozenset[str] = frozenset()
+    #: operations after which a complete draft of an unsealed decision is sent at once (one step of a
+    #: multi-step action, such as a single move, needs no summary: the game's own undo takes it back)
+    send_after: frozenset[str] = frozenset()
     entry_label = "Plan…"
 
     @abstractmethod
@@ -262,7 +266,13 @@ async def handle_form(
         await _show(interaction, form.page(ctx, state))
     else:
         state = form.change(ctx, op, state, value)
-        shown = review_page(form, ctx, state) if op in form.review_after else form.page(ctx, state)
+        complete = form.action(ctx, state) is not None
+        if complete and op in form.send_after and not ctx.sealed:
+            await _seal(interaction, form, ctx, state)
+            return
+        shown = (
+            review_page(form, ctx, state) if complete and op in form.review_after else form.page(ctx, state)
+        )
         await _show(interaction, shown)
 
 

@@ -98,4 +98,6 @@ def describe_action(state: State, action: str) -> str:
         return f"{words[0].title()} passage now and always for this player"
     if verb == "draw":
         return "Draw " + " ".join(words[1:])
+    if len(words) == 1 and verb.lower() in _card_titles():  # a bare card id (the host's round status names cards)
+        return _card(verb.lower())
     return action

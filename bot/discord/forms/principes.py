@@ -1,0 +1,399 @@
+"""PRINCIPES's guided forms: the sealed plan, Movement, the choice lists of an action, and the battle windows.
+
+A form never invents an action: every control only narrows the decision's own legal list (``ctx.choices``), and
+everything it shows comes from the seat's own view. Decision kinds not listed in :attr:`PrincipesForm.kinds`
+(consent, Councils, Neighbours, kinds added later) keep the generic buttons and selects; every prompt can still
+be answered with ``/move``.
+
+Drafts (the ``state`` each component carries) are short texts:
+
+- plan: the actions picked so far, as digits into ``ACTIONS`` (``"035"`` = Progress, Assembly, Politics)
+- movement: ``""`` or ``"p<page>"`` (pick a unit group), ``"s<unit>.<land>"`` (pick that group's destination)
+- choice lists and battle windows: ``"<page>"`` (which selects are shown; a select adds ``".<row>"``, so that
+  no two components share a custom_id)
+- any kind, once an action is picked: ``"=<action>"``, or ``"#<index>"`` into the decision's choices when the
+  action is too long for a custom_id (sent at once: a step of an unsealed action needs no summary, and
+  Movement's own ``undo`` takes a move back)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+import discord
+
+from bot.models import HostError
+from rules.principes.play.battle import swords_and_shields
+from rules.principes.play.common import ACTION_TITLES, ACTIONS, ROMAN, land_name, name
+from rules.principes.play.labels import describe_action
+
+from .base import BACK, CUSTOM_ID, Form, FormContext, FormPage, form_custom_id
+
+SELECT_SIZE = 25
+ROWS = 5
+BUTTONS_PER_ROW = 5
+#: a picked choice's draft starts with one of these (see ``_token``); a short one may go into a custom_id
+PICKED = "=#"
+SHORT_TOKEN = 40
+PICK, NOW, PLAN_ADD, PLAN_UNDO, GROUP, DESTINATION = "c", "now", "a", "u", "g", "to"
+#: choice-list kinds: the actions of the Round whose options are long lists
+LIST_KINDS = frozenset({"building", "politics", "progress"})
+#: card windows of a battle: the same lists, headed by both sides' swords and shields
+WINDOW_KINDS = frozenset({"before_battle", "extra_cards"})
+PLACEHOLDERS = {
+    "build": "Build…",
+    "found": "Found a City…",
+    "take": "Take a card…",
+    "exchange": "Exchange a card…",
+    "return": "Return a card…",
+    "draw": "Draw…",
+    "play": "Play a card's text…",
+    "neighbour": "Move a Neighbour with a card…",
+    "as": "Use the action as another…",
+    "before": "Play a Battle card before the battle…",
+    "extra": "Play a Battle card for an extra sword or shield…",
+    "move": "Move…",
+    "ask": "Ask passage through…",
+}
+
+
+class PrincipesForm(Form):
+    kinds = frozenset({"plan", "movement"}) | LIST_KINDS | WINDOW_KINDS
+    inline_kinds = kinds
+    review_after = frozenset({PLAN_ADD})
+    send_after = frozenset({PICK, NOW, DESTINATION})
+    entry_label = "Guided form…"
+
+    def start(self, ctx: FormContext) -> str:
+        return "" if ctx.kind in ("plan", "movement") else "0"
+
+    def page(self, ctx: FormContext, state: str) -> FormPage:
+        if ctx.kind == "plan":
+            return _plan_page(ctx, state)
+        if ctx.kind == "movement":
+            return _movement_page(ctx, state)
+        return _list_page(ctx, state)
+
+    def change(self, ctx: FormContext, op: str, state: str, value: str | None) -> str:
+        if op == PICK and value is not None:
+            return _picked(ctx, value)
+        if op == NOW:
+            return _picked(ctx, state)
+        if ctx.kind == "plan" and op in (PLAN_ADD, PLAN_UNDO):
+            return _plan_change(ctx, op, state, value)
+        if ctx.kind == "movement" and op in (GROUP, DESTINATION) and value is not None:
+            return _movement_change(ctx, op, state, value)
+        raise HostError("That control does not belong to this decision.")
+
+    def action(self, ctx: FormContext, state: str) -> str | None:
+        if state[:1] in PICKED:
+            return _resolve(ctx, state)
+        if ctx.kind == "plan" and len(state) == 3:
+            candidate = "plan " + " ".join(_plan_words(state))
+            return candidate if candidate in ctx.choices else None
+        return None
+
+    def summary(self, ctx: FormContext, state: str) -> str:
+        action = self.action(ctx, state)
+        return describe_action(ctx.view, action) + "." if action else "Not complete yet."
+
+
+# ---------------------------------------------------------------------------------------------- shared parts
+def _token(ctx: FormContext, index: int, room: int = 100) -> str:
+    """How a component names a choice: ``=<action>`` when it fits, else ``#<index>`` into the choices. The
+    action itself is preferred: a free action (a card sold) may change the list while the decision stays open,
+    and an action text still means what the player saw, or nothing."""
+    action = ctx.choices[index]
+    return f"={action}" if len(quote(action, safe="")) + 1 <= room else f"#{index}"
+
+
+def _resolve(ctx: FormContext, token: str) -> str | None:
+    if token.startswith("="):
+        return token[1:] if token[1:] in ctx.choices else None
+    if token.startswith("#") and token[1:].isdigit() and int(token[1:]) < len(ctx.choices):
+        return ctx.choices[int(token[1:])]
+    return None
+
+
+def _picked(ctx: FormContext, token: str) -> str:
+    action = _resolve(ctx, token)
+    if action is None:
+        raise HostError("That choice is not open any more; use the latest message or /move.")
+    return _token(ctx, ctx.choices.index(action), room=SHORT_TOKEN)
+
+
+def _label(ctx: FormContext, action: str) -> str:
+    return describe_action(ctx.view, action)
+
+
+def _option(ctx: FormContext, index: int) -> discord.SelectOption:
+    """A choice as a select option: its sentence, with the notation (what ``/move`` takes) beneath."""
+    action = ctx.choices[index]
+    return discord.SelectOption(
+        label=_label(ctx, action)[:100], value=_token(ctx, index), description=action[:100]
+    )
+
+
+def _now_button(ctx: FormContext, index: int, row: int) -> discord.ui.Item[Any]:
+    action = ctx.choices[index]
+    style = (
+        discord.ButtonStyle.secondary if action in ("done", "pass", "undo") else discord.ButtonStyle.primary
+    )
+    room = CUSTOM_ID - len(form_custom_id("f", ctx.game_id, ctx.seat, ctx.decision_id, NOW, ""))
+    return ctx.button(_label(ctx, action), NOW, _token(ctx, index, room), style=style, row=row)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Up to 25 choices of one verb, shown as one select."""
+
+    verb: str
+    indexes: tuple[int, ...]
+    part: int
+    parts: int
+
+
+def _chunks(ctx: FormContext, indexes: list[int]) -> list[Chunk]:
+    by_verb: dict[str, list[int]] = {}
+    for index in indexes:
+        by_verb.setdefault(ctx.choices[index].split()[0], []).append(index)
+    chunks = []
+    for verb, group in by_verb.items():
+        parts = -(-len(group) // SELECT_SIZE)
+        for part in range(parts):
+            chunks.append(
+                Chunk(verb, tuple(group[part * SELECT_SIZE : (part + 1) * SELECT_SIZE]), part, parts)
+            )
+    return chunks
+
+
+def _chunk_select(ctx: FormContext, state: str, chunk: Chunk, row: int) -> discord.ui.Item[Any]:
+    """The select of one chunk; its draft carries the row too, since two components may not share an id."""
+    placeholder = PLACEHOLDERS.get(chunk.verb, f"{chunk.verb.title()}…")
+    if chunk.parts > 1:
+        placeholder += f" ({chunk.part + 1} of {chunk.parts})"
+    options = [_option(ctx, index) for index in chunk.indexes]
+    return ctx.select(PICK, f"{state}.{row}", options, placeholder, row=row)
+
+
+def _page_number(state: str) -> int:
+    state = state.split(".")[0]  # a select's draft ends with its row
+    if not state.isdigit():
+        raise HostError("This form's draft is damaged; use the latest message or /move.")
+    return int(state)
+
+
+# ---------------------------------------------------------------------------------------------- choice lists
+def _list_page(ctx: FormContext, state: str) -> FormPage:
+    """Single-word answers (done, pass, collect…) as buttons on the last row, the others as selects by verb,
+    paged when they need more rows; a card window starts with a row showing both sides' strength."""
+    page = _page_number(state)
+    items: list[discord.ui.Item[Any]] = []
+    text = [_kind_heading(ctx)]
+    first_row = 0
+    if ctx.kind in WINDOW_KINDS:
+        strength = _battle_strength(ctx)
+        if strength:
+            text.append(" · ".join(strength))
+            items += [
+                ctx.button(line, "info", side, disabled=True, row=0)
+                for side, line in zip("AD", strength, strict=True)
+            ]
+            first_row = 1
+    singles = [i for i, action in enumerate(ctx.choices) if " " not in action][: BUTTONS_PER_ROW - 1]
+    others = [i for i in range(len(ctx.choices)) if i not in singles]
+    if len(ctx.choices) <= BUTTONS_PER_ROW - 1 and all(len(_label(ctx, a)) <= 80 for a in ctx.choices):
+        singles, others = list(range(len(ctx.choices))), []  # a short list reads best as buttons
+    chunks = _chunks(ctx, others)
+    per_page = ROWS - 1 - first_row
+    pages = max(1, -(-len(chunks) // per_page))
+    page %= pages
+    for row, chunk in enumerate(chunks[page * per_page : (page + 1) * per_page], start=first_row):
+        items.append(_chunk_select(ctx, state, chunk, row))
+    items += [_now_button(ctx, index, ROWS - 1) for index in singles]
+    if pages > 1:
+        items.append(
+            ctx.button(f"More choices ({page + 1}/{pages})…", BACK, str((page + 1) % pages), row=ROWS - 1)
+        )
+    text.append("Pick one; it is sent at once. `/move` takes the same notation.")
+    return FormPage("\n".join(text), items)
+
+
+def _kind_heading(ctx: FormContext) -> str:
+    titles = {"building": "Building", "politics": "Politics", "progress": "Progress"}
+    if ctx.kind in titles:
+        return f"**{titles[ctx.kind]}**: {len(ctx.choices)} choices open now."
+    battle = _battle(ctx)
+    where = land_name(battle["land"]) if battle else "?"
+    window = "before the battle" if ctx.kind == "before_battle" else "extra sword or shield"
+    return f"**Battle in {where}**: card window ({window})."
+
+
+def _battle(ctx: FormContext) -> dict[str, Any] | None:
+    battle = (ctx.view.get("play") or {}).get("battle")
+    return battle if isinstance(battle, dict) else None
+
+
+def _battle_strength(ctx: FormContext) -> list[str]:
+    """Each side's swords and shields as they stand now (units, dice, cards and fortifications counted)."""
+    battle = _battle(ctx)
+    if battle is None:
+        return []
+    lines = []
+    for side, role in (("A", "Attacker"), ("D", "Defender")):
+        swords, shields = swords_and_shields(ctx.view, battle, side)
+        lines.append(f"{role} {name(battle['sides'][side])}: {swords} swords, {shields} shields")
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------- plan
+def _plan_words(state: str) -> list[str]:
+    if not all(char.isdigit() and int(char) < len(ACTIONS) for char in state):
+        raise HostError("This form's draft is damaged; use the latest message or /move.")
+    return [ACTIONS[int(char)] for char in state]
+
+
+def _plan_next(ctx: FormContext, state: str) -> list[str]:
+    """The actions that may take the next place: a legal plan must still start with the picks so far."""
+    head = " ".join(["plan", *_plan_words(state)])
+    found = []
+    for action in ctx.choices:
+        if action.startswith(head + " "):
+            word = action[len(head) + 1 :].split()[0]
+            if word not in found:
+                found.append(word)
+    return found
+
+
+def _plan_change(ctx: FormContext, op: str, state: str, value: str | None) -> str:
+    if op == PLAN_UNDO:
+        return state[:-1]
+    if len(state) >= len(ROMAN) or value not in _plan_next(ctx, state):
+        raise HostError("That action cannot take this place in your plan.")
+    return state + str(ACTIONS.index(value))
+
+
+def _plan_page(ctx: FormContext, state: str) -> FormPage:
+    picked = _plan_words(state)
+    items: list[discord.ui.Item[Any]] = []
+    if len(picked) < len(ROMAN):
+        place = ROMAN[len(picked)]
+        options = [
+            discord.SelectOption(label=f"{place}: {ACTION_TITLES[word]}", value=word)
+            for word in _plan_next(ctx, state)
+        ]
+        if options:
+            items.append(ctx.select(PLAN_ADD, state, options, f"Action {place}…"))
+    items.append(ctx.button("Undo last pick", PLAN_UNDO, state, disabled=not picked, row=1))
+    items.append(ctx.review_button(state, len(picked) == len(ROMAN), row=1))
+    so_far = ", ".join(f"{ROMAN[i]} {ACTION_TITLES[w]}" for i, w in enumerate(picked)) or "nothing yet"
+    you = ctx.view.get("you") or {}
+    text = (
+        f"**Round {ctx.view.get('round', '?')}: your plan.** Pick your three actions in the order you will "
+        f"perform them. So far: {so_far}.\n"
+        f"Your hand holds {len(you.get('hand') or [])} card(s). The plan is sealed: the table sees only its "
+        "commit until every plan is in."
+    )
+    return FormPage(text, items)
+
+
+# ---------------------------------------------------------------------------------------------- movement
+def _groups(ctx: FormContext) -> list[tuple[str, str]]:
+    """(unit type, land) of the pieces that can still move, in the order the legal moves list them."""
+    found: list[tuple[str, str]] = []
+    for action in ctx.choices:
+        words = action.split()
+        if words[0] == "move" and len(words) == 4 and (words[1], words[2]) not in found:
+            found.append((words[1], words[2]))
+    return found
+
+
+def _group_of(ctx: FormContext, text: str) -> tuple[str, str]:
+    """A group named ``<unit>.<land>`` (by name, not position: the list may change while the decision is open)."""
+    unit, _, land = text.partition(".")
+    if (unit, land) not in _groups(ctx):
+        raise HostError("Those units cannot move any more; use the latest message or /move.")
+    return unit, land
+
+
+def _movement_change(ctx: FormContext, op: str, state: str, value: str) -> str:
+    if op == GROUP:
+        unit, land = _group_of(ctx, value)
+        return f"s{unit}.{land}"
+    if not state.startswith("s"):
+        raise HostError("Pick the units to move first.")
+    unit, land = _group_of(ctx, state[1:])
+    action = f"move {unit} {land} {value}"
+    if action not in ctx.choices:
+        raise HostError(f"Those units cannot reach {value} now.")
+    return _token(ctx, ctx.choices.index(action), room=SHORT_TOKEN)
+
+
+def _pieces_words(ctx: FormContext, unit: str, land: str) -> str:
+    pieces = (((ctx.view.get("play") or {}).get("action") or {}).get("pieces")) or []
+    able = [p for p in pieces if p.get("type") == unit and p.get("at") == land and p.get("mp", 0) > 0]
+    if not able:
+        return ""
+    points = max(p["mp"] for p in able)
+    return f"{len(able)} able to move, up to {points} point(s) left"
+
+
+def _movement_page(ctx: FormContext, state: str) -> FormPage:
+    groups = _groups(ctx)
+    items: list[discord.ui.Item[Any]] = []
+    text = ["**Movement**: pick a group of units, then where it goes (one border per step)."]
+    if state.startswith("s"):
+        unit, land = _group_of(ctx, state[1:])
+        text.append(f"Moving: {unit.title()} from {land_name(land)}. Pick the destination.")
+        items.append(_destination_select(ctx, state, unit, land))
+        items.append(ctx.button("Other units…", BACK, "", row=3))
+    else:
+        page = int(state[1:]) if state.startswith("p") and state[1:].isdigit() else 0
+        pages = max(1, -(-len(groups) // SELECT_SIZE))
+        page %= pages
+        shown = groups[page * SELECT_SIZE : (page + 1) * SELECT_SIZE]
+        if shown:
+            options = [
+                discord.SelectOption(
+                    label=f"{unit.title()} in {land_name(land)}"[:100],
+                    value=f"{unit}.{land}",
+                    description=_pieces_words(ctx, unit, land)[:100] or None,
+                )
+                for unit, land in shown
+            ]
+            items.append(ctx.select(GROUP, state, options, "Units to move…", row=1))
+        else:
+            text.append("No unit can move any more.")
+        if pages > 1:
+            items.append(
+                ctx.button(f"More units ({page + 1}/{pages})…", BACK, f"p{(page + 1) % pages}", row=3)
+            )
+    asks = [i for i, action in enumerate(ctx.choices) if action.startswith("ask ")]
+    if asks:
+        items.append(_chunk_select(ctx, state, Chunk("ask", tuple(asks[:SELECT_SIZE]), 0, 1), row=2))
+    for word in ("undo", "done"):
+        if word in ctx.choices:
+            items.append(_now_button(ctx, ctx.choices.index(word), row=4))
+    moved = len(((ctx.view.get("play") or {}).get("action") or {}).get("log") or [])
+    text.append(
+        f"Moves so far: {moved}. Entering foreign units stops a unit unless their owner lets it pass."
+    )
+    return FormPage("\n".join(text), items)
+
+
+def _destination_select(ctx: FormContext, state: str, unit: str, land: str) -> discord.ui.Item[Any]:
+    mine = (ctx.view.get("you") or {}).get("principality")
+    options = []
+    for action in ctx.choices:
+        words = action.split()
+        if words[:3] != ["move", unit, land] or len(words) != 4:
+            continue
+        there = (ctx.view.get("lands") or {}).get(words[3], {}).get("units", {})
+        foreign = [name(f) for f, units in there.items() if f != mine and any(units.values())]
+        note = f"units of {', '.join(foreign)} stand there" if foreign else "no foreign units there"
+        options.append(
+            discord.SelectOption(label=land_name(words[3])[:100], value=words[3], description=note[:100])
+        )
+    return ctx.select(DESTINATION, state, options, "Destination…", row=1)
