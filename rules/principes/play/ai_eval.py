@@ -8,7 +8,7 @@ sub-state and the seat's own hand are all there; other hands are only counted.
 from __future__ import annotations
 
 from collections import deque
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from ..data import catalog
@@ -47,7 +47,7 @@ def qualifying(view: View, host: str, bonus: tuple[int, int, int] = (0, 0, 0),
 
 def pledgeable(view: View, me: str) -> list[tuple[str, tuple[str, ...]]]:
     """The seat's hand cards that can raise a support track, with the tracks each may raise."""
-    result = []
+    result: list[tuple[str, tuple[str, ...]]] = []
     for card in view["you"]["hand"]:
         record = card_record(card)
         if record["deck"] in ("court", "neighbour"):
@@ -92,7 +92,7 @@ def _council_text_track(card: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def card_record(card: str) -> dict[str, Any]:
     """The catalog record of a card instance id (``C02b`` -> ``C02``)."""
     from .common import card_record as record
@@ -153,6 +153,10 @@ def distances(view: View, origin: str, me: str, reach: int) -> dict[str, tuple[i
             found[near] = (steps + 1, near if land == origin else first)
             queue.append(near)
     return found
+
+
+def can_reach(view: View, origin: str, target: str, me: str, reach: int) -> bool:
+    return target in distances(view, origin, me, reach)
 
 
 def strength(units: dict[str, int]) -> int:

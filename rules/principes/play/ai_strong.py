@@ -28,13 +28,13 @@ from .ai_eval import (
     TRACK_MAX,
     battle_odds,
     best_council_bonus,
+    can_reach,
     card_record,
     distances,
     fighters_of,
     foreign,
     land_value,
     penalty_land,
-    pledgeable,
     positions,
     qualifying,
     rivals,
@@ -372,14 +372,14 @@ def _attackers_in_reach(view: View, me: str, target: str) -> dict[str, int]:
                 if unit == "prince":
                     continue
                 reach = 3 if unit == "knight" else 2
-                if target in distances(view, land, me, reach):
+                if can_reach(view, land, target, me, reach):
                     force[unit] = force.get(unit, 0) + n
         return force
     for piece in pieces:
         if piece["type"] == "prince":
             continue
         if piece["at"] == target or (not piece["stopped"] and piece["mp"] > 0
-                                     and target in distances(view, piece["at"], me, piece["mp"])):
+                                     and can_reach(view, piece["at"], target, me, piece["mp"])):
             force[piece["type"]] = force.get(piece["type"], 0) + 1
     return force
 
