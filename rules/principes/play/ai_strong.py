@@ -28,7 +28,6 @@ from .ai_eval import (
     TRACK_MAX,
     battle_odds,
     best_council_bonus,
-    can_reach,
     card_record,
     distances,
     fighters_of,
@@ -302,20 +301,38 @@ def _groups(view: View, me: str, planning: bool) -> list[tuple[str, str, int]]:
     return sorted({(p["type"], p["at"], p["mp"]) for p in pieces if p["mp"] > 0 and not p["stopped"]})
 
 
+class _Reach:
+    """One decision's memo of the map questions movement asks many times: where a unit can go from a land
+    with so many Movement Points, and what a fight for a land is worth."""
+
+    def __init__(self, view: View, me: str) -> None:
+        self.view, self.me = view, me
+        self._distances: dict[tuple[str, int], dict[str, tuple[int, str]]] = {}
+        self._fights: dict[str, float] = {}
+
+    def distances(self, origin: str, reach: int) -> dict[str, tuple[int, str]]:
+        key = (origin, reach)
+        if key not in self._distances:
+            self._distances[key] = distances(self.view, origin, self.me, reach)
+        return self._distances[key]
+
+    def fight(self, target: str) -> float:
+        if target not in self._fights:
+            self._fights[target] = _fight_gain(self, target)
+        return self._fights[target]
+
+
 def _candidate_moves(view: View, me: str, planning: bool = False) -> list[tuple[float, str]]:
     """(gain, first step) for each unit group and each worthwhile destination."""
     result = []
-    lands = view["lands"]
+    memo = _Reach(view, me)
     for unit, origin, reach in _groups(view, me, planning):
-        here = lands[origin]["units"].get(me, {})
-        if unit == "prince":
+        if unit == "prince" or _must_guard(view, me, origin, unit):
             continue
-        if _must_guard(view, me, origin, unit):
-            continue
-        for target, (steps, first) in distances(view, origin, me, reach).items():
+        for target, (steps, first) in memo.distances(origin, reach).items():
             if steps == 0:
                 continue
-            gain = _target_gain(view, me, target, unit, origin, here, reach)
+            gain = _target_gain(memo, target)
             if gain > 0.3:
                 result.append((gain - 0.05 * steps, f"move {unit} {origin} {first}"))
     return result
@@ -333,53 +350,62 @@ def _must_guard(view: View, me: str, origin: str, unit: str) -> bool:
     return origin == capital(me) and others == 0
 
 
-def _target_gain(view: View, me: str, target: str, unit: str, origin: str, here: dict[str, int],
-                 reach: int) -> float:
+def _target_gain(memo: _Reach, target: str) -> float:
+    """What sending a unit toward ``target`` is worth: a free land's value, or the fight's."""
+    view, me = memo.view, memo.me
     control = view["control"].get(target)
+    if foreign(view, target, me):
+        return memo.fight(target)
+    if control == me:
+        return 0.0
+    value = land_value(view, target, me) + _threat(view, me, control)
+    if penalty_land(view, target, me):
+        value -= 1.2
+    return value * 0.8
+
+
+def _fight_gain(memo: _Reach, target: str) -> float:
+    """Every unit of mine that can reach the land joins; worth it only with the odds in my favour."""
+    view, me = memo.view, memo.me
     enemies = foreign(view, target, me)
-    if not enemies:
-        if control == me:
-            return 0.0
-        value = land_value(view, target, me)
-        if penalty_land(view, target, me):
-            value -= 1.2
-        return value * 0.8
-    # a fight: every unit of mine that can reach the land joins (the Prince only for a sure win)
-    attackers = _attackers_in_reach(view, me, target)
-    defenders: dict[str, int] = {}
-    for faction in enemies:
-        for kind, n in fighters_of(view["lands"][target]["units"][faction]).items():
-            defenders[kind] = defenders.get(kind, 0) + n
+    attackers = _attackers_in_reach(memo, target)
     if not attackers or len(enemies) > 1:
         return 0.0
+    defenders = fighters_of(view["lands"][target]["units"][enemies[0]])
     odds, lost, killed = battle_odds(view, target, attackers, defenders)
     if odds < ATTACK_ODDS:
         return 0.0
-    value = land_value(view, target, me) * odds + killed * 0.6 - lost * 0.8 + (odds - 0.5) * 2.0
-    if penalty_land(view, target, me):
-        value -= 1.2
-    return value
+    worth = land_value(view, target, me) + _threat(view, me, view["control"].get(target))
+    value = worth * odds + killed * 0.6 - lost * 0.8 + (odds - 0.5) * 2.0
+    return value - (1.2 if penalty_land(view, target, me) else 0.0)
 
 
-def _attackers_in_reach(view: View, me: str, target: str) -> dict[str, int]:
-    """My fighters that can reach ``target`` this Movement (those already there included), keeping guards."""
+def _threat(view: View, me: str, owner: str | None) -> float:
+    """Extra worth of a land taken from the rival who threatens to win: the Princeps (who wins if the game
+    ends now) or one close to a coronation."""
+    if owner is None or owner == me or owner not in view["players"] or view["players"][owner]["eliminated"]:
+        return 0.0
+    near_crown = sum(value >= TRACK_MAX - 1 for value in positions(view, owner)) >= 2
+    return 1.5 if owner == holder(view) or near_crown else 0.0
+
+
+def _attackers_in_reach(memo: _Reach, target: str) -> dict[str, int]:
+    """My fighters (not the Prince) that can reach ``target`` this Movement, those already there included."""
+    view, me = memo.view, memo.me
     action = view["play"]["action"]
     pieces = action.get("pieces") if action and action.get("kind") == "movement" else None
     force: dict[str, int] = {}
-    if pieces is None:
+    if pieces is None:  # planning: every unit at full reach
         for land, state in view["lands"].items():
             for unit, n in fighters_of(state["units"].get(me, {})).items():
-                if unit == "prince":
-                    continue
-                reach = 3 if unit == "knight" else 2
-                if can_reach(view, land, target, me, reach):
+                if unit != "prince" and target in memo.distances(land, 3 if unit == "knight" else 2):
                     force[unit] = force.get(unit, 0) + n
         return force
     for piece in pieces:
         if piece["type"] == "prince":
             continue
         if piece["at"] == target or (not piece["stopped"] and piece["mp"] > 0
-                                     and can_reach(view, piece["at"], target, me, piece["mp"])):
+                                     and target in memo.distances(piece["at"], piece["mp"])):
             force[piece["type"]] = force.get(piece["type"], 0) + 1
     return force
 
