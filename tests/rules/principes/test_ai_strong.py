@@ -164,3 +164,14 @@ def test_unknown_prompt_kinds_fall_back_to_the_basic_chooser(monkeypatch) -> Non
     monkeypatch.setitem(ai.CHOOSERS, "princess_mission", lambda view, me, answers, rng: answers[-1])
     view = GAME.view(state, seat(state, "PMA"))
     assert ai.choose_action(view, 0, ["send a", "send b"], "strong", random.Random(0)) == "send b"
+
+
+def test_no_court_text_is_offered_while_another_is_announced() -> None:
+    """Found by the strong AI: while a Court text waits for its Papal Legate answers, an action prompt must not
+    list another Court text (apply refuses it), so an AI never picks an action the rules then refuse."""
+    state = new_state(3)
+    state["players"]["PMA"]["hand"] = ["C11a"]
+    state = open_action(state, "PMA", "assembly")
+    assert any(action.startswith("play c11a") for action in legal_actions(state, seat(state, "PMA")))
+    state["play"]["reaction"] = {"who": "SIL", "card": "C13a", "words": ["play", "c13a"], "waiting": ["PMI"]}
+    assert not any(action.startswith("play ") for action in legal_actions(state, seat(state, "PMA")))
