@@ -69,7 +69,7 @@ class Principes(Game):
     rules_version = 1
     has_chance = True
     hidden_information = True
-    ai_levels = ("basic",)
+    ai_levels = ("strong", "basic")
     rules_notes = RULES_NOTES + play.RULES_NOTES_PLAY
     options = (
         Option("principalities", "standard", ("standard", "random", *COMBINATIONS),

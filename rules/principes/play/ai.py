@@ -2,8 +2,8 @@
 
 Level ``random`` picks any legal action; level ``basic`` plans Taxes/Assembly/Movement-style rounds, collects,
 assembles, builds, grabs free land, fights only with the odds in its favour, claims the Princeps token when the
-tracks allow it, never gives gold away and converts cards only when the hand limit forces it. Issue 11 brings a
-strong AI.
+tracks allow it, never gives gold away and converts cards only when the hand limit forces it. Level ``strong``
+lives in ``ai_strong`` (it falls back to these choosers for the prompt kinds it does not know).
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ PLAN_ORDER = ("taxes", "progress", "assembly", "building", "movement", "politics
 def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random) -> str:
     if level == "random" or not legal:
         return rng.choice(list(legal))
+    if level == "strong":
+        from .ai_strong import choose  # the strong level builds on this module's choosers
+        return choose(view, seat, legal, rng)
     me = view["you"]["principality"]
     prompt = view["play"]["prompts"].get(me)
     answers = [a for a in legal if a.split()[0] not in FREE_VERBS] if prompt else list(legal)

@@ -107,6 +107,8 @@ def plays(ctx: Ctx, code: str, timing: str) -> list[str]:
     """Every ``play <card> ...`` the player may make now for a Court card of this timing."""
     state = ctx.state
     result: list[str] = []
+    if ctx.play.get("reaction"):
+        return result  # one Court text at a time: the one announced waits for its answers
     for card in state["players"][code]["hand"]:
         record = card_record(card)
         if record["deck"] != "court" or record.get("timing") != timing or _uses(card) & NOT_PLAYABLE:
