@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from rules.engine import (
     RulesError,
@@ -15,6 +16,11 @@ from .core import (
     HostCore,
     Live,
 )
+
+#: the ``format`` field of an exported game, and its version (bumped when a field changes meaning)
+EXPORT_FORMAT, EXPORT_VERSION = "princes-table-game", 1
+#: statuses after which nothing about a game is secret any more
+OVER = ("finished", "abandoned")
 
 
 class QueriesMixin(HostCore):
@@ -168,3 +174,93 @@ class QueriesMixin(HostCore):
             (game_id, purpose),
         )
         return (row["channel_id"], row["message_id"]) if row else None
+
+    # ---- export ----------------------------------------------------------------------------------------------
+    async def export(self, channel_id: str) -> dict[str, Any]:
+        """The channel's game (else its most recent finished one) as JSON data: see ``export_game``."""
+        live = await self._live_in_channel_or_last(channel_id)
+        return await self.export_game(live.id)
+
+    async def export_game(self, game_id: int) -> dict[str, Any]:
+        """A game with its seats and every event (actor, action, time, log lines), as plain JSON data.
+
+        Once the game is over everything is included: the seed, each event's action and chance results, and
+        every sealed choice with its nonce. While it runs, only what its public log shows: no seed when it
+        would predict future dice or shuffles, and for games with hidden information no action or chance
+        results (a card played face down, a shuffled deck); sealed choices appear as their public commits.
+        """
+        live = await self._load(game_id)
+        row, game = live.row, live.game
+        complete = row["status"] in OVER
+        hides_actions = not complete and game.hidden_information
+        hides_seed = not complete and (game.has_chance or game.hidden_information)
+        events = await self.store.events(game_id, -1, include_undone=True)
+        undone = await self._undone_seqs(game_id)
+        sealed = await self.sealed_record(game_id)
+        return {
+            "format": EXPORT_FORMAT,
+            "version": EXPORT_VERSION,
+            "complete": complete,
+            "withheld": self._withheld_text(hides_seed, hides_actions, bool(sealed) and not complete),
+            "game": {
+                "id": live.id,
+                "kind": row["kind"],
+                "title": game.title,
+                "status": row["status"],
+                "guild_id": row["guild_id"],
+                "channel_id": row["channel_id"],
+                "creator_id": row["creator_id"],
+                "options": json.loads(row["options"]),
+                "seed": None if hides_seed else row["seed"],
+                "rules_version": row["rules_version"],
+                "num_players": row["num_players"],
+                "deadline_seconds": row["deadline_seconds"],
+                "window_seconds": row["window_seconds"],
+                "result": json.loads(row["result"]) if row["result"] else None,
+                "created_at": row["created_at"],
+                "updated_at": row["updated_at"],
+            },
+            "seats": [
+                {"seat": s.seat, "user_id": s.user_id, "name": s.name, "ai_level": s.ai_level, "away": s.away}
+                for s in live.seats
+            ],
+            "events": [
+                {
+                    "seq": event.seq,
+                    "seat": event.seat,
+                    "actor": event.user_id,
+                    "action": None if hides_actions else event.action,
+                    "draws": None if hides_actions else event.draws,
+                    "log": event.log,
+                    "undone": event.seq in undone,
+                    "time": event.created_at,
+                }
+                for event in events
+            ],
+            "sealed": [
+                {
+                    "decision_id": record["decision_id"],
+                    "seat": record["seat"],
+                    "commit": record["commit_hash"],
+                    "action": record["action"] if complete else None,
+                    "nonce": record["nonce"] if complete else None,
+                }
+                for record in sealed
+            ],
+        }
+
+    async def _undone_seqs(self, game_id: int) -> set[int]:
+        rows = await self.store.fetchall("SELECT seq FROM events WHERE game_id = ? AND undone = 1", (game_id,))
+        return {row["seq"] for row in rows}
+
+    @staticmethod
+    def _withheld_text(seed: bool, actions: bool, sealed: bool) -> str:
+        """What a running game's export leaves out, said in the file so a reader knows the nulls are deliberate."""
+        parts = [
+            *(["the seed (it would predict the dice and shuffles to come)"] if seed else []),
+            *(["the actions and chance results of events (hidden information)"] if actions else []),
+            *(["the sealed choices and their nonces (only their commits are public)"] if sealed else []),
+        ]
+        if not parts:
+            return ""
+        return "Until the game is over this export leaves out " + "; ".join(parts) + "."
