@@ -172,6 +172,8 @@ class FaultReport:
     #: rows posted again because the kill fell between the post and its mark-sent (same row id)
     deliveries_reposted: int = 0
     deliveries_reposted_unexplained: int = 0
+    #: games in progress that wait on nobody (an AI turn a kill interrupted and no restart finished)
+    stalled: int = 0
     events: int = 0
     seconds: float = 0.0
     problems: list[str] = field(default_factory=list)
@@ -187,7 +189,8 @@ class FaultReport:
             f"kills that interrupted an action in progress: {self.kills_in_action} "
             f"({self.kills_in_action_committed} had committed, {self.kills_in_action - self.kills_in_action_committed}"
             " rolled back)",
-            f"replays checked {self.replays_checked}, differing {self.replays_differing}",
+            f"replays checked {self.replays_checked}, differing {self.replays_differing}; games in progress "
+            f"waiting on nobody {self.stalled}",
             f"outbox: {self.outbox_rows} rows, {self.outbox_unsent_at_end} unsent at the end, "
             f"{self.unsent_at_restart} unsent at a restart and {self.unsent_delivered_after} of them delivered "
             f"after it, lost {self.deliveries_lost}, posted again {self.deliveries_reposted} "
@@ -310,6 +313,8 @@ async def _check(database: str, journaled: Journaled, report: FaultReport,
         report.doubled += sum(1 for identity in set(journaled.acked) if journaled.acked.count(identity) > 1)
         report.kills_in_action_committed = sum(1 for g, q, a in interrupted if stored.get((g, q), ("",))[0] == a)
         await _check_replays(host, report)
+        active = await host.store.fetchall("SELECT id FROM games WHERE status = 'active'")
+        report.stalled = sum([not (await host.game_info(row["id"])).pending_users for row in active])
         rows = await host.store.fetchall("SELECT id, sent_at FROM outbox")
         report.outbox_rows = len(rows)
         report.outbox_unsent_at_end = sum(1 for row in rows if row["sent_at"] is None)
@@ -324,6 +329,7 @@ async def _check(database: str, journaled: Journaled, report: FaultReport,
     expectations = [
         (report.found == report.acknowledged, f"{report.acknowledged - report.found} acknowledged actions lost"),
         (report.doubled == 0, f"{report.doubled} doubled events"),
+        (report.stalled == 0, f"{report.stalled} games wait on nobody"),
         (report.outbox_unsent_at_end == 0, f"{report.outbox_unsent_at_end} outbox rows never sent"),
         (report.deliveries_lost == 0, f"{report.deliveries_lost} deliveries never posted"),
         (report.unsent_delivered_after == report.unsent_at_restart, "an unsent row was not posted after restart"),

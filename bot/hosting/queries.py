@@ -12,6 +12,7 @@ from rules.engine import (
 )
 
 from ..models import Actor, Choice, GameInfo, HostError, Prompt, Snapshot
+from ..storage import Store
 from .core import (
     HostCore,
     Live,
@@ -21,6 +22,22 @@ from .core import (
 EXPORT_FORMAT, EXPORT_VERSION = "princes-table-game", 1
 #: statuses after which nothing about a game is secret any more
 OVER = ("finished", "abandoned")
+
+
+async def games_awaiting_ai(store: Store) -> list[int]:
+    """Games in progress that may wait on an AI seat alone, after a crash between a person's move and the AI's
+    answer: those with an AI seat (or a seat the AI stands in for) and no timer.
+
+    A game waiting on a person always has that person's deadline timer (every stored change re-arms them),
+    so no other game needs loading at start-up. A game waiting on a person and an AI at once (a sealed
+    decision) is left out: the person's answer, or their deadline, lets the AI play then.
+    """
+    rows = await store.fetchall(
+        "SELECT g.id FROM games g WHERE g.status = 'active' "
+        "AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.ai_level IS NOT NULL) "
+        "AND g.id NOT IN (SELECT t.game_id FROM timers t) ORDER BY g.id"
+    )
+    return [row["id"] for row in rows]
 
 
 class QueriesMixin(HostCore):
