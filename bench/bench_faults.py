@@ -122,9 +122,10 @@ async def _worker(database: str, journal_path: str, seed: int, games: int, drain
     journal = Journal(journal_path)
     host = await Host.open(database)
     try:
-        for delivery in await host.pending_deliveries():
+        unsent = await host.pending_deliveries()
+        for delivery in unsent:
             journal.write("U", delivery.id)
-        await _post(host, journal, await host.pending_deliveries())  # what the bot does at start-up
+        await _post(host, journal, unsent)  # what the bot does at start-up
         await _post(host, journal, await host.resume_all())
         journal.write("R")
         if drain:
