@@ -55,6 +55,9 @@ class Results:
     autocomplete_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     turns: int = 0
+    #: CPU seconds used during the run by the bot's process, and by this one (the fake Discord and the players)
+    bot_cpu_s: float = 0.0
+    here_cpu_s: float = 0.0
 
 
 def _last_request_ms(fake: FakeDiscord, channel_id: int, pushed_at: float) -> float:
@@ -157,12 +160,15 @@ async def measure(load: Load) -> None:
             floor = await _floor(fake)
             results = Results()
             rng = random.Random(7)
+            bot_cpu_before, here_cpu_before = _cpu_seconds(bot.pid), time.process_time()
             started = time.perf_counter()
             outcomes = await asyncio.gather(
                 *(_play_game(fake, i, results, random.Random(rng.random()), load) for i in range(load.games)),
                 return_exceptions=True,
             )
             elapsed = time.perf_counter() - started
+            results.bot_cpu_s = _cpu_seconds(bot.pid) - bot_cpu_before
+            results.here_cpu_s = time.process_time() - here_cpu_before
         finally:
             bot.terminate()
             bot.wait(10)
@@ -179,6 +185,13 @@ def _report(load: Load, results: Results, floor: list[float], elapsed: float) ->
         f"   {load.describe()}: "
         f"{results.turns} turns in {elapsed:.1f} s = {results.turns / elapsed:.1f} turns/s"
     )
+    if results.bot_cpu_s:
+        print(
+            f"   CPU during the games: bot process {results.bot_cpu_s:.1f} s "
+            f"({1000 * results.bot_cpu_s / max(1, results.turns):.0f} ms per turn, lobbies included), "
+            f"fake Discord and players {results.here_cpu_s:.1f} s; machine load average "
+            f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        )
     if results.move_ms:
         print(
             "   "
@@ -192,6 +205,15 @@ def _report(load: Load, results: Results, floor: list[float], elapsed: float) ->
         print(f"     {error}")
     if results.errors:
         raise RuntimeError(f"{len(results.errors)} errors in the Discord benchmark")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a running process (Linux ``/proc``; 0 where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def run() -> None:
