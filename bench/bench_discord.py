@@ -9,6 +9,7 @@ mention); the floor is the same measure for /rules, a command that does no game 
 Tables open at random moments over the first think period, as they would on a server; the think time sets the
 offered load (about GAMES / THINK_S turns per second, each turn two interactions: autocomplete and /move).
 Environment: BENCH_DISCORD_GAMES (default 100), BENCH_DISCORD_THINK_S (mean think time, default 10).
+``bench_load`` runs the same tables with 1,000 games (``measure`` takes the numbers).
 """
 
 from __future__ import annotations
@@ -35,12 +36,28 @@ WAIT_S = 60.0
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@dataclass(frozen=True)
+class Load:
+    """What one run offers: games at once, the mean think time, and turns per game (None: to the end)."""
+
+    games: int
+    think_s: float
+    turns: int | None = None
+
+    def describe(self) -> str:
+        played = "played to the end" if self.turns is None else f"{self.turns} turns each"
+        return f"{self.games} concurrent Babylone games ({played}), 2 players each, mean think time {self.think_s:g} s"
+
+
 @dataclass
 class Results:
     move_ms: list[float] = field(default_factory=list)
     autocomplete_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     turns: int = 0
+    #: CPU seconds used during the run by the bot's process, and by this one (the fake Discord and the players)
+    bot_cpu_s: float = 0.0
+    here_cpu_s: float = 0.0
 
 
 def _last_request_ms(fake: FakeDiscord, channel_id: int, pushed_at: float) -> float:
@@ -59,8 +76,8 @@ def _new_post(fake: FakeDiscord, channel_id: int) -> Callable[[], bool]:
     return lambda: _public_posts(fake, channel_id) > posts
 
 
-async def _play_game(fake: FakeDiscord, index: int, results: Results, rng: random.Random) -> None:
-    await asyncio.sleep(rng.uniform(0, 2 * THINK_S))  # tables open over a while, not all in one instant
+async def _play_game(fake: FakeDiscord, index: int, results: Results, rng: random.Random, load: Load) -> None:
+    await asyncio.sleep(rng.uniform(0, 2 * load.think_s))  # tables open over a while, not all in one instant
     channel = await fake.create_channel(f"table-{index}")
     alice, bob = fake.add_user(f"a{index}"), fake.add_user(f"b{index}")
     await fake.slash(alice, "game new", channel, game="babylone")
@@ -73,17 +90,19 @@ async def _play_game(fake: FakeDiscord, index: int, results: Results, rng: rando
     await fake.wait_for(started, WAIT_S)
     players = {str(alice.id): alice, str(bob.id): bob}
     last_move: InteractionRecord | None = None
+    turns = 0
     while True:
         latest = fake.channel_messages(channel)[-1]
         over = "Game over" in latest.content
+        enough = load.turns is not None and turns >= load.turns
         if not over:
-            await asyncio.sleep(rng.uniform(0, 2 * THINK_S))
+            await asyncio.sleep(rng.uniform(0, 2 * load.think_s))
         if last_move is not None:  # by now every request the move caused has arrived
             results.move_ms.append(_last_request_ms(fake, channel, last_move.pushed_at))
             reply = "\n".join(m.text() for m in fake.replies(last_move))
             if not reply.startswith("Done"):
                 results.errors.append(f"game {index}: {reply[:120]!r}")
-        if over:
+        if over or enough:
             return
         player = _mentioned(latest.content, players)
         if player is None:
@@ -99,6 +118,7 @@ async def _play_game(fake: FakeDiscord, index: int, results: Results, rng: rando
         last_move = await fake.slash(player, "move", channel, notation=rng.choice(choices)["value"])
         await fake.wait_for(moved, WAIT_S)
         results.turns += 1
+        turns += 1
 
 
 def _mentioned(content: str, players: dict[str, FakeUser]) -> FakeUser | None:
@@ -116,7 +136,8 @@ async def _floor(fake: FakeDiscord) -> list[float]:
     return samples
 
 
-async def _bench() -> None:
+async def measure(load: Load) -> None:
+    """Run ``load`` against the real bot in its own process and print the report; raises on any error."""
     fake = FakeDiscord()
     await fake.start()
     with tempfile.TemporaryDirectory() as folder:
@@ -139,12 +160,15 @@ async def _bench() -> None:
             floor = await _floor(fake)
             results = Results()
             rng = random.Random(7)
+            bot_cpu_before, here_cpu_before = _cpu_seconds(bot.pid), time.process_time()
             started = time.perf_counter()
             outcomes = await asyncio.gather(
-                *(_play_game(fake, i, results, random.Random(rng.random())) for i in range(GAMES)),
+                *(_play_game(fake, i, results, random.Random(rng.random()), load) for i in range(load.games)),
                 return_exceptions=True,
             )
             elapsed = time.perf_counter() - started
+            results.bot_cpu_s = _cpu_seconds(bot.pid) - bot_cpu_before
+            results.here_cpu_s = time.process_time() - here_cpu_before
         finally:
             bot.terminate()
             bot.wait(10)
@@ -152,15 +176,22 @@ async def _bench() -> None:
     results.errors += [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
     failed = [r for r in fake.requests if r.status >= 400]
     results.errors += [f"HTTP {r.status} {r.method} {r.path}" for r in failed]
-    _report(results, floor, elapsed)
+    _report(load, results, floor, elapsed)
 
 
-def _report(results: Results, floor: list[float], elapsed: float) -> None:
+def _report(load: Load, results: Results, floor: list[float], elapsed: float) -> None:
     floor_median, _ = summary(floor)
     print(
-        f"   {GAMES} concurrent Babylone games, 2 players each, mean think time {THINK_S:g} s: "
+        f"   {load.describe()}: "
         f"{results.turns} turns in {elapsed:.1f} s = {results.turns / elapsed:.1f} turns/s"
     )
+    if results.bot_cpu_s:
+        print(
+            f"   CPU during the games: bot process {results.bot_cpu_s:.1f} s "
+            f"({1000 * results.bot_cpu_s / max(1, results.turns):.0f} ms per turn, lobbies included), "
+            f"fake Discord and players {results.here_cpu_s:.1f} s; machine load average "
+            f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        )
     if results.move_ms:
         print(
             "   "
@@ -176,8 +207,17 @@ def _report(results: Results, floor: list[float], elapsed: float) -> None:
         raise RuntimeError(f"{len(results.errors)} errors in the Discord benchmark")
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a running process (Linux ``/proc``; 0 where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run() -> None:
-    asyncio.run(_bench())
+    asyncio.run(measure(Load(GAMES, THINK_S)))
 
 
 def _run_bot(port: int, database: str, guild_id: int, token: str) -> None:

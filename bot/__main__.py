@@ -1,4 +1,4 @@
-"""``python -m bot`` runs the Discord bot; subcommands: console, selfplay, perft, render."""
+"""``python -m bot`` runs the Discord bot; subcommands: console, selfplay, perft, render, import."""
 
 from __future__ import annotations
 
@@ -55,6 +55,10 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--seat", type=int, default=None, help="1-based seat whose private view to draw")
     render.add_argument("--region", default=None, help="a zoomed region, where the game has regions")
     render.add_argument("--out", required=True)
+
+    imported = commands.add_parser("import", help="store a finished game's /game export in the database")
+    imported.add_argument("file", help="the .json file /game export attached")
+    imported.add_argument("--database", default=None, help="database (default: DATABASE_URL or DATABASE_PATH)")
     return parser
 
 
@@ -73,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
             return _perft(args.game, args.depth)
         if args.command == "render":
             return _render(args)
+        if args.command == "import":
+            return _import(args.file, args.database)
     except (HostError, RulesError, ConfigError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -146,6 +152,29 @@ def _render(args: argparse.Namespace) -> int:
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_bytes(encode_png(image))
     print(f"wrote {args.out} ({image.width}x{image.height})")
+    return 0
+
+
+def _import(file: str, database: str | None) -> int:
+    import json
+
+    from .host import Host
+
+    async def store() -> tuple[int, str]:
+        host = await Host.open(database or load_config().database)
+        try:
+            game_id = await host.import_game(data)
+            return game_id, (await host.game_info(game_id)).title
+        finally:
+            await host.close()
+
+    try:
+        data = json.loads(Path(file).read_text())
+    except (OSError, ValueError) as error:
+        print(f"error: cannot read {file}: {error}", file=sys.stderr)
+        return 2
+    game_id, title = asyncio.run(store())
+    print(f"imported {title} as game #{game_id} ({len(data['events'])} events)")
     return 0
 
 

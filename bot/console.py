@@ -10,6 +10,7 @@ script a whole game.
 from __future__ import annotations
 
 import asyncio
+import json
 import shlex
 import sys
 from collections.abc import Callable
@@ -26,6 +27,7 @@ HELP = """\
 Commands (the same words as on Discord):
   /game new GAME [option=value ...] [deadline=HOURS]   open a game here (games: /rules)
   /game join | leave | ai [LEVEL] | start [random|given] | status | resign | abandon | draw | pause | resume | back
+  /game export        the game's JSON with its events, written to a file (secrets only once it is over)
   /move NOTATION      make a move (try /moves to list yours)      /moves [TEXT]  your legal moves
   /board              the public board image                       /hand          your private view
   /log [N]            the last N log lines                         /undo          take back your last move
@@ -142,6 +144,8 @@ class Console:
             await self._show(await getattr(self.host, sub)(CHANNEL, actor))
         elif sub == "draw":
             await self._show(await self.host.offer_draw(CHANNEL, actor))
+        elif sub == "export":
+            self.write(f"[export] {await self._export()}")
         else:
             raise HostError(f"Unknown /game command {sub!r}. /help lists them.")
 
@@ -175,6 +179,14 @@ class Console:
                 tag = "board" if delivery.kind == "public" else f"seat{delivery.seat}"
                 self.write(f"[image] {self._save(delivery.game_key, delivery.view, tag)}")
             await self.host.mark_sent(delivery.id)
+
+    async def _export(self) -> Path:
+        """Write the game's export next to the images, as the Discord command attaches it."""
+        data = await self.host.export(CHANNEL)
+        self.image_dir.mkdir(parents=True, exist_ok=True)
+        path = self.image_dir / f"{data['game']['kind']}-{data['game']['id']}.json"
+        path.write_text(json.dumps(data, indent=1, ensure_ascii=False))
+        return path
 
     def _save(self, game_key: str, view: dict, tag: str) -> Path:
         self.image_dir.mkdir(parents=True, exist_ok=True)

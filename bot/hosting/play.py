@@ -26,6 +26,7 @@ from .core import (
     Live,
     commit_hash,
 )
+from .queries import games_awaiting_ai
 
 #: game key -> whether its public view numbers rounds and Periods (learnt from its first view; a property of the
 #: game, so other games pay for one view only)
@@ -255,10 +256,9 @@ class PlayMixin(HostCore):
 
     async def resume_all(self) -> list[Delivery]:
         """At start-up: finish AI turns that a crash interrupted. Timers live in the database already."""
-        rows = await self.store.fetchall("SELECT id FROM games WHERE status = 'active'")
         deliveries: list[Delivery] = []
-        for row in rows:
-            deliveries += await self._run_ai(row["id"])
+        for game_id in await games_awaiting_ai(self.store):
+            deliveries += await self._run_ai(game_id)
         return deliveries
 
     async def undo(self, channel_id: str, actor: Actor) -> list[Delivery]:

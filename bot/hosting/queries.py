@@ -3,18 +3,43 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from rules.engine import (
+    ReplayRng,
     RulesError,
+    State,
     available_games,
     get_game,
 )
 
 from ..models import Actor, Choice, GameInfo, HostError, Prompt, Snapshot
+from ..storage import Store
 from .core import (
     HostCore,
     Live,
 )
+
+#: the ``format`` field of an exported game, and its version (bumped when a field changes meaning)
+EXPORT_FORMAT, EXPORT_VERSION = "princes-table-game", 1
+#: statuses after which nothing about a game is secret any more
+OVER = ("finished", "abandoned")
+
+
+async def games_awaiting_ai(store: Store) -> list[int]:
+    """Games in progress that may wait on an AI seat alone, after a crash between a person's move and the AI's
+    answer: those with an AI seat (or a seat the AI stands in for) and no timer.
+
+    A game waiting on a person always has that person's deadline timer (every stored change re-arms them),
+    so no other game needs loading at start-up. A game waiting on a person and an AI at once (a sealed
+    decision) is left out: the person's answer, or their deadline, lets the AI play then.
+    """
+    rows = await store.fetchall(
+        "SELECT g.id FROM games g WHERE g.status = 'active' "
+        "AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.ai_level IS NOT NULL) "
+        "AND g.id NOT IN (SELECT t.game_id FROM timers t) ORDER BY g.id"
+    )
+    return [row["id"] for row in rows]
 
 
 class QueriesMixin(HostCore):
@@ -193,3 +218,159 @@ class QueriesMixin(HostCore):
             (game_id, purpose),
         )
         return (row["channel_id"], row["message_id"]) if row else None
+
+    # ---- export ----------------------------------------------------------------------------------------------
+    async def export(self, channel_id: str) -> dict[str, Any]:
+        """The channel's game (else its most recent finished one) as JSON data: see ``export_game``."""
+        live = await self._live_in_channel_or_last(channel_id)
+        return await self.export_game(live.id)
+
+    async def export_game(self, game_id: int) -> dict[str, Any]:
+        """A game with its seats and every event (actor, action, time, log lines), as plain JSON data.
+
+        Once the game is over everything is included: the seed, each event's action and chance results, and
+        every sealed choice with its nonce. While it runs, only what its public log shows: no seed when it
+        would predict future dice or shuffles, and for games with hidden information no action or chance
+        results (a card played face down, a shuffled deck); sealed choices appear as their public commits.
+        """
+        live = await self._load(game_id)
+        row, game = live.row, live.game
+        complete = row["status"] in OVER
+        hides_actions = not complete and game.hidden_information
+        hides_seed = not complete and (game.has_chance or game.hidden_information)
+        events = await self.store.events(game_id, -1, include_undone=True)
+        undone = await self._undone_seqs(game_id)
+        sealed = await self.sealed_record(game_id)
+        return {
+            "format": EXPORT_FORMAT,
+            "version": EXPORT_VERSION,
+            "complete": complete,
+            "withheld": self._withheld_text(hides_seed, hides_actions, bool(sealed) and not complete),
+            "game": {
+                "id": live.id,
+                "kind": row["kind"],
+                "title": game.title,
+                "status": row["status"],
+                "guild_id": row["guild_id"],
+                "channel_id": row["channel_id"],
+                "creator_id": row["creator_id"],
+                "options": json.loads(row["options"]),
+                "seed": None if hides_seed else row["seed"],
+                "rules_version": row["rules_version"],
+                "num_players": row["num_players"],
+                "deadline_seconds": row["deadline_seconds"],
+                "window_seconds": row["window_seconds"],
+                "result": json.loads(row["result"]) if row["result"] else None,
+                "created_at": row["created_at"],
+                "updated_at": row["updated_at"],
+            },
+            "seats": [
+                {"seat": s.seat, "user_id": s.user_id, "name": s.name, "ai_level": s.ai_level, "away": s.away}
+                for s in live.seats
+            ],
+            "events": [
+                {
+                    "seq": event.seq,
+                    "seat": event.seat,
+                    "actor": event.user_id,
+                    "action": None if hides_actions else event.action,
+                    "draws": None if hides_actions else event.draws,
+                    "log": event.log,
+                    "undone": event.seq in undone,
+                    "time": event.created_at,
+                }
+                for event in events
+            ],
+            "sealed": [
+                {
+                    "decision_id": record["decision_id"],
+                    "seat": record["seat"],
+                    "commit": record["commit_hash"],
+                    "action": record["action"] if complete else None,
+                    "nonce": record["nonce"] if complete else None,
+                }
+                for record in sealed
+            ],
+        }
+
+    async def _undone_seqs(self, game_id: int) -> set[int]:
+        rows = await self.store.fetchall("SELECT seq FROM events WHERE game_id = ? AND undone = 1", (game_id,))
+        return {row["seq"] for row in rows}
+
+    @staticmethod
+    def _withheld_text(seed: bool, actions: bool, sealed: bool) -> str:
+        """What a running game's export leaves out, said in the file so a reader knows the nulls are deliberate."""
+        parts = [
+            *(["the seed (it would predict the dice and shuffles to come)"] if seed else []),
+            *(["the actions and chance results of events (hidden information)"] if actions else []),
+            *(["the sealed choices and their nonces (only their commits are public)"] if sealed else []),
+        ]
+        if not parts:
+            return ""
+        return "Until the game is over this export leaves out " + "; ".join(parts) + "."
+
+    # ---- import ----------------------------------------------------------------------------------------------
+    async def import_game(self, data: dict[str, Any]) -> int:
+        """Store a game's complete export (a finished or abandoned game) under a new id; returns that id.
+
+        The events are replayed through the rules first: a file that does not replay, or whose end (where the
+        rules reached one) differs from its recorded result, is refused and nothing is stored. The game keeps its guild and channel, so /game
+        log there shows it like any past game.
+        """
+        if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
+            raise HostError(f"This is not a Princes' Table game export (format {EXPORT_FORMAT} {EXPORT_VERSION}).")
+        if not data.get("complete"):
+            raise HostError("Only the export of a game that is over holds every move; export it again at the end.")
+        row, events = data["game"], data["events"]
+        try:
+            game = get_game(row["kind"])
+        except RulesError as error:
+            raise HostError(str(error)) from None
+        if row["rules_version"] != game.rules_version:
+            raise HostError(f"The export follows {game.title} rules version {row['rules_version']}, this bot "
+                            f"plays version {game.rules_version}.")
+        state = self._replay_export(game.key, row, events)
+        outcome, result = game.outcome(state), row["result"] or {}
+        # a game the players ended (resignation, claim, agreed draw) has a result the rules did not reach
+        if outcome.finished and sorted(outcome.winners) != sorted(result.get("winners", [])):
+            raise HostError("Replaying the export does not reach its recorded result: the file was altered.")
+        async with self.store.transaction() as db:
+            game_id = await self.store.insert_returning_id(
+                db,
+                "INSERT INTO games (guild_id, channel_id, kind, status, options, seed, rules_version, num_players, "
+                "creator_id, deadline_seconds, window_seconds, result, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (row["guild_id"], row["channel_id"], game.key, row["status"], json.dumps(row["options"]),
+                 row["seed"], row["rules_version"], row["num_players"], row["creator_id"], row["deadline_seconds"],
+                 row["window_seconds"], json.dumps(row["result"]) if row["result"] else None, row["created_at"],
+                 row["updated_at"]),
+            )
+            await db.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, name, ai_level, away) VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, s["seat"], s["user_id"], s["name"], s["ai_level"], int(s["away"])) for s in data["seats"]],
+            )
+            await self.store.append_events(db, [
+                (game_id, e["seq"], e["seat"], e["action"], e["draws"], e["actor"], e["log"], e["time"]) for e in events
+            ])
+            await db.executemany("UPDATE events SET undone = 1 WHERE game_id = ? AND seq = ?",
+                                 [(game_id, e["seq"]) for e in events if e["undone"]])
+            await db.executemany(
+                "INSERT INTO sealed (game_id, decision_id, seat, action, nonce, commit_hash, applied, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
+                [(game_id, r["decision_id"], r["seat"], r["action"], r["nonce"], r["commit"], row["updated_at"])
+                 for r in data["sealed"]],
+            )
+        return game_id
+
+    @staticmethod
+    def _replay_export(key: str, row: dict[str, Any], events: list[dict[str, Any]]) -> State:
+        """The end state of an export's events (undone ones skipped); a move the rules refuse refuses the file."""
+        game = get_game(key)
+        played = [event for event in events if not event["undone"]]
+        try:
+            state = game.setup(row["num_players"], row["options"], ReplayRng(played[0]["draws"]))
+            for event in played[1:]:
+                state = game.apply(state, event["seat"] or 0, event["action"], ReplayRng(event["draws"])).state
+        except (RulesError, IndexError, KeyError, TypeError) as error:
+            raise HostError(f"The export does not replay ({type(error).__name__}: {error}).") from None
+        return state

@@ -3,6 +3,8 @@ draw, back). Every command turns into one host call; what it causes is posted by
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 import re
 from typing import Literal
@@ -165,6 +167,17 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     @app_commands.command(name="status", description="Who the game in this channel waits for, and until when")
     async def status(self, interaction: Interaction) -> None:
         await send(interaction, await self.host.status(channel_key(interaction)))
+
+    @app_commands.command(
+        name="export", description="This channel's game as a JSON file with every event (secrets once it is over)"
+    )
+    async def export(self, interaction: Interaction) -> None:
+        data = await self.host.export(channel_key(interaction))
+        game = data["game"]
+        note = data["withheld"] or "Everything is included."
+        payload = json.dumps(data, indent=1, ensure_ascii=False).encode()
+        file = discord.File(io.BytesIO(payload), filename=f"{game['kind']}-{game['id']}.json")
+        await send(interaction, f"{game['title']} #{game['id']} ({game['status']}). {note}", file=file)
 
     # ---- table talk --------------------------------------------------------------------------------------
     async def _run(self, interaction: Interaction, deliveries: list[Delivery], answer: str) -> None:
