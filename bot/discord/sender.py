@@ -101,6 +101,7 @@ class Sender:
             try:
                 async with self.bot.busy():
                     await self.flush()
+                    await self.bot.host.prune_sent_deliveries()
             except Exception:
                 log.exception("outbox sweep failed; trying again in %.0f s", SWEEP_EVERY_S)
 

@@ -52,6 +52,8 @@ MISSES_BEFORE_AI = 2
 MAX_AI_STEPS = 20_000
 #: the worker name of a process that runs alone (several processes each need their own, see ``bot.config``)
 DEFAULT_WORKER = "main"
+#: how long sent deliveries stay in the outbox (for an operator looking at what was posted) before pruning
+SENT_RETENTION_S = 7 * 24 * 3600.0
 
 
 class StaleGame(HostError):
@@ -532,6 +534,11 @@ class HostCore:
 
     async def mark_sent(self, delivery_id: int) -> None:
         await self.store.mark_sent(delivery_id, self.clock())
+
+    async def prune_sent_deliveries(self, keep_s: float = SENT_RETENTION_S) -> int:
+        """Delete deliveries sent more than ``keep_s`` ago (they hold board views: ~170 KB a game otherwise
+        kept forever); returns how many. Unsent rows are never touched."""
+        return await self.store.prune_outbox(self.clock() - keep_s)
 
     async def _arm_timers(self, db: Connection, live: Live, change: Change, now: float) -> None:
         """Keep one reminder and one deadline per open human decision; drop those of answered decisions."""

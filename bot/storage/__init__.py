@@ -356,6 +356,14 @@ class Store:
         rows = await self.fetchall("SELECT id, payload FROM outbox WHERE sent_at IS NULL ORDER BY id")
         return [(row["id"], json.loads(row["payload"])) for row in rows]
 
+    async def prune_outbox(self, sent_before: float) -> int:
+        """Delete the rows sent before ``sent_before``; the events stay, so nothing a game needs is lost."""
+        async with self.transaction() as db:
+            result = await db.execute(
+                "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?", (sent_before,)
+            )
+        return result.rowcount
+
     async def mark_sent(self, outbox_id: int, now: float) -> None:
         await self.database.execute_alone(
             "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (now, outbox_id)

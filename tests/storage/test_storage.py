@@ -145,6 +145,35 @@ async def test_outbox_rows_stay_until_marked_sent(database) -> None:
         await store.close()
 
 
+async def test_pruning_deletes_old_sent_rows_only(database) -> None:
+    store = await Store.open(database)
+    try:
+        game_id = await _game_row(store)
+        async with store.transaction() as db:
+            old, recent, unsent = [await store.add_outbox(db, game_id, {"text": t}, 1.0) for t in "abc"]
+        await store.mark_sent(old, 10.0)
+        await store.mark_sent(recent, 100.0)
+        assert await store.prune_outbox(50.0) == 1
+        rows = await store.fetchall("SELECT id FROM outbox ORDER BY id")
+        assert [row["id"] for row in rows] == [recent, unsent]
+        assert [i for i, _payload in await store.unsent_outbox()] == [unsent]
+    finally:
+        await store.close()
+
+
+async def test_timers_of_a_game_are_found_through_an_index(database, backend) -> None:
+    store = await Store.open(database)
+    try:
+        if backend == "sqlite":
+            plan = await store.fetchall("EXPLAIN QUERY PLAN SELECT id FROM timers WHERE game_id = ?", (1,))
+            assert any("timers_game" in str(tuple(row)) for row in plan)
+        else:
+            rows = await store.fetchall("SELECT indexname FROM pg_indexes WHERE tablename = 'timers'")
+            assert "timers_game" in {row["indexname"] for row in rows}
+    finally:
+        await store.close()
+
+
 async def test_large_integers_and_times_keep_full_precision(database) -> None:
     """Seeds are 48-bit and times are Unix seconds with fractions: both must come back exactly."""
     store = await Store.open(database)
