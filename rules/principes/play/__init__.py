@@ -40,7 +40,7 @@ from itertools import permutations
 from rules.engine import Applied, Decision, Game, IllegalAction, InvalidAction, Outcome, Rng, State, View
 from rules.engine.rng import NoChance
 
-from . import actions, ai, battle, cards, dynasty, flow, movement, neighbours
+from . import actions, ai, battle, cards, dynasty, flow, history, invaders, movement, neighbours
 from .common import ACTIONS, Ctx, active, clear_prompt, principality_of, sync_assets
 from .currency import FREE_VERBS, apply_free, conversions, free_listing, is_any_time_play, over_limit
 from .flow import start_play
@@ -52,6 +52,7 @@ CONSENT = ["allow", "deny", "allow always", "deny always"]
 VERBS = {"plan", "direction", "take", "exchange", "collect", "assemble", "found", "build", "draw", "return",
          "council", "pledge", "move", "ask", "undo", "allow", "deny", "penalty", "destroy", "keep", "battle",
          "before", "extra", "pass", "reroll", "flip", "play", "as", "neighbour", "block", "cancel", "withdraw", "after", "prince", "place", "stay", "done",
+         "choose", "division", "release", "call",
          *FREE_VERBS}
 ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "direction ccw"}
 
@@ -115,6 +116,8 @@ def _answers(state: State, code: str, kind: str) -> list[str]:
         return dynasty.place_options(ctx, code)
     if kind == "hand_limit":
         return conversions(state, code)
+    if kind in history.KINDS:
+        return history.options(ctx, code, kind)
     raise KeyError(kind)
 
 
@@ -208,6 +211,8 @@ def _answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         dynasty.crown(ctx, entry, next(p for p in entry["candidates"] if p.lower() == words[1]))
     elif kind == "prince_place":
         dynasty.place(ctx, code, None if words == ["stay"] else words[1])
+    elif kind in history.KINDS:
+        history.answer(ctx, code, kind, words)
 
 
 def _movement_answer(ctx: Ctx, code: str, words: list[str]) -> None:
@@ -225,6 +230,7 @@ def _settle(ctx: Ctx) -> None:
     """Pomeranians come home when free; Tiltyards, Abbeys and Lancicia follow control, except while a
     Movement is still in free mode (its moves may be undone)."""
     battle.return_pomeranians(ctx)
+    invaders.return_teutons(ctx)
     action = ctx.play["action"]
     if action is None or action["kind"] != "movement" or action["stage"] not in ("move", "consent"):
         sync_assets(ctx)
@@ -281,6 +287,8 @@ def on_deadline(state: State, seat: int) -> str | None:
         return "done"
     if kind == "neighbour_move":
         return "done" if "done" in _answers(state, code, kind) else "undo"
+    if kind in history.KINDS:
+        return history.default(kind, _answers(state, code, kind))
     answers = _answers(state, code, kind)
     if kind == "destroy":
         return answers[0]  # keep
