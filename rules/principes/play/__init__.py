@@ -23,6 +23,17 @@ The play sub-state ``state["play"]`` (see ``flow.start_play``)::
      "round_effects": [{"who", "source", "effect", "land"}],         # this_round(...) texts (Truce of God)
      "pairs": {p: [colours scored by Chronicle]}, "last_built": None | building (French Style)}
 
+PRINCIPES IV (``history``, ``invaders``): ``"event": None | {"part": "text"|"icons", "card", "queue", "icon",
+"icons", "army", "movers", "caller", ...}`` is a History card's text or icons being resolved (it runs after a
+succession or a battle in progress, before the action and the Round's phase); ``"icons_round"`` the Round whose
+icons were opened; ``"teutons"`` True once the Teutonic Knights were called. Its prompts (default on a missed
+deadline in brackets): ``history_choice`` (``choose pay|clergy``; [the first]), ``history_build`` (``found
+<gord>``, ``build castle <land>``; [pass]), ``history_relocate`` (``place <land>``; [stay]), ``division``
+(``division <land>``; [pass]), ``urbanization`` (``found <gord>``; [pass]), ``release`` (``release <unit>
+<land>``; [the first]), ``common_council`` (``pledge``/``play`` Council cards; [done]), ``teutonic_call``
+(``call``; [pass]) and ``invader_move`` (``move <unit> <from> <to>``, ``undo``, ``done``; [done, or undo until
+done is legal]).
+
 The Politics action may hold ``neighbour`` (a Neighbour card being blocked/moved) and ``neighbours_done``; the
 Taxes/Assembly/Building/Progress actions keep the counters the cards and tiles change (``tax_people``,
 ``extra_units``, ``free_knight``, ``cities``, ``extra_tile``).

@@ -245,7 +245,14 @@ def _gain_track(effect: Effect, args: tuple[Term, ...]) -> bool:
 def _gain_gold(effect: Effect, args: tuple[Term, ...]) -> bool:
     total = 0
     for code in players(effect, args[0]):
-        got = gain_gold(effect.ctx, code, amount(effect, args[1]))
+        value = amount(effect, args[1])
+        if value < 0:  # a penalty takes what there is (the Jelcz ransom)
+            paid = pay_gold(effect.ctx, code, -value)
+            total += paid
+            if paid:
+                effect.ctx.log("effect_pay", f"{name(code)} pays {paid} gold ({_title(effect.source)}).")
+            continue
+        got = gain_gold(effect.ctx, code, value)
         total += got
         if got:
             effect.ctx.log("effect_gold", f"{name(code)} gains {got} gold ({_title(effect.source)}).")
@@ -277,11 +284,11 @@ def _steal_gold(effect: Effect, args: tuple[Term, ...]) -> bool:
 def _draw(effect: Effect, args: tuple[Term, ...]) -> bool:
     drawn = 0
     for code in players(effect, args[0]):
-        for _ in range(amount(effect, args[2])):
-            drawn += draw(effect.state, code, args[1].name) is not None
-    if drawn:
-        effect.ctx.log("effect_draw", f"{name(effect.who)} draws {drawn} {args[1].name.title()} card(s) "
-                       f"({_title(effect.source)}).")
+        got = sum(draw(effect.state, code, args[1].name) is not None for _ in range(amount(effect, args[2])))
+        drawn += got
+        if got:
+            effect.ctx.log("effect_draw", f"{name(code)} draws {got} {args[1].name.title()} card(s) "
+                           f"({_title(effect.source)}).")
     return drawn > 0
 
 
