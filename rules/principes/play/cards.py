@@ -104,9 +104,12 @@ def _walk(terms: tuple[Term, ...]) -> list[Term]:
 
 
 def plays(ctx: Ctx, code: str, timing: str) -> list[str]:
-    """Every ``play <card> ...`` the player may make now for a Court card of this timing."""
+    """Every ``play <card> ...`` the player may make now for a Court card of this timing (none while another
+    Court text waits for its Papal Legate answers: one text at a time)."""
     state = ctx.state
     result: list[str] = []
+    if ctx.play.get("reaction"):
+        return result
     for card in state["players"][code]["hand"]:
         record = card_record(card)
         if record["deck"] != "court" or record.get("timing") != timing or _uses(card) & NOT_PLAYABLE:

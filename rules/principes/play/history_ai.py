@@ -13,23 +13,16 @@ def _strongest_rival(view: View, me: str) -> str | None:
     return max(rivals, key=lambda code: (view["might"][code], view["players"][code]["people"]), default=None)
 
 
-def _pick_land(view: View, me: str, answers: list[str], position: int) -> str:
-    """Among ``verb <...> <land>`` answers, one on the strongest rival's lands, else any, else pass."""
-    rival = _strongest_rival(view, me)
-    targets = [a for a in answers if len(a.split()) > position and view["control"].get(a.split()[position]) == rival]
-    choices = targets or [a for a in answers if a not in ("pass", "stay", "done")]
-    return choices[0] if choices else answers[-1]
-
-
 def _choice(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Tithes: pay when gold is plentiful, else lose the Clergy point."""
     rich = view["players"][me]["gold"] >= 4
-    return next((a for a in answers if a.endswith("pay") == rich), answers[0])
+    choices = [a for a in answers if a.startswith("choose ")] or answers
+    return next((a for a in choices if a.endswith("pay") == rich), choices[0])
 
 
 def _build(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Found a City or build a Castle when it leaves 2 gold in hand."""
-    builds = [a for a in answers if a != "pass"]
+    builds = [a for a in answers if a.split()[0] in ("found", "build")]
     return builds[0] if builds and view["players"][me]["gold"] >= 3 else "pass"
 
 
@@ -38,7 +31,7 @@ def _urbanization(view: View, me: str, answers: list[str], rng: random.Random) -
     from ..data import catalog
 
     for answer in answers:
-        if answer == "pass":
+        if not answer.startswith("found "):
             continue
         land = next(name for name, record in catalog().lands.items()
                     if any(gord["id"] == answer.split()[1] for gord in record["gords"]))
@@ -49,7 +42,8 @@ def _urbanization(view: View, me: str, answers: list[str], rng: random.Random) -
 
 def _division(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     rival = _strongest_rival(view, me)
-    return next((a for a in answers if a != "pass" and view["control"].get(a.split()[1]) == rival), "pass")
+    return next((a for a in answers if a.startswith("division ") and view["control"].get(a.split()[1]) == rival),
+                "pass")
 
 
 def _release(view: View, me: str, answers: list[str], rng: random.Random) -> str:
@@ -58,14 +52,12 @@ def _release(view: View, me: str, answers: list[str], rng: random.Random) -> str
         _, unit, land = answer.split()
         units = view["lands"][land]["units"].get(me, {})
         return unit == "footman", sum(units.values())
-    return max(answers, key=crowd)
+    return max((a for a in answers if a.startswith("release ")), key=crowd, default=answers[0])
 
 
 def _council(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    """Pledge towards a track below 10 when the Princeps token is within reach, else keep the cards."""
-    texts = [a for a in answers if a.startswith("play ")]
-    if texts:
-        return texts[0]
+    """Pledge towards a track below 10 when the Princeps token is within reach, else keep the cards (Council
+    card texts are kept for one's own Councils)."""
     player = view["players"][me]
     if view["princeps"]["holder"] == me or player["people"] + player["clergy"] < 10:
         return "done"
