@@ -1,5 +1,5 @@
-"""One test per Battle card, Court card, Neighbour card and Progress tile (History cards: test_play_history): each applies the component's effect
-through the rules and asserts the change of state it causes. ``covers(...)`` names the kinds a test covers;
+"""One test per Battle card, Court card, Neighbour card and Progress tile (History cards: test_play_history):
+each applies the component's effect through the rules and asserts the change of state it causes. ``covers(...)`` names the kinds a test covers;
 ``test_every_component_has_a_test`` enumerates the data and fails on a kind without one (``PENDING`` lists the
 kinds whose effect needs a part of the game that does not exist yet, and must only shrink)."""
 
