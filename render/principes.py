@@ -597,6 +597,8 @@ def _history_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: i
         icons = " then ".join(ICON_NAMES[icon] for icon in card["icons"])
         _text(draw, (x, y), f"End of Round: {icons}", TEXT_SIZES["small"])
         y += 22
+        _text(draw, (x, y), _invader_status(view), TEXT_SIZES["small"], COLOURS["muted"])
+        y += 22
         for line in _wrap(card["text"], TEXT_SIZES["small"], PANEL_WIDTH - 36)[:3]:
             _text(draw, (x, y), line, TEXT_SIZES["small"], COLOURS["muted"])
             y += 20
@@ -604,6 +606,15 @@ def _history_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: i
         _text(draw, (x, y), "No History card revealed yet.", TEXT_SIZES["small"], COLOURS["muted"])
         y += 22
     return y + 8
+
+
+def _invader_status(view: dict[str, Any]) -> str:
+    """The icon being resolved now (if any), the Mongol invasions so far and whether the Teutons were called."""
+    play = view.get("play") or {}
+    event = play.get("event") or {}
+    now = f"Now: {ICON_NAMES[event['icon']]}. " if event.get("icon") in ICON_NAMES else ""
+    teutons = "called" if play.get("teutons") else "not called"
+    return f"{now}Mongol raids: {view.get('mongol_invasions', 0)}. Teutons {teutons}."
 
 
 def _market_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> int:

@@ -23,6 +23,17 @@ The play sub-state ``state["play"]`` (see ``flow.start_play``)::
      "round_effects": [{"who", "source", "effect", "land"}],         # this_round(...) texts (Truce of God)
      "pairs": {p: [colours scored by Chronicle]}, "last_built": None | building (French Style)}
 
+PRINCIPES IV (``history``, ``invaders``): ``"event": None | {"part": "text"|"icons", "card", "queue", "icon",
+"icons", "army", "movers", "caller", ...}`` is a History card's text or icons being resolved (it runs after a
+succession or a battle in progress, before the action and the Round's phase); ``"icons_round"`` the Round whose
+icons were opened; ``"teutons"`` True once the Teutonic Knights were called. Its prompts (default on a missed
+deadline in brackets): ``history_choice`` (``choose pay|clergy``; [the first]), ``history_build`` (``found
+<gord>``, ``build castle <land>``; [pass]), ``history_relocate`` (``place <land>``; [stay]), ``division``
+(``division <land>``; [pass]), ``urbanization`` (``found <gord>``; [pass]), ``release`` (``release <unit>
+<land>``; [the first]), ``common_council`` (``pledge``/``play`` Council cards; [done]), ``teutonic_call``
+(``call``; [pass]) and ``invader_move`` (``move <unit> <from> <to>``, ``undo``, ``done``; [done, or undo until
+done is legal]).
+
 The Politics action may hold ``neighbour`` (a Neighbour card being blocked/moved) and ``neighbours_done``; the
 Taxes/Assembly/Building/Progress actions keep the counters the cards and tiles change (``tax_people``,
 ``extra_units``, ``free_knight``, ``cities``, ``extra_tile``).
@@ -40,7 +51,7 @@ from itertools import permutations
 from rules.engine import Applied, Decision, Game, IllegalAction, InvalidAction, Outcome, Rng, State, View
 from rules.engine.rng import NoChance
 
-from . import actions, ai, battle, cards, dynasty, flow, movement, neighbours
+from . import actions, ai, battle, cards, dynasty, flow, history, invaders, movement, neighbours
 from .common import ACTIONS, Ctx, active, clear_prompt, principality_of, sync_assets
 from .currency import FREE_VERBS, apply_free, conversions, free_listing, is_any_time_play, over_limit
 from .flow import start_play
@@ -52,6 +63,7 @@ CONSENT = ["allow", "deny", "allow always", "deny always"]
 VERBS = {"plan", "direction", "take", "exchange", "collect", "assemble", "found", "build", "draw", "return",
          "council", "pledge", "move", "ask", "undo", "allow", "deny", "penalty", "destroy", "keep", "battle",
          "before", "extra", "pass", "reroll", "flip", "play", "as", "neighbour", "block", "cancel", "withdraw", "after", "prince", "place", "stay", "done",
+         "choose", "division", "release", "call",
          *FREE_VERBS}
 ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "direction ccw"}
 
@@ -115,6 +127,8 @@ def _answers(state: State, code: str, kind: str) -> list[str]:
         return dynasty.place_options(ctx, code)
     if kind == "hand_limit":
         return conversions(state, code)
+    if kind in history.KINDS:
+        return history.options(ctx, code, kind)
     raise KeyError(kind)
 
 
@@ -208,6 +222,8 @@ def _answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         dynasty.crown(ctx, entry, next(p for p in entry["candidates"] if p.lower() == words[1]))
     elif kind == "prince_place":
         dynasty.place(ctx, code, None if words == ["stay"] else words[1])
+    elif kind in history.KINDS:
+        history.answer(ctx, code, kind, words)
 
 
 def _movement_answer(ctx: Ctx, code: str, words: list[str]) -> None:
@@ -225,6 +241,7 @@ def _settle(ctx: Ctx) -> None:
     """Pomeranians come home when free; Tiltyards, Abbeys and Lancicia follow control, except while a
     Movement is still in free mode (its moves may be undone)."""
     battle.return_pomeranians(ctx)
+    invaders.return_teutons(ctx)
     action = ctx.play["action"]
     if action is None or action["kind"] != "movement" or action["stage"] not in ("move", "consent"):
         sync_assets(ctx)
@@ -281,6 +298,8 @@ def on_deadline(state: State, seat: int) -> str | None:
         return "done"
     if kind == "neighbour_move":
         return "done" if "done" in _answers(state, code, kind) else "undo"
+    if kind in history.KINDS:
+        return history.default(kind, _answers(state, code, kind))
     answers = _answers(state, code, kind)
     if kind == "destroy":
         return answers[0]  # keep

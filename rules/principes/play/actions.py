@@ -33,6 +33,7 @@ from .common import (
 )
 from .effects_engine import effect_of, fire, has_rule, rule_number, rule_terms
 from .ending import finish
+from .history import begin_action, city_cost
 
 BUILDINGS = ("castle", "tiltyard", "abbey")
 DRAW_SPLITS = {"draw 3 court": (3, 0), "draw 2 court 1 neighbour": (2, 1), "draw 1 court 2 neighbour": (1, 2),
@@ -45,6 +46,7 @@ def begin(ctx: Ctx, code: str, kind: str) -> None:
     ctx.play["action"] = {"who": code, "kind": kind, "stage": "main", "count": 0, "founded": False,
                           "cities": 0, "tax_people": 1, "extra_units": 0, "free_knight": False,
                           "extra_tile": False}
+    begin_action(ctx, code, kind)  # a History text of this Round (Privilege of Cienia)
     if kind == "movement":
         movement.begin(ctx, code)
     elif kind == "assembly":
@@ -339,7 +341,7 @@ def _building_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
             for gord in catalog().lands[land]["gords"]:
                 if gord["id"] in cities or tokens[city_token(land, gord)] <= 0:
                     continue
-                if player["gold"] >= gord["might"] + 1:
+                if player["gold"] >= city_cost(state, code, gord):
                     result.append(f"found {gord['id']}")
     if action["count"] < 2 + rule_number(state, code, "build_limit", "building") and player["gold"] >= 1:
         for building in BUILDINGS:
@@ -353,7 +355,7 @@ def _building(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
     tokens = state["supply"]["tokens"]
     if words[0] == "found":
         land, gord = _gord_index()[words[1]]
-        cost = gord["might"] + 1
+        cost = city_cost(state, code, gord)
         pay_gold(ctx, code, cost)
         token = city_token(land, gord)
         tokens[token] -= 1

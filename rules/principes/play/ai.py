@@ -14,6 +14,7 @@ from typing import Any
 
 from .common import capital
 from .currency import FREE_VERBS
+from .history_ai import CHOOSERS as HISTORY_CHOOSERS
 
 View = dict[str, Any]
 Chooser = Callable[[View, str, list[str], random.Random], str]
@@ -30,10 +31,8 @@ def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: 
     me = view["you"]["principality"]
     prompt = view["play"]["prompts"].get(me)
     answers = [a for a in legal if a.split()[0] not in FREE_VERBS] if prompt else list(legal)
-    if not answers:
-        answers = list(legal)
-    if prompt is None:
-        return _convert(view, me, answers)
+    if prompt is None or not answers:  # only conversions: none pending, or the hand limit comes first
+        return _convert(view, me, list(legal))
     chooser = CHOOSERS.get(prompt["kind"])
     choice = chooser(view, me, answers, rng) if chooser else answers[0]
     return choice if choice in legal else answers[0]
@@ -230,4 +229,5 @@ CHOOSERS = {
     "flip": lambda view, me, answers, rng: rng.choice(answers),
     "neighbour_block": _block, "neighbour_move": _neighbour_move,
     "neighbour_destroy": lambda view, me, answers, rng: answers[-1],
+    **HISTORY_CHOOSERS,
 }

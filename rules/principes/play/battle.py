@@ -40,6 +40,7 @@ from .common import (
     to_pool,
 )
 from .effects_engine import Effect, affordable, fire, reachable, rule_terms, run
+from .invaders import MONGOLS, mongol_refuges
 
 SIDES = ("A", "D")
 OTHER = {"A": "D", "D": "A"}
@@ -419,6 +420,8 @@ def _respawn_neutral_prince(ctx: Ctx, faction: str) -> None:
 # ---- withdrawal (resolution 18) ----------------------------------------------------------------------------
 
 def retreat_lands(state: dict[str, Any], land: str, faction: str) -> list[str]:
+    if faction == MONGOLS:  # beaten Mongols may withdraw to a land without units or tokens (resolution 29)
+        return mongol_refuges(state, land)
     control = controllers(state)
     return sorted(near for near in catalog().adjacency[land] if control[near] == faction)
 
@@ -440,7 +443,7 @@ def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
         battle["stage"] = "after"
         return
     group = catalog().factions[loser]["group"]
-    targets = retreat_lands(state, battle["land"], loser) if group == "principality" else []
+    targets = retreat_lands(state, battle["land"], loser) if group == "principality" or loser == MONGOLS else []
     decider = withdraw_decider(state, battle)
     if not targets or decider is None:
         for unit, count in standing.items():
@@ -522,6 +525,9 @@ def _reveal_after(ctx: Ctx, battle: dict[str, Any]) -> None:
             ctx.log("after_card", f"{name(code)} plays {card_title(card)} after the battle: "
                     f"{card_record(card)['text']}")
             run(Effect(ctx, code, card, battle, side))
+    for side in SIDES:  # then the 'after battle' rules in force (a History text of this Round)
+        if (code := side_player(ctx.state, battle, side)) is not None:
+            fire(ctx, code, "after_battle", battle, side)
     battle["stage"] = "draw"
 
 

@@ -104,7 +104,8 @@ def _walk(terms: tuple[Term, ...]) -> list[Term]:
 
 
 def plays(ctx: Ctx, code: str, timing: str) -> list[str]:
-    """Every ``play <card> ...`` the player may make now for a Court card of this timing."""
+    """Every ``play <card> ...`` the player may make now for a Court card of this timing (none while another
+    Court text waits for its Papal Legate answers: one text at a time)."""
     state = ctx.state
     result: list[str] = []
     if ctx.play.get("reaction"):

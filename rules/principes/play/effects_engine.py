@@ -140,8 +140,9 @@ def holds(effect: Effect, term: Term) -> bool:
     word = term.name
     if term.call and word == "all":
         return all(holds(effect, arg) for arg in term.args)
-    if term.call and word == "opponent":
-        return battle is not None and _opponent_kind(state, battle, side) == term.args[0].name
+    if term.call and word == "opponent":  # opponent(neighbour|invader): any of the kinds
+        kinds = term.args[0].choices or (term.args[0].name,)
+        return battle is not None and _opponent_kind(state, battle, side) in kinds
     if term.call and word == "controls":
         return controllers(state).get(term.args[0].name) == effect.who
     if term.call and word == "no_action":
@@ -208,7 +209,8 @@ def players(effect: Effect, term: Term) -> list[str]:
         owner = controllers(state).get(term.args[0].name)
         return [owner] if owner and active(state, owner) else []
     word = term.name
-    everyone = active_players(state)
+    everyone = [p for p in state["play"]["order"] if active(state, p)] if state.get("play") else []
+    everyone += [p for p in active_players(state) if p not in everyone]  # the Princeps order (rulebook p. 13)
     if word == "self":
         return [code] if active(state, code) else []
     if word == "each":
@@ -243,7 +245,14 @@ def _gain_track(effect: Effect, args: tuple[Term, ...]) -> bool:
 def _gain_gold(effect: Effect, args: tuple[Term, ...]) -> bool:
     total = 0
     for code in players(effect, args[0]):
-        got = gain_gold(effect.ctx, code, amount(effect, args[1]))
+        value = amount(effect, args[1])
+        if value < 0:  # a penalty takes what there is (the Jelcz ransom)
+            paid = pay_gold(effect.ctx, code, -value)
+            total += paid
+            if paid:
+                effect.ctx.log("effect_pay", f"{name(code)} pays {paid} gold ({_title(effect.source)}).")
+            continue
+        got = gain_gold(effect.ctx, code, value)
         total += got
         if got:
             effect.ctx.log("effect_gold", f"{name(code)} gains {got} gold ({_title(effect.source)}).")
@@ -275,11 +284,11 @@ def _steal_gold(effect: Effect, args: tuple[Term, ...]) -> bool:
 def _draw(effect: Effect, args: tuple[Term, ...]) -> bool:
     drawn = 0
     for code in players(effect, args[0]):
-        for _ in range(amount(effect, args[2])):
-            drawn += draw(effect.state, code, args[1].name) is not None
-    if drawn:
-        effect.ctx.log("effect_draw", f"{name(effect.who)} draws {drawn} {args[1].name.title()} card(s) "
-                       f"({_title(effect.source)}).")
+        got = sum(draw(effect.state, code, args[1].name) is not None for _ in range(amount(effect, args[2])))
+        drawn += got
+        if got:
+            effect.ctx.log("effect_draw", f"{name(code)} draws {got} {args[1].name.title()} card(s) "
+                           f"({_title(effect.source)}).")
     return drawn > 0
 
 
@@ -391,6 +400,9 @@ def _build(effect: Effect, args: tuple[Term, ...]) -> bool:
                      and (kind != "civitas" or g["might"] == 0)), None)
         if gord is None or land_state["cities"] or tokens[city_token(land, gord)] <= 0:
             return False
+        if args[3].name == "normal":  # the City's usual price (Kraków under Magdeburg Law)
+            from .history import city_cost
+            cost = city_cost(state, effect.who, gord)
         pay_gold(effect.ctx, effect.who, cost)
         tokens[city_token(land, gord)] -= 1
         land_state["cities"][gord["id"]] = city_token(land, gord)
@@ -465,12 +477,14 @@ def tiles_of(state: dict[str, Any], code: str) -> list[str]:
 
 def rule_terms(state: dict[str, Any], code: str, primitive: str) -> list[Term]:
     """Every statement ``primitive(...)`` on the tiles ``code`` holds (a tile's rule lasts while it is held)."""
+    from .history import round_terms
+
     found = []
     for tile in tiles_of(state, code):
         for term in effect_of(tile):
             if term.name == primitive:
                 found.append(term)
-    return found
+    return found + round_terms(state, primitive)  # and a History card's "In this Round" rule, for everyone
 
 
 def has_rule(state: dict[str, Any], code: str, primitive: str, word: str) -> bool:
@@ -502,7 +516,8 @@ def fire(ctx: Ctx, code: str, timing: str, battle: dict[str, Any] | None = None,
         effect = Effect(ctx, code, tile, battle=battle, side=side, choice=_lower_track(ctx.state, code))
         if run(effect):
             acted.append(tile)
-    return acted
+    from .history import fire_round
+    return acted + fire_round(ctx, code, timing, battle, side)  # History "In this Round ... at(timing)" texts
 
 
 def _lower_track(state: dict[str, Any], code: str) -> str:

@@ -14,6 +14,7 @@ from rules.engine import Rng, State
 from ..data import catalog
 from ..state import turn_order
 from . import actions, battle, dynasty
+from . import history as history_cards
 from .common import (
     ACTION_TITLES,
     ACTIONS,
@@ -27,7 +28,6 @@ from .common import (
 )
 from .effects_engine import fire
 from .ending import finish_by_princeps
-from .hooks import on_history_revealed
 
 LAST_ROUND = 6
 
@@ -50,6 +50,7 @@ def start_play(state: State, rng: Rng) -> State:
         "pomerania_out": {},          # Pomeranian units removed after losing at home (rulebook p. 21)
         "battles": 0,
         "result": None,
+        "event": None,                # a History card's text or icons being resolved (``history``)
     }
     ctx = Ctx(state, rng)
     advance(ctx)
@@ -66,6 +67,8 @@ def advance(ctx: Ctx) -> None:
             dynasty.step(ctx)
         elif play["battle"] is not None:
             battle.step(ctx)
+        elif play.get("event") is not None:
+            history_cards.step(ctx)
         elif play["action"] is not None:
             actions.step(ctx)
         else:
@@ -100,7 +103,7 @@ def choose_direction(ctx: Ctx, direction: str) -> None:
 
 
 def _reveal_history(ctx: Ctx) -> None:
-    """The previous History card goes under the deck, the next one is revealed (effects: PRINCIPES IV)."""
+    """The previous History card goes under the deck, the next one is revealed and its text applied."""
     history = ctx.state["history"]
     if history["revealed"] is not None:
         history["deck"].append(history["revealed"])
@@ -111,9 +114,8 @@ def _reveal_history(ctx: Ctx) -> None:
     history["revealed"] = card
     record = catalog().kind_of(card)
     history["icons"] = list(record.get("icons", []))
-    ctx.log("history", f"History card: {record['title']} ({record['year']}). Its text and icons arrive with "
-            "PRINCIPES IV.")
-    on_history_revealed(ctx.state, card)
+    ctx.log("history", f"History card: {record['title']} ({record['year']}).")
+    history_cards.reveal(ctx, card)
 
 
 def plan_id(state: State) -> str:
@@ -163,6 +165,8 @@ def _next_action(ctx: Ctx) -> None:
 
 def _end_round(ctx: Ctx) -> None:
     state, play = ctx.state, ctx.play
+    if history_cards.start_icons(ctx):
+        return  # the History icons resolve first (not in the last Round); the Round ends after them
     for code in round_order(state):
         fire(ctx, code, "round_end")  # Rent in Coin reads the actions revealed this Round
     play.pop("round_effects", None)

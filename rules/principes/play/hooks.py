@@ -1,17 +1,12 @@
-"""Engine hooks where the texts of cards, tiles and History arrive.
+"""Engine hooks where the texts of cards and tiles arrive.
 
 Progress tiles and Court/Battle cards (PRINCIPES III) run through the effect interpreter (``effects_engine``);
-the History cards, Invaders and Princesses (PRINCIPES IV) plug in here later: ``on_history_revealed`` is still
-called at the moment the rulebook names and changes nothing yet.
+History cards and Invaders have their own modules (``history``, ``invaders``).
 """
 
 from __future__ import annotations
 
 from rules.engine import State
-
-
-def on_history_revealed(state: State, card: str) -> None:
-    """A History card's text effect (PRINCIPES IV); its icons resolve at the end of the Round (IV too)."""
 
 
 def hand_limit_bonus(state: State, principality: str) -> int:

@@ -86,12 +86,20 @@ def describe_action(state: State, action: str) -> str:
         return f"Destroy on {_land(words[1])}: " + ", ".join(_land(w) for w in words[2:])
     if verb == "penalty" and len(words) == 3:
         return f"Clergy penalty for {_land(words[1])}: " + ("lose 1 Clergy" if words[2] == "clergy" else "pay 1 gold")
+    if verb == "division" and len(words) == 2:
+        return f"Place a Division token on {_land(words[1])}"
+    if verb == "release" and len(words) == 3:
+        return f"Send a {words[1].title()} home from {_land(words[2])}"
+    if verb == "choose" and len(words) == 2:
+        return "Pay the gold the History card asks" if words[1] == "pay" else \
+            f"Lose the {words[1].title()} the History card asks"
     if verb == "prince" and len(words) == 2:
         return f"Crown {_card(words[1])}"
     labels = {"collect": "Collect taxes (-1 People)", "council": "Summon a Council", "undo": "Undo the last move",
               "done": "Done (end or skip the action)", "pass": "Pass", "allow": "Allow passage",
               "deny": "Deny passage", "reroll": "Reroll the die (With the Wind)", "keep": "Keep the die",
-              "stay": "Keep the Prince where he stands", "flip": "Flip the die (Learning Chess)"}
+              "stay": "Keep the Prince where he stands", "flip": "Flip the die (Learning Chess)",
+              "call": "Call the Teutonic Knights to Culmen"}
     if action in labels:
         return labels[action]
     if action in ("allow always", "deny always"):

@@ -125,10 +125,11 @@ def _block_step(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
                f"({army['knights']} Knight(s), {army['footmen']} Footman/men): block them with a card of that "
                "Neighbour or a joker, or pass.", timing="window")
         return
-    _begin_move(ctx, code, army)
+    begin_move(ctx, code, army)
 
 
-def _begin_move(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
+def begin_move(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
+    """Every unit of the army's faction, wherever it stands, becomes a piece ``code`` may move (Invaders too)."""
     state, faction = ctx.state, army["faction"]
     bonus = movement_bonus(state, code)  # the Neighbour's units move with the mover's range
     places = [(area, data["units"]) for area, data in state["offmap"].items()]
@@ -183,18 +184,35 @@ def _exits(place: str) -> list[str]:
     return sorted(data.adjacency[place])
 
 
+def army_of(ctx: Ctx) -> dict[str, Any]:
+    """The army being moved: a History event's Invaders (``history``), else the Politics action's Neighbour."""
+    event = ctx.play.get("event")
+    if event is not None and event.get("army") is not None:
+        army: dict[str, Any] = event["army"]
+        return army
+    neighbour: dict[str, Any] = ctx.play["action"]["neighbour"]
+    return neighbour
+
+
 def forbidden(state: dict[str, Any], code: str, army: dict[str, Any], land: str) -> bool:
-    """A Neighbour may not end on a land the mover controls, nor on a land of a player whose Princess is
-    married to that Neighbour (resolution 23)."""
+    """Neighbours and Invaders may not end on a land the mover controlled when the move began (resolution 23),
+    nor where ``ending_banned`` says so."""
     owner = army["start_control"].get(land)
     if owner == code or land in truce_lands(state, code) or land in truce_lands(state, army["faction"]):
         return True
-    married = [p for p, player in state["players"].items() if player["princess"] == _home(army["faction"])]
+    return ending_banned(state, army["faction"], land, owner)
+
+
+def ending_banned(state: dict[str, Any], faction: str, land: str, owner: str | None) -> bool:
+    """Whether units of ``faction`` (a Neighbour or an Invader, whoever moves them) may not end a move on
+    ``land``, which ``owner`` controlled when the move began: a land of a player whose Princess is married to
+    that Neighbour (resolution 23). The one place where such immunities are decided, for both kinds of army."""
+    married = [p for p, player in state["players"].items() if player["princess"] == _home(faction)]
     return owner in married
 
 
 def move_options(ctx: Ctx, code: str) -> list[str]:
-    army = ctx.play["action"]["neighbour"]
+    army = army_of(ctx)
     result = []
     if army["ops"] < MAX_MOVES:
         groups = sorted({(p["type"], p["at"]) for p in army["pieces"] if p["mp"] > 0 and not p["stopped"]
@@ -221,7 +239,7 @@ def _place_units(state: dict[str, Any], place: str, faction: str, unit: str, cou
 
 
 def move_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    army = ctx.play["action"]["neighbour"]
+    army = army_of(ctx)
     faction = army["faction"]
     if words == ["undo"]:
         last = army["log"].pop()

@@ -1,9 +1,9 @@
-"""The ``/rules`` text for PRINCIPES II-III: what is implemented and how the open points are settled."""
+"""The ``/rules`` text for PRINCIPES II-IV: what is implemented and how the open points are settled."""
 
 RULES_NOTES_PLAY = """\
 Rules of play (PRINCIPES II). Numbers refer to the implementation's resolutions file.
 Round: the Princeps chooses the direction (direction cw|ccw over the seating Polonia Maior, Masovia, Polonia Minor,
-Silesia); the History card is revealed (its text and icons arrive with PRINCIPES IV); every player seals a plan in
+Silesia); the History card is revealed (see History below); every player seals a plan in
 a DM (plan taxes assembly movement = Actions I, II, III); when all are ready, everyone's I is revealed and
 performed in turn order, then II, then III. Any action may be skipped or done in part: 'done' ends it. After
 Round 6 (or the Round after an elimination) the Princeps holder wins. The Princeps token changes hands at a
@@ -105,8 +105,31 @@ No leaks: a card window (battle windows, the Neighbour blocking window, the Papa
 every player who could act in it, whatever their hand; when 'pass' is a player's only answer, the host may pass
 for them after a short random delay (the player's auto-pass setting), so neither the prompt nor its timing
 reveals a hand.
-Not yet: the active-neutrals variant (option neutrals=active plays as passive for now), History effects and
-icons, Invaders and Princesses (PRINCIPES IV). Gold gifts are listed among a player's choices only while that
+History (PRINCIPES IV): after the direction the History card is revealed and its text applied, to every player
+in turn order (the Princeps first); "In this Round" texts last until the Round ends (Spring Thaw also slows the
+Neighbours and Invaders you move). Texts that offer a choice ask each player in turn: choose pay|clergy (Tithes:
+only what you can do), found <gord> (Magdeburg Law: a land you control with no City, usual price) or build castle
+<land> (1 gold), place <land> or stay (your Prince). The icons are announced, and at the end of every Round but
+the last they resolve, the upper one first, each player in turn: Division (division <land>: a unit-free land of
+another player that they control, even a Princess counts as a unit, 24), Urbanization (found <gord>: a free City
+on a land you do not control; its Might goes to the land's controller, 26), Release to Home (release <unit>
+<land>: one Knight or Footman, never the Prince, 27), Common Council (every player plays Council cards in turn;
+no host: a player with all three tracks at 10 is crowned, else the Princeps keeps the token if qualified, else
+the first qualified player in turn order claims it; a coronation beats the token, 35), Balt Raid, Teutonic
+Knights and Mongol Invasion.
+Invaders (Prussians, Lithuanians, Teutonic Knights, Mongols): moved like Neighbours (move, undo, done; all of the
+faction's units; no passage is asked, other units stop them) but never removing Division tokens; they may not end
+on a land you controlled when the move began (23). After the move they attack where they stand with others; a
+beaten Invader goes home (Mongols may withdraw to an adjacent land without units or tokens, else they leave the
+map, 29); every City and building where they stand alone afterwards is destroyed, and a Princess there leaves
+(devastation, 30); then they go home. Balt Raid: the Princeps moves the Prussians (not while Teutonic Knights stand
+on the map), then the Lithuanians. Teutonic Knights: with none on the map, whoever controls Culmen may call them
+(call): 2 Knights, a Civitas if the gord has no City, a Castle if one is left; its building goes; your units
+there withdraw to the first adjacent land you control (or your pool); the land is theirs (28). With Knights on
+the map the Princeps moves them; beaten or back from a raid they return to Culmen, waiting off the map while
+others hold it. Mongol Invasion: 4, 3, 2, then 1 riders enter the Rus Fiefdoms; each player in turn order may
+move the surviving horde from where it stands; after the last move the survivors leave the map.
+Not yet: the active-neutrals variant (option neutrals=active plays as passive for now) and Princesses. Gold gifts are listed among a player's choices only while that
 player has no decision to take; 'give <player> <amount>' is accepted at any time.
 Deadlines: a missing plan is sealed with the AI's plan for that seat; an unanswered consent is a denial; an
 unanswered card window passes; an unfinished Neighbour move ends (or takes back its last move until it may

@@ -1,5 +1,5 @@
-"""One test per Battle card, Court card, Neighbour card and Progress tile: each applies the component's effect
-through the rules and asserts the change of state it causes. ``covers(...)`` names the kinds a test covers;
+"""One test per Battle card, Court card, Neighbour card and Progress tile (History cards: test_play_history):
+each applies the component's effect through the rules and asserts the change of state it causes. ``covers(...)`` names the kinds a test covers;
 ``test_every_component_has_a_test`` enumerates the data and fails on a kind without one (``PENDING`` lists the
 kinds whose effect needs a part of the game that does not exist yet, and must only shrink)."""
 
@@ -633,9 +633,9 @@ def test_ducal_chancery_hand_limit_nine() -> None:
 # ---- the enumeration -----------------------------------------------------------------------------------------
 
 def test_every_component_has_a_test() -> None:
-    """Every Battle, Court and Neighbour card kind and every Progress tile kind is named by a ``covers`` mark in
-    this folder's tests, except the explicit PENDING set (which must only shrink)."""
-    kinds = {record["id"] for deck in ("battle", "court", "neighbour", "progress")
+    """Every Battle, Court, Neighbour and History card kind and every Progress tile kind is named by a ``covers``
+    mark in this folder's tests, except the explicit PENDING set (which must only shrink)."""
+    kinds = {record["id"] for deck in ("battle", "court", "neighbour", "progress", "history")
              for record in catalog().components[deck]}
     covered: set[str] = set()
     for path in Path(__file__).parent.glob("test_*.py"):
