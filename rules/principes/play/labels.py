@@ -14,6 +14,8 @@ def _land(token: str) -> str:
     lands = catalog().lands
     if token in lands:
         return str(lands[token]["name"])
+    if token in catalog().offmap:
+        return str(catalog().offmap[token]["name"])
     for land in lands.values():
         for gord in land["gords"]:
             if gord["id"] == token:
@@ -86,6 +88,12 @@ def describe_action(state: State, action: str) -> str:
         return f"Destroy on {_land(words[1])}: " + ", ".join(_land(w) for w in words[2:])
     if verb == "penalty" and len(words) == 3:
         return f"Clergy penalty for {_land(words[1])}: " + ("lose 1 Clergy" if words[2] == "clergy" else "pay 1 gold")
+    if verb == "send" and len(words) == 2:
+        return f"Send your Princess to {_land(words[1])}"
+    if verb == "discard" and len(words) == 2:
+        return f"Discard {_card(words[1])} to the bottom of its deck"
+    if action == "collect clergy":
+        return "Collect taxes (-1 Clergy instead of People)"
     if verb == "prince" and len(words) == 2:
         return f"Crown {_card(words[1])}"
     labels = {"collect": "Collect taxes (-1 People)", "council": "Summon a Council", "undo": "Undo the last move",

@@ -254,6 +254,9 @@ def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> None:
     player = ctx.state["players"][code]
     if not active(ctx.state, code):  # eliminated in its own battle: no penalty, no destruction any more
         action["penalties"], action["destroy"] = [], []
+    if action["penalties"]:
+        from .princes import waive_penalties
+        waive_penalties(ctx, code, action)  # Henry III of Głogów
     cap = penalty_cap(ctx.state, code)
     if cap is not None and len(action["penalties"]) > cap:
         waived = action["penalties"][cap:]

@@ -40,6 +40,7 @@ from .common import (
     to_deck_bottom,
 )
 from .movement import MOVEMENT_POINTS, movement_bonus, truce_lands
+from .princes import immune
 
 NEIGHBOURS = ("GER", "BOH", "HUN", "RUS", "WPOM", "EPOM")
 UNITS = ("knight", "footman")
@@ -190,7 +191,7 @@ def forbidden(state: dict[str, Any], code: str, army: dict[str, Any], land: str)
     if owner == code or land in truce_lands(state, code) or land in truce_lands(state, army["faction"]):
         return True
     married = [p for p, player in state["players"].items() if player["princess"] == _home(army["faction"])]
-    return owner in married
+    return owner in married or immune(state, owner, army["faction"])  # Siemowit I, Bolesław II of Masovia
 
 
 def move_options(ctx: Ctx, code: str) -> list[str]:
