@@ -118,6 +118,15 @@ def _lift(state: dict[str, Any], code: str) -> None:
         to_pool(state, code, "princess", 1)
 
 
+def _clear_figure(state: dict[str, Any], code: str) -> None:
+    """An eliminated player's Princess leaves the map, wherever she stands (resolution 44)."""
+    for area in [*state["lands"], *state["offmap"]]:
+        if _units(state, area).get(code, {}).get("princess"):
+            state["players"][code]["princess"] = area
+            _lift(state, code)
+    state["players"][code]["princess"] = "removed"
+
+
 def _place(state: dict[str, Any], code: str, area: str) -> None:
     pool = state["supply"]["units"].get(code, {})
     if pool.get("princess"):
@@ -151,12 +160,11 @@ def check(ctx: Ctx) -> None:
     state = ctx.state
     control = controllers(state)
     for code, player in state["players"].items():
+        if player["eliminated"]:
+            _clear_figure(state, code)
+            continue
         where = player["princess"]
         if where in AWAY:
-            continue
-        if player["eliminated"]:
-            _lift(state, code)
-            player["princess"] = "removed"
             continue
         if where in state["lands"] and control.get(where) != _record(state, code)["host"]:
             remove_princess(state, where, ctx)
@@ -257,14 +265,13 @@ def send(ctx: Ctx, code: str, area: str) -> None:
         host = catalog().lands[area]["principality"]
         role = "holds court at home" if host == code else f"plots at the court of {name(host)}"
         ctx.log("princess_sent", f"{name(code)}'s Princess goes to {land_name(area)}: she {role}.")
-    ctx.play["princess_queue"][:0] = arrival_steps(state, code)
+    ctx.play.setdefault("princess_queue", [])[:0] = arrival_steps(state, code)
 
 
 def card_send(ctx: Ctx, code: str, area: str | None) -> bool:
     """Dynastic Marriage: send her now, even if removed, to a new legal area."""
     if area is None or area not in legal_areas(ctx.state, code):
         return False
-    ctx.play.setdefault("princess_queue", [])
     send(ctx, code, area)
     return True
 
