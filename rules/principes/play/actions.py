@@ -12,7 +12,7 @@ from typing import Any
 
 from ..data import COLOURS, catalog, instance_kind
 from ..state import controllers, land_might, might
-from . import cards, movement, neighbours, princes
+from . import cards, movement, neighbours, neutrals, princes
 from .common import (
     TRACK_MAX,
     Ctx,
@@ -53,14 +53,16 @@ def begin(ctx: Ctx, code: str, kind: str) -> None:
 
 def end(ctx: Ctx) -> None:
     ctx.play["private"][ctx.play["action"]["who"]].pop("drawn", None)
-    ctx.play["action"] = None
+    ctx.play["action"] = neutrals.follow_up(ctx, ctx.play["action"])  # the active variant's Combined Action
 
 
 def step(ctx: Ctx) -> None:
     """Pose the current action's next prompt (or finish it)."""
     action = ctx.play["action"]
     code, kind, stage = action["who"], action["kind"], action["stage"]
-    if kind == "movement":
+    if kind == "combined":
+        neutrals.step(ctx, action)
+    elif kind == "movement":
         movement.step(ctx)  # even after the mover's elimination: its battles are fought by neutral units
     elif ctx.state["players"][code]["eliminated"]:
         end(ctx)

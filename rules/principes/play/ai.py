@@ -235,6 +235,7 @@ CHOOSERS = {
     "flip": lambda view, me, answers, rng: rng.choice(answers),
     "neighbour_block": _block, "neighbour_move": _neighbour_move,
     "neighbour_destroy": lambda view, me, answers, rng: answers[-1],
+    "combined": lambda view, me, answers, rng: answers[0],
     "princess": _princess, "princess_draw": lambda view, me, answers, rng: answers[0],
     "princess_discard": lambda view, me, answers, rng: answers[0],
 }

@@ -88,6 +88,11 @@ def describe_action(state: State, action: str) -> str:
         return f"Destroy on {_land(words[1])}: " + ", ".join(_land(w) for w in words[2:])
     if verb == "penalty" and len(words) == 3:
         return f"Clergy penalty for {_land(words[1])}: " + ("lose 1 Clergy" if words[2] == "clergy" else "pay 1 gold")
+    if verb == "combined" and len(words) == 3:
+        what = {"assemble": "assemble 3 units for", "move": "move the units of",
+                "castle": "build a Castle on"}.get(words[1], words[1])
+        target = _faction(words[2]) if words[1] != "castle" else _land(words[2])
+        return f"Combined Actions: {what} {target}"
     if verb == "send" and len(words) == 2:
         return f"Send your Princess to {_land(words[1])}"
     if verb == "discard" and len(words) == 2:

@@ -280,7 +280,8 @@ def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> None:
         return
     contested = battle_lands(ctx, code)
     if not contested:
-        ctx.play["action"] = None
+        from .neutrals import follow_up
+        ctx.play["action"] = follow_up(ctx, action)  # the active variant's Combined Action
         return
     if len(contested) == 1 or not active(ctx.state, code):
         battle.start(ctx, contested[0], code)

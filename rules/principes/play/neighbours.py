@@ -54,7 +54,8 @@ def _matches(card: str, faction: str) -> bool:
 
 
 def _home(faction: str) -> str:
-    return str(catalog().factions[faction]["home"])
+    """The Neighbour's area ('' for a neutral principality's army, which has none: no Princess marries it)."""
+    return str(catalog().factions[faction].get("home") or "")
 
 
 # ---- playing a card ----------------------------------------------------------------------------------------
@@ -138,6 +139,9 @@ def _begin_move(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
                "stopped": False}
               for place, units in places for unit in UNITS for _ in range(units.get(faction, {}).get(unit, 0))]
     army.update({"stage": "move", "pieces": pieces, "log": [], "ops": 0, "start_control": controllers(state)})
+
+
+begin_move = _begin_move  # the active variant's neutral armies move the same way (``neutrals``)
 
 
 def _finish(ctx: Ctx, code: str) -> None:

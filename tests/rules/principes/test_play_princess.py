@@ -10,7 +10,17 @@ from rules.principes.play.common import Ctx
 from rules.principes.play.princesses import check, legal_areas, remove_princess, send
 from rules.principes.state import controllers
 
-from .scenario import act, clear_units, decision_of, new_state, open_action, pass_empty_windows, put, run, seat
+from .scenario import (
+    act,
+    clear_units,
+    decision_of,
+    new_state,
+    open_action,
+    pass_empty_windows,
+    put,
+    run,
+    seat,
+)
 from .test_play_components import covers, give, hold
 
 

@@ -426,7 +426,7 @@ def test_resolution_45_prince_change_at_the_end_of_a_period() -> None:
 
 #: resolutions that belong to PRINCIPES IV (History, Invaders, Princesses), the gold supply option's cap (37),
 #: the active-neutrals variant (38) and solo play (40); 22-24 are cited by the PRINCIPES III card tests
-DEFERRED = {26, 27, 28, 29, 30, 37, 38, 40}
+DEFERRED = {26, 27, 28, 29, 30, 37, 40}
 
 
 def test_resolutions_without_a_test() -> None:
