@@ -36,7 +36,6 @@ from .common import (
     capital,
     card_id_from,
     card_record,
-    card_title,
     draw,
     land_name,
     name,
@@ -246,7 +245,8 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         assert card is not None
         ctx.state["players"][code]["hand"].remove(card)
         to_deck_bottom(ctx.state, card)
-        ctx.log("princess_discard", f"{name(code)} discards {card_title(card)} (a foreign Princess at court).")
+        deck = card_record(card)["deck"].title()  # the deck shows, the card stays hidden (as a Politics return)
+        ctx.log("princess_discard", f"{name(code)} discards a {deck} card (a foreign Princess at court).")
 
 
 def send(ctx: Ctx, code: str, area: str) -> None:
