@@ -44,11 +44,24 @@ COVERAGE = {
 }
 
 
+#: the rulebook's TABLE of CONTENTS, copied so the test runs where the shared rules folder is absent; where it
+#: is present, the copy is checked against it
+CONTENTS = ("INTRODUCTION", "COMPONENTS", "BASIC CONCEPTS", "GAME SETUP", "VICTORY", "DYNASTY", "ROUND ORDER",
+            "PROGRESS ACTION", "TAXES ACTION", "ASSEMBLY ACTION", "MOVEMENT ACTION", "BATTLES", "BUILDING ACTION",
+            "POLITICS ACTION", "PRINCESSES", "RESOLVING ICONS of the REVEALED HISTORY CARD",
+            "CLARIFICATION for CERTAIN PROGRESS TILES", "SPECIAL PRINCIPALITY RULES", "STRATEGY TIPS", "SOLO MODE",
+            "PRINCELY LEGEND", "AUTHOR & ACKNOWLEDGMENTS", "INDEX & ICONS")
+
+
 def contents() -> list[str]:
     """The section titles of the TABLE of CONTENTS at the top of the rulebook (``page<TAB>TITLE<TAB>page``)."""
+    if not RULEBOOK.exists():
+        return list(CONTENTS)
     text = RULEBOOK.read_text()
     block = text[text.index("TABLE of CONTENTS"):text.index("PRINCIPES PRINCES")]
-    return [match.group(1).strip() for match in re.finditer(r"^\d+\t(.+?)\t\d+$", block, re.M)]
+    found = [match.group(1).strip() for match in re.finditer(r"^\d+\t(.+?)\t\d+$", block, re.M)]
+    assert tuple(found) == CONTENTS, "the rulebook's contents changed: update CONTENTS and COVERAGE"
+    return found
 
 
 def exists(node: str) -> bool:
