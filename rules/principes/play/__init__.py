@@ -38,6 +38,16 @@ The Politics action may hold ``neighbour`` (a Neighbour card being blocked/moved
 Taxes/Assembly/Building/Progress actions keep the counters the cards and tiles change (``tax_people``,
 ``extra_units``, ``free_knight``, ``cities``, ``extra_tile``).
 
+PRINCIPES IV (see ``princesses``): ``princesses`` ({p: {"last", "host"}}) and ``princess_queue`` (the mission,
+draw and discard steps still to resolve). Prompt kinds: ``princess`` (``send <area>``: a Neighbour's area, one's
+own Capital or a rival's Capital; deadline default: the first listed, one's own Capital when allowed),
+``princess_draw`` (``draw court`` | ``draw neighbour``; default ``draw court``), ``princess_discard``
+(``discard <card>``; conversions stay free meanwhile; default the first Court or Neighbour card in hand).
+Option ``neutrals=active`` (see ``neutrals``): after an Assembly, Movement or Building the prompt ``combined``
+offers ``combined assemble <faction>``, ``combined move <faction>`` (then ``neighbour_move`` prompts) or
+``combined castle <land>`` for a neutral principality, or ``done`` (the deadline default).
+Taxes offers ``collect clergy`` while Władysław Spindleshanks rules (his Prince card).
+
 The sealed plan is stored in P1's ``players[p]["plan"]`` (hidden by P1's views). ``private`` and ``standing``
 are stripped from every view but their owner's.
 """
@@ -51,7 +61,20 @@ from itertools import permutations
 from rules.engine import Applied, Decision, Game, IllegalAction, InvalidAction, Outcome, Rng, State, View
 from rules.engine.rng import NoChance
 
-from . import actions, ai, battle, cards, dynasty, flow, history, invaders, movement, neighbours
+from . import (
+    actions,
+    ai,
+    battle,
+    cards,
+    dynasty,
+    flow,
+    history,
+    invaders,
+    movement,
+    neighbours,
+    neutrals,
+    princesses,
+)
 from .common import ACTIONS, Ctx, active, clear_prompt, principality_of, sync_assets
 from .currency import FREE_VERBS, apply_free, conversions, free_listing, is_any_time_play, over_limit
 from .flow import start_play
@@ -63,7 +86,7 @@ CONSENT = ["allow", "deny", "allow always", "deny always"]
 VERBS = {"plan", "direction", "take", "exchange", "collect", "assemble", "found", "build", "draw", "return",
          "council", "pledge", "move", "ask", "undo", "allow", "deny", "penalty", "destroy", "keep", "battle",
          "before", "extra", "pass", "reroll", "flip", "play", "as", "neighbour", "block", "cancel", "withdraw", "after", "prince", "place", "stay", "done",
-         "choose", "division", "release", "call",
+         "choose", "division", "release", "call", "send", "discard", "combined",
          *FREE_VERBS}
 ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "direction ccw"}
 
@@ -103,6 +126,10 @@ def _answers(state: State, code: str, kind: str) -> list[str]:
         return movement.options(ctx, code)
     if kind in neighbours.KINDS:
         return neighbours.options(ctx, code, kind)
+    if kind in princesses.KINDS:
+        return princesses.options(ctx, code, kind)
+    if kind == "combined":
+        return neutrals.options(ctx, code)
     if kind == "court_reaction":
         return cards.reaction_options(ctx, code)
     if kind == "consent":
@@ -203,6 +230,10 @@ def _answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         movement.consent_answer(ctx, code, words)
     elif kind in neighbours.KINDS:
         neighbours.answer(ctx, code, kind, words)
+    elif kind in princesses.KINDS:
+        princesses.answer(ctx, code, kind, words)
+    elif kind == "combined":
+        neutrals.answer(ctx, code, words)
     elif kind == "court_reaction":
         cards.reaction_answer(ctx, code, words)
     elif kind in ("clergy_penalty", "destroy", "battle_order"):
@@ -245,6 +276,8 @@ def _settle(ctx: Ctx) -> None:
     action = ctx.play["action"]
     if action is None or action["kind"] != "movement" or action["stage"] not in ("move", "consent"):
         sync_assets(ctx)
+        if action is None or (action.get("neighbour") or {}).get("stage") != "move":
+            princesses.check(ctx)  # a Princess leaves a Capital that changes hands (moves are final)
 
 
 def outcome(state: State) -> Outcome:
@@ -294,7 +327,7 @@ def on_deadline(state: State, seat: int) -> str | None:
         return "pass"
     if kind in ("reroll", "flip"):
         return "keep"
-    if kind in ACTION_KINDS and kind != "politics_return" or kind == "movement":
+    if kind in ACTION_KINDS and kind != "politics_return" or kind in ("movement", "combined"):
         return "done"
     if kind == "neighbour_move":
         return "done" if "done" in _answers(state, code, kind) else "undo"

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..data import COLOURS, catalog, instance_kind
 from ..state import controllers, land_might, might
-from . import cards, movement, neighbours
+from . import cards, movement, neighbours, neutrals, princes
 from .common import (
     TRACK_MAX,
     Ctx,
@@ -55,14 +55,16 @@ def begin(ctx: Ctx, code: str, kind: str) -> None:
 
 def end(ctx: Ctx) -> None:
     ctx.play["private"][ctx.play["action"]["who"]].pop("drawn", None)
-    ctx.play["action"] = None
+    ctx.play["action"] = neutrals.follow_up(ctx, ctx.play["action"])  # the active variant's Combined Action
 
 
 def step(ctx: Ctx) -> None:
     """Pose the current action's next prompt (or finish it)."""
     action = ctx.play["action"]
     code, kind, stage = action["who"], action["kind"], action["stage"]
-    if kind == "movement":
+    if kind == "combined":
+        neutrals.step(ctx, action)
+    elif kind == "movement":
         movement.step(ctx)  # even after the mover's elimination: its battles are fought by neutral units
     elif ctx.state["players"][code]["eliminated"]:
         end(ctx)
@@ -233,11 +235,13 @@ def tax_income(state: dict[str, Any], code: str) -> int:
 def _taxes_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     if ctx.state["players"][code]["people"] <= 0:
         return ["done"]  # 0 People forbids Taxes, whatever the cards (Immunity Charter's own words)
-    return ["collect", *cards.plays(ctx, code, "own_action:taxes"), "done"]
+    clergy = ["collect clergy"] if princes.clergy_taxes(ctx.state, code) else []  # Spindleshanks
+    return ["collect", *clergy, *cards.plays(ctx, code, "own_action:taxes"), "done"]
 
 
 def _taxes(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> None:
-    change_track(ctx, code, "people", -action["tax_people"], "Taxes")
+    track = "clergy" if words == ["collect", "clergy"] else "people"
+    change_track(ctx, code, track, -action["tax_people"], "Taxes")
     income = tax_income(ctx.state, code)
     got = gain_gold(ctx, code, income)
     bonus = " (Colour of Gold: +2)" if code == "SIL" else ""
@@ -343,9 +347,9 @@ def _building_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
                     continue
                 if player["gold"] >= city_cost(state, code, gord):
                     result.append(f"found {gord['id']}")
-    if action["count"] < 2 + rule_number(state, code, "build_limit", "building") and player["gold"] >= 1:
+    if action["count"] < 2 + rule_number(state, code, "build_limit", "building"):
         for building in BUILDINGS:
-            if tokens[building] > 0:
+            if tokens[building] > 0 and player["gold"] >= princes.build_cost(state, code, building, 1):
                 result += [f"build {building} {land}" for land in owned if state["lands"][land]["building"] is None]
     return result + ["done"]
 
@@ -363,13 +367,15 @@ def _building(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
         action["founded"] = True
         action["cities"] += 1
         ctx.log("found_city", f"{name(code)} founds the City of {gord['name']} for {cost} gold (+1 Might).")
+        fire(ctx, code, "on_found")  # Przemysł I
         return
     building, land = words[1], words[2]
-    pay_gold(ctx, code, 1)
+    cost = princes.build_cost(state, code, building, 1)
+    pay_gold(ctx, code, cost)
     tokens[building] -= 1
     state["lands"][land]["building"] = building
     action["count"] += 1
-    ctx.log("build", f"{name(code)} builds a {building.title()} on {land_name(land)} for 1 gold.")
+    ctx.log("build", f"{name(code)} builds a {building.title()} on {land_name(land)} for {cost} gold.")
     built(ctx, code, building)
 
 
@@ -428,6 +434,7 @@ def summon_council(ctx: Ctx, code: str, action: dict[str, Any]) -> None:
     ctx.log("council", f"{name(code)} summons a Council.")
     if code == "PMA" and controllers(ctx.state).get("gnesna") == "PMA":
         change_track(ctx, code, "clergy", ELDER_BLOOD_CLERGY, "Elder Blood: the Archbishop of Gnesna")
+    fire(ctx, code, "council_host")  # Przemysł II: before the card phase
     action["count"] += 1
     action["stage"] = "council"
     action["queue"] = list(round_order(ctx.state))

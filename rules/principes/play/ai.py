@@ -47,7 +47,10 @@ def choose_plan(view: View, seat: int, legal: Sequence[str], rng: random.Random)
     noisy = {action: value + rng.random() * 1.5 for action, value in score.items()}
     chosen = sorted(sorted(noisy, key=noisy.__getitem__, reverse=True)[:3], key=PLAN_ORDER.index)
     plan = f"plan {' '.join(chosen)}"
-    return plan if plan in legal else rng.choice([a for a in legal if a.startswith("plan")])
+    plans = [a for a in legal if a.startswith("plan")]
+    if not plans:  # the hand limit's conversions come before the plan
+        return _convert(view, me, list(legal))
+    return plan if plan in legal else rng.choice(plans)
 
 
 def _positions(view: View, code: str) -> tuple[int, int, int]:
@@ -217,6 +220,12 @@ def _place(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     return "stay" if "stay" in answers else answers[0]
 
 
+def _princess(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    """Home first (the cards it draws), else any legal mission."""
+    home = f"send {capital(me)}"
+    return home if home in answers else rng.choice(answers)
+
+
 CHOOSERS = {
     "plan": lambda view, me, answers, rng: choose_plan(view, view["you"]["seat"], answers, rng),
     "direction": lambda view, me, answers, rng: rng.choice(answers),
@@ -230,4 +239,7 @@ CHOOSERS = {
     "neighbour_block": _block, "neighbour_move": _neighbour_move,
     "neighbour_destroy": lambda view, me, answers, rng: answers[-1],
     **HISTORY_CHOOSERS,
+    "combined": lambda view, me, answers, rng: answers[0],
+    "princess": _princess, "princess_draw": lambda view, me, answers, rng: answers[0],
+    "princess_discard": lambda view, me, answers, rng: answers[0],
 }

@@ -41,6 +41,7 @@ from .common import (
 )
 from .effects_engine import Effect, affordable, fire, reachable, rule_terms, run
 from .invaders import MONGOLS, mongol_refuges
+from .princes import coin_loot
 
 SIDES = ("A", "D")
 OTHER = {"A": "D", "D": "A"}
@@ -331,11 +332,13 @@ def _steal(ctx: Ctx, battle: dict[str, Any]) -> None:
         if victim is not None and vault(ctx.state, victim):
             ctx.log("coin", f"{name(victim)}'s Treasury Vault: the coin face steals nothing.")
             continue
-        if victim is not None and pay_gold(ctx, victim, 1) == 0:
+        loot = coin_loot(ctx.state, thief)  # Bolesław the Bald: 2
+        if victim is not None and (loot := pay_gold(ctx, victim, loot)) == 0:
             continue
         if thief is not None:
-            gain_gold(ctx, thief, 1)
-        ctx.log("coin", f"{name(battle['sides'][side])} loots 1 gold from {name(battle['sides'][OTHER[side]])}.")
+            gain_gold(ctx, thief, loot)
+        ctx.log("coin", f"{name(battle['sides'][side])} loots {loot} gold from "
+                f"{name(battle['sides'][OTHER[side]])}.")
 
 
 def vault(state: dict[str, Any], code: str) -> bool:
@@ -543,6 +546,10 @@ def _draw(ctx: Ctx, battle: dict[str, Any]) -> None:
         code = side_player(ctx.state, battle, side)
         if code is not None and draw(ctx.state, code, "battle") is not None:
             ctx.log("battle_draw", f"{name(code)} draws a Battle card.")
+    for side in SIDES:  # the ruling Princes' 'after each battle' rules (Elbow-high, Henry the Pious)
+        code = side_player(ctx.state, battle, side)
+        if code is not None:
+            fire(ctx, code, "after_battle", battle, side)
     ctx.play["battle"] = None
     action = ctx.play["action"]
     if battle["winner"] == "A" and action is not None and action.get("kind") == "movement":

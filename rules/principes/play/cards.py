@@ -4,8 +4,8 @@ A Court card's text is played at the moment its white bar names (``timing`` in t
 during the player's own action of that kind (before its main step: before collecting Taxes, before drawing or
 summoning a Council), ``council`` in a Council's card phase, ``any_time`` as a free action. The notation is
 ``play <card> [<land>|<player>|people|clergy]``; :func:`plays` lists the legal ones, :func:`play` applies one
-through the effect interpreter. A card whose text needs a part of the game that does not exist yet (the Princess,
-PRINCIPES IV) or a reaction window (the Papal Legate) is not offered for its text; it can still be sold or played
+through the effect interpreter (Dynastic Marriage: ``play <card> <area>``, the Princess's new area). A card whose
+text is a reaction (the Papal Legate) is not offered for its text; it can still be sold or played
 for support. The Truce of God's land is kept in ``play["round_effects"]`` until the end of the Round.
 """
 
@@ -34,7 +34,7 @@ from .common import (
 from .effects_engine import Effect, effect_of, rule_terms, run
 
 #: primitives whose part of the game is not played yet: cards made of them are not offered for their text
-NOT_PLAYABLE = {"princess", "cancel_card"}
+NOT_PLAYABLE = {"cancel_card"}
 
 
 def _needs(card: str) -> set[str]:
@@ -47,6 +47,8 @@ def _needs(card: str) -> set[str]:
         words = {arg.name for arg in term.args if not arg.call}
         if words & {"own_land", "own_small_gord", "own_borders", "rival_land", "chosen_land"}:
             needs.add("land")
+        if term.name == "princess" and "send" in words:
+            needs.add("land")  # Dynastic Marriage: the Princess's new area
         if "target" in words:
             needs.add("target")
         if term.name == "gain_track" and "either" in words:
@@ -80,6 +82,9 @@ def _land_choices(state: dict[str, Any], code: str, card: str) -> list[str]:
             result += [land for land, owner in control.items() if owner == code
                        and not state["lands"][land]["cities"] and state["supply"]["tokens"]["civitas"] > 0
                        and any(gord["might"] == 0 for gord in lands[land]["gords"])]
+        elif term.name == "princess" and words == ["send"]:
+            from .princesses import legal_areas
+            result += legal_areas(state, code)
         elif term.name == "immunity" and "chosen_land" in words:
             result += [land for land, owner in control.items() if owner == code]
         elif term.name == "division" and words == ["remove", "own_borders"]:

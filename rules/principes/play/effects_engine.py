@@ -407,6 +407,7 @@ def _build(effect: Effect, args: tuple[Term, ...]) -> bool:
         tokens[city_token(land, gord)] -= 1
         land_state["cities"][gord["id"]] = city_token(land, gord)
         effect.ctx.log("effect_build", f"{name(effect.who)} founds {gord['name']} ({_title(effect.source)}).")
+        fire(effect.ctx, effect.who, "on_found")  # Przemysł I: a City founded by any means
         return True
     if land_state["building"] is not None or tokens[kind] <= 0:
         return False
@@ -451,6 +452,13 @@ def _assembly(effect: Effect, args: tuple[Term, ...]) -> bool:
     return True
 
 
+def _princess(effect: Effect, args: tuple[Term, ...]) -> bool:
+    """Dynastic Marriage: the Princess goes to the chosen area now (``princesses``)."""
+    from .princesses import card_send
+
+    return args[0].name == "send" and card_send(effect.ctx, effect.who, effect.land)
+
+
 def _survive(effect: Effect, args: tuple[Term, ...]) -> bool:
     effect.state["players"][effect.who]["heir"] = True
     return True
@@ -462,7 +470,7 @@ IMMEDIATE: dict[str, Any] = {
     "extra_swords": _battle_bonus(0), "extra_shields": _battle_bonus(1), "ignore_defender_bonus": _ignore_bonus,
     "block_window": _block_window, "damage_order": _damage_order, "return_unit": _return_unit,
     "track_cost": _track_cost, "build": _build, "division": _division, "assembly": _assembly,
-    "survive_elimination": _survive,
+    "survive_elimination": _survive, "princess": _princess,
 }
 
 
@@ -475,12 +483,20 @@ def tiles_of(state: dict[str, Any], code: str) -> list[str]:
     return [tile for tiles in player["progress"].values() for tile in tiles]
 
 
+def sources_of(state: dict[str, Any], code: str) -> list[str]:
+    """The tiles ``code`` holds and the card of its ruling Prince (his rule lasts while he rules)."""
+    player = state["players"].get(code)
+    prince = [player["prince"]] if player is not None and not player["eliminated"] and player["prince"] else []
+    return tiles_of(state, code) + prince
+
+
 def rule_terms(state: dict[str, Any], code: str, primitive: str) -> list[Term]:
-    """Every statement ``primitive(...)`` on the tiles ``code`` holds (a tile's rule lasts while it is held)."""
+    """Every statement ``primitive(...)`` on the tiles ``code`` holds (a tile's rule lasts while it is held), on
+    its ruling Prince's card, and on a History card's "In this Round" text."""
     from .history import round_terms
 
     found = []
-    for tile in tiles_of(state, code):
+    for tile in sources_of(state, code):
         for term in effect_of(tile):
             if term.name == primitive:
                 found.append(term)
@@ -508,9 +524,10 @@ def rule_number(state: dict[str, Any], code: str, primitive: str, word: str) -> 
 
 def fire(ctx: Ctx, code: str, timing: str, battle: dict[str, Any] | None = None,
          side: str | None = None) -> list[str]:
-    """Run the effects of the tiles ``code`` holds whose timing is ``timing``; returns the tiles that acted."""
+    """Run the effects of the tiles ``code`` holds and of its ruling Prince whose timing is ``timing``; returns
+    the sources that acted."""
     acted = []
-    for tile in tiles_of(ctx.state, code):
+    for tile in sources_of(ctx.state, code):
         if card_record(tile).get("timing") != timing:
             continue
         effect = Effect(ctx, code, tile, battle=battle, side=side, choice=_lower_track(ctx.state, code))
@@ -528,4 +545,4 @@ def _lower_track(state: dict[str, Any], code: str) -> str:
 
 def _title(component: str) -> str:
     record = card_record(component)
-    return str(record.get("title") or instance_kind(component))
+    return str(record.get("title") or record.get("name") or instance_kind(component))

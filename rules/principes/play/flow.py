@@ -13,7 +13,7 @@ from rules.engine import Rng, State
 
 from ..data import catalog
 from ..state import turn_order
-from . import actions, battle, dynasty
+from . import actions, battle, dynasty, princesses
 from . import history as history_cards
 from .common import (
     ACTION_TITLES,
@@ -37,7 +37,7 @@ def start_play(state: State, rng: Rng) -> State:
     state["phase"] = "play"
     state["play"] = {
         "seq": 0,                     # decision id counter
-        "phase": "direction",         # direction | plan | actions | end
+        "phase": "direction",         # direction | reveal | plan | actions | end
         "prompts": {},                # principality -> {id, kind, text, timing, sealed}
         "order": turn_order(state),   # turn order fixed for the Round
         "slot": 0, "turn": 0,         # which Action token (0..2) of which player in the order is next
@@ -65,6 +65,8 @@ def advance(ctx: Ctx) -> None:
             return
         if play["succession"]:
             dynasty.step(ctx)
+        elif play.get("princess_queue"):
+            princesses.step(ctx)
         elif play["battle"] is not None:
             battle.step(ctx)
         elif play.get("event") is not None:
@@ -82,6 +84,11 @@ def _phase_step(ctx: Ctx) -> None:
         holder = ctx.state["princeps"]["holder"]
         prompt(ctx, holder, "direction", f"Round {ctx.state['round']}: choose the turn order direction "
                "(cw = Polonia Maior, Masovia, Polonia Minor, Silesia; ccw = the reverse), starting with you.")
+    elif play["phase"] == "reveal":
+        _reveal_history(ctx)
+        for code in round_order(ctx.state):
+            fire(ctx, code, "round_start")  # after the History text (Leszek the White)
+        play["phase"] = "plan"
     elif play["phase"] == "plan":
         _pose_plans(ctx)
     elif play["phase"] == "actions":
@@ -98,8 +105,8 @@ def choose_direction(ctx: Ctx, direction: str) -> None:
     names = ", ".join(name(code) for code in ctx.play["order"])
     ctx.log("direction", f"The Princeps ({name(state['princeps']['holder'])}) chooses "
             f"{'clockwise' if direction == 'cw' else 'counter-clockwise'}: {names}.")
-    _reveal_history(ctx)
-    ctx.play["phase"] = "plan"
+    princesses.start_round(ctx)  # resolution 31: missions, then the History card
+    ctx.play["phase"] = "reveal"
 
 
 def _reveal_history(ctx: Ctx) -> None:

@@ -53,7 +53,7 @@ from .common import (
     round_order,
     to_pool,
 )
-from .effects_engine import Effect, apply_term, effect_of, fire, rule_terms
+from .effects_engine import Effect, apply_term, effect_of, fire
 
 #: text primitives that ask each player, and the prompt kind they pose
 PROMPTED = {"choose": "history_choice", "build": "history_build", "relocate": "history_relocate"}
@@ -362,14 +362,11 @@ def _foundable(state: dict[str, Any], lands: list[str]) -> list[tuple[str, dict[
 
 
 def city_cost(state: dict[str, Any], code: str, gord: dict[str, Any]) -> int:
-    """A City costs its Might (gord Might + 1), lowered by every ``cost_discount(city, n, min)`` in force
-    (a History text this Round, a held tile), never below ``min`` nor above the full cost."""
-    full = cost = int(gord["might"]) + 1
-    for term in rule_terms(state, code, "cost_discount"):
-        if term.args[0].name == "city" and term.args[1].number is not None:
-            floor = term.args[2].number if len(term.args) > 2 and term.args[2].number is not None else 0
-            cost = max(cost - term.args[1].number, floor)
-    return min(cost, full)
+    """A City costs its Might (gord Might + 1), lowered by every ``cost_discount(city, n, min)`` in force: a
+    History text this Round, a held tile, the ruling Prince (``princes.build_cost`` reads them all)."""
+    from .princes import build_cost
+
+    return build_cost(state, code, "city", int(gord["might"]) + 1)
 
 
 def _gord_land(gord_id: str) -> str:
@@ -386,6 +383,7 @@ def found_city(ctx: Ctx, code: str, land: str, gord_id: str) -> None:
     ctx.state["supply"]["tokens"][token] -= 1
     ctx.state["lands"][land]["cities"][gord_id] = token
     ctx.log("urbanization_city", f"{name(code)} founds the City of {gord['name']} for free.")
+    fire(ctx, code, "on_found")  # Przemysł I: a City founded by any means
 
 
 # ---- the Common Council (resolution 35) --------------------------------------------------------------------

@@ -40,6 +40,7 @@ from .common import (
     round_order,
     to_pool,
 )
+from .princesses import remove_princess
 
 PRUSSIANS, LITHUANIANS, TEUTONS, MONGOLS = "PRU", "LIT", "TEU", "MON"
 MONGOL_AREA = "rus"
@@ -224,20 +225,10 @@ def devastate(ctx: Ctx, faction: str, lands: list[str]) -> None:
             razed.append(f"the {land_state['building'].title()}")
             tokens[land_state["building"]] += 1
             land_state["building"] = None
-        for code in [c for c, units in land_state["units"].items() if units.get("princess")]:
-            remove_princess(ctx, code, land)
+        remove_princess(state, land, ctx)  # devastation sends her home until the next Period (30)
         if razed:
             ctx.log("devastation", f"The {name(faction)} devastate {land_name(land)}: {', '.join(razed)} "
                     "destroyed.")
-
-
-def remove_princess(ctx: Ctx, code: str, land: str) -> None:
-    """A Princess on a devastated land leaves the map until the next Period (rulebook p. 27)."""
-    add_units(ctx.state, land, code, "princess", -1)
-    to_pool(ctx.state, code, "princess", 1)
-    if code in ctx.state["players"]:
-        ctx.state["players"][code]["princess"] = "home"
-    ctx.log("princess_removed", f"{name(code)}'s Princess flees {land_name(land)}.")
 
 
 def go_home(ctx: Ctx, faction: str) -> None:

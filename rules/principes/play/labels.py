@@ -14,6 +14,8 @@ def _land(token: str) -> str:
     lands = catalog().lands
     if token in lands:
         return str(lands[token]["name"])
+    if token in catalog().offmap:
+        return str(catalog().offmap[token]["name"])
     for land in lands.values():
         for gord in land["gords"]:
             if gord["id"] == token:
@@ -93,6 +95,17 @@ def describe_action(state: State, action: str) -> str:
     if verb == "choose" and len(words) == 2:
         return "Pay the gold the History card asks" if words[1] == "pay" else \
             f"Lose the {words[1].title()} the History card asks"
+    if verb == "combined" and len(words) == 3:
+        what = {"assemble": "assemble 3 units for", "move": "move the units of",
+                "castle": "build a Castle on"}.get(words[1], words[1])
+        target = _faction(words[2]) if words[1] != "castle" else _land(words[2])
+        return f"Combined Actions: {what} {target}"
+    if verb == "send" and len(words) == 2:
+        return f"Send your Princess to {_land(words[1])}"
+    if verb == "discard" and len(words) == 2:
+        return f"Discard {_card(words[1])} to the bottom of its deck"
+    if action == "collect clergy":
+        return "Collect taxes (-1 Clergy instead of People)"
     if verb == "prince" and len(words) == 2:
         return f"Crown {_card(words[1])}"
     labels = {"collect": "Collect taxes (-1 People)", "council": "Summon a Council", "undo": "Undo the last move",

@@ -254,6 +254,9 @@ def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> None:
     player = ctx.state["players"][code]
     if not active(ctx.state, code):  # eliminated in its own battle: no penalty, no destruction any more
         action["penalties"], action["destroy"] = [], []
+    if action["penalties"]:
+        from .princes import waive_penalties
+        waive_penalties(ctx, code, action)  # Henry III of Głogów
     cap = penalty_cap(ctx.state, code)
     if cap is not None and len(action["penalties"]) > cap:
         waived = action["penalties"][cap:]
@@ -277,7 +280,8 @@ def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> None:
         return
     contested = battle_lands(ctx, code)
     if not contested:
-        ctx.play["action"] = None
+        from .neutrals import follow_up
+        ctx.play["action"] = follow_up(ctx, action)  # the active variant's Combined Action
         return
     if len(contested) == 1 or not active(ctx.state, code):
         battle.start(ctx, contested[0], code)

@@ -40,6 +40,7 @@ from .common import (
     to_deck_bottom,
 )
 from .movement import MOVEMENT_POINTS, movement_bonus, truce_lands
+from .princes import immune
 
 NEIGHBOURS = ("GER", "BOH", "HUN", "RUS", "WPOM", "EPOM")
 UNITS = ("knight", "footman")
@@ -53,7 +54,8 @@ def _matches(card: str, faction: str) -> bool:
 
 
 def _home(faction: str) -> str:
-    return str(catalog().factions[faction]["home"])
+    """The Neighbour's area ('' for a neutral principality's army, which has none: no Princess marries it)."""
+    return str(catalog().factions[faction].get("home") or "")
 
 
 # ---- playing a card ----------------------------------------------------------------------------------------
@@ -140,6 +142,8 @@ def begin_move(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
     army.update({"stage": "move", "pieces": pieces, "log": [], "ops": 0, "start_control": controllers(state)})
 
 
+
+
 def _finish(ctx: Ctx, code: str) -> None:
     action = ctx.play["action"]
     action["neighbour"] = None
@@ -206,9 +210,11 @@ def forbidden(state: dict[str, Any], code: str, army: dict[str, Any], land: str)
 def ending_banned(state: dict[str, Any], faction: str, land: str, owner: str | None) -> bool:
     """Whether units of ``faction`` (a Neighbour or an Invader, whoever moves them) may not end a move on
     ``land``, which ``owner`` controlled when the move began: a land of a player whose Princess is married to
-    that Neighbour (resolution 23). The one place where such immunities are decided, for both kinds of army."""
+    that Neighbour (resolution 23), or of a player whose Prince's rule bars that faction (Siemowit I: the Rus;
+    Bolesław II of Masovia: the Lithuanians). The one place where such immunities are decided, for both kinds
+    of army."""
     married = [p for p, player in state["players"].items() if player["princess"] == _home(faction)]
-    return owner in married
+    return owner in married or immune(state, owner, faction)
 
 
 def move_options(ctx: Ctx, code: str) -> list[str]:

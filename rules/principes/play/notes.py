@@ -78,8 +78,8 @@ target converts the 2 discarded cards for 1 gold each (the first Court/Neighbour
 among Sons places a token on a unit-free land of another player's principality that player controls (24).
 Truce of God: until the end of the Round no other player's units (nor Neighbours they move) may end a move on the
 chosen land. The Heir is played by itself when its holder would be eliminated: the player stays without a Prince
-until a later Prince takes the throne. Dynastic Marriage and Lady of the Court need the Princess (PRINCIPES IV):
-until then they are played only for gold or support.
+until a later Prince takes the throne. Dynastic Marriage (during your Politics action, play <card> <area>) sends
+your Princess, even if removed this Period, to a new legal area and resolves her arrival at once.
 - Neighbour cards: before your Politics action, neighbour <card> <faction> (a joker names any Neighbour; one card
 per Neighbour per action; a full-pool card costs 2 gold, paid when played and kept if blocked, 22). Every other
 player in turn order gets the blocking window (block <card> with a card of that Neighbour or a joker, several
@@ -129,7 +129,36 @@ there withdraw to the first adjacent land you control (or your pool); the land i
 the map the Princeps moves them; beaten or back from a raid they return to Culmen, waiting off the map while
 others hold it. Mongol Invasion: 4, 3, 2, then 1 riders enter the Rus Fiefdoms; each player in turn order may
 move the surviving horde from where it stands; after the last move the survivors leave the map.
-Not yet: the active-neutrals variant (option neutrals=active plays as passive for now) and Princesses. Gold gifts are listed among a player's choices only while that
+Princesses (31): at the start of each Period, after the Princeps chose the turn order and before the History
+card, the old Princesses leave the map and each player in turn order sends one (send <area>): to a Neighbour's
+area (a German, Bohemian, Hungarian or Rus off-map area, or the Pomeranian land: that Neighbour's units, moved by
+anyone, cannot end a move on your lands this Period, 23), to your own Capital if you control it (draw court or
+draw neighbour now and at the start of the Period's second Round) or to another player's Capital if they control
+it (they discard a Court or Neighbour card of their choice now and next Round; they may sell or play cards for
+support first). Never the area of her previous mission, never an area another Princess holds. She leaves the map
+(until the next Period) when the land she stands on changes hands (taken by movement or in battle: foreign units,
+or her own player's units for a saboteur, 'win' it), when it is devastated, and when her player is eliminated.
+Lady of the Court: each of her draws or discards is 2 cards. Sending her is always possible (4 Neighbour areas off
+the map); the deadline default is the first listed area (your own Capital when allowed), a Court card, or the
+first Court/Neighbour card of the hand.
+Prince cards: the ruling Prince's rule works like a held tile's: Spindleshanks (Taxes: collect clergy pays 1
+Clergy instead of People, still refused at 0 People), Odonic (free Abbeys), Przemysl I (+1 People per City
+founded, by any means), Boleslaw the Pious (+2 gold in Taxes while holding Calisia), Przemysl II (+1 People when
+summoning a Council, before its cards), Conrad I (+1 shield against Invaders), Casimir of Kuyavia (+1 gold per
+central land, at most 2), Siemowit I and Boleslaw II (Rus, resp. Lithuanian units may not end a move on your
+lands), the Elbow-high (a Battle card more after a lost battle), Leszek the White (a Court card at the start of
+each Round, after the History card, while Princeps), the Chaste (+1 gold in Taxes), Leszek the Black (+1 sword
+against Neighbours and Invaders), Henry the Bearded (Cities 1 gold less, at least 1), Henry the Pious (+1 Clergy
+after any battle against Invaders), the Bald (a coin face steals 2), Henry Probus (free Tiltyards), Henry III of
+Glogow (no end-of-move penalty on lands of Polonia Maior). A player without a ruling Prince (an heir) has no rule.
+Games for 2 and 3 players: option neutrals=passive (default), the neutral principalities only defend; option
+neutrals=active (38): after each Assembly, Movement or Building you may perform the Combined Actions tile's action
+for one neutral principality: combined assemble <faction> (up to 3 units of its pool, Knights first, into its
+Capital for free, if no foreign unit stands there), combined move <faction> (all its Knights and Footmen, moved
+like a Neighbour army: they never end on your own lands, you decide their battles' withdrawals) or combined
+castle <land> (a free Castle on a land it controls); or done (the deadline default). A neutral Prince removed in
+battle returns to his own land.
+Gold gifts are listed among a player's choices only while that
 player has no decision to take; 'give <player> <amount>' is accepted at any time.
 Deadlines: a missing plan is sealed with the AI's plan for that seat; an unanswered consent is a denial; an
 unanswered card window passes; an unfinished Neighbour move ends (or takes back its last move until it may

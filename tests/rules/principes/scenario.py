@@ -84,3 +84,18 @@ def pass_empty_windows(state: State, draws: list[int] | None = None) -> State:
         rng = ReplayRng(list(draws)) if draws is not None else Rng(b"scenario-pass")
         state = apply(state, waiting[0], "pass", rng).state
     return state
+
+
+def send_princesses(state: State) -> State:
+    """Answer every Princess prompt (missions, draws, discards) with its deadline default."""
+    from rules.principes.play import on_deadline
+    from rules.principes.play.princesses import KINDS
+
+    for _ in range(40):
+        waiting = [s for s, d in pending(state).items() if d.kind in KINDS]
+        if not waiting:
+            return state
+        answer = on_deadline(state, waiting[0])
+        assert answer is not None
+        state = apply(state, waiting[0], answer, Rng(b"scenario-princess")).state
+    return state

@@ -10,7 +10,7 @@ from rules.principes.play import ai, ai_strong, legal_actions, pending
 from rules.principes.play.ai_eval import battle_odds, can_reach, distances
 from rules.principes.state import build_view
 
-from .scenario import clear_units, decision_of, new_state, open_action, put, run, seat
+from .scenario import clear_units, decision_of, new_state, open_action, put, run, seat, send_princesses
 
 
 def choose(state: dict, code: str, level: str = "strong", rng_seed: int = 0) -> str:
@@ -42,6 +42,7 @@ def _last_round_plans() -> dict:
     """Both players sealing their plans in the last Round."""
     state = new_state(2)
     state, _ = run(state, "PMI", "direction cw")
+    state = send_princesses(state)  # the Period's Princess missions come before the plans
     assert decision_of(state, "PMA") == "plan"
     state["round"] = state["play"]["last_round"]
     return state

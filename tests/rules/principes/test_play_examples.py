@@ -18,6 +18,7 @@ from .scenario import (
     put,
     run,
     seat,
+    send_princesses,
 )
 
 
@@ -27,6 +28,8 @@ def test_turn_order_example() -> None:
     assert state["princeps"]["holder"] == "PMI"
     assert decision_of(state, "PMI") == "direction"
     clockwise = act(state, "PMI", "direction cw").state
+    assert decision_of(clockwise, "PMI") == "princess"  # the Princesses' missions come first (resolution 31)
+    clockwise = send_princesses(clockwise)
     assert clockwise["play"]["order"] == ["PMI", "SIL", "PMA", "MAS"]
     counter = act(state, "PMI", "direction ccw").state
     assert counter["play"]["order"] == ["PMI", "MAS", "PMA", "SIL"]

@@ -21,6 +21,8 @@ from .test_play_components import covers
 def reveal(state: dict[str, Any], card: str) -> tuple[dict[str, Any], list[str]]:
     """Put ``card`` on top of the History deck and let the Princeps choose the direction: it is revealed."""
     state["history"]["deck"].insert(0, card)
+    if state["round"] % 2 == 1:  # the second Round of the Period: no Princess missions before the card
+        state["round"] += 1
     applied = act(state, state["princeps"]["holder"], "direction cw")
     return applied.state, [event.kind for event in applied.events]
 
@@ -48,6 +50,7 @@ def test_battle_of_zawichost_everyone_draws_a_battle_card_princeps_first() -> No
     state = new_state(4)
     top = state["decks"]["battle"][0]
     hands = {code: len(state["players"][code]["hand"]) for code in state["seats"]}
+    state["players"]["PMI"]["prince"] = None  # Leszek the White's own Court card would blur the count
     state, kinds = reveal(state, "H01")
     assert "history_text" in kinds and "history_icons" in kinds
     assert all(len(state["players"][code]["hand"]) == hands[code] + 1 for code in state["seats"])
@@ -98,6 +101,7 @@ def test_privilege_of_cienia_taxes_cost_no_people() -> None:
 @covers("H07")
 def test_battle_of_legnica_a_shield_against_invaders() -> None:
     state, _ = reveal(new_state(4), "H07")
+    state["players"]["MAS"]["prince"] = "MAS-2a"  # not Conrad I, whose own shield against Invaders would add
     clear_units(state, "dobrinia")
     put(state, "dobrinia", "MAS", footman=1)
     put(state, "dobrinia", "PRU", footman=2)

@@ -424,10 +424,10 @@ def test_resolution_45_prince_change_at_the_end_of_a_period() -> None:
 
 # ---- the list of resolutions without a test ----------------------------------------------------------------
 
-#: resolutions that belong to the Princesses (31), the gold supply option's cap (37), the active-neutrals
-#: variant (38) and solo play (40); 22-24 are cited by the PRINCIPES III card tests, 23-30 and 35 by the
-#: History and Invader tests (test_play_history, test_play_invaders)
-DEFERRED = {31, 37, 38, 40}
+#: resolutions without a citing test yet: the gold supply option's cap (37) and solo play (40); 22-24 are cited
+#: by the PRINCIPES III card tests, 23-30 and 35 by the History and Invader tests, 31 and 38 by the Princess
+#: and variant tests
+DEFERRED = {37, 40}
 
 
 def test_resolutions_without_a_test() -> None:

@@ -1,0 +1,86 @@
+"""Prince cards (PRINCIPES IV): the special rule of the ruling Prince, active while he rules.
+
+A Prince card carries a ``timing`` and an ``effect`` like a Progress tile; the effect interpreter treats the
+ruling Prince as one more source of the player's rules (``effects_engine.sources_of``), so ``fire`` runs his
+timed texts where the tiles' texts run (``on_tax``, ``on_build``, ``before_battle``...) and ``rule_terms`` finds
+his standing rules (``cost_discount``, ``coin_steal``, ``immunity``, ``penalty_waiver``, ``track_cost``). This
+module holds the rules those primitives change at the points the actions ask for them:
+
+- building costs lowered by ``cost_discount(item, n|free, min)`` (Odonic, Henry the Bearded, Henry Probus);
+- Taxes paid with Clergy (Spindleshanks: ``collect clergy``);
+- Neighbours and Invaders forbidden to end a move on the player's lands (``immunity(faction, own_lands)``);
+- end-of-move penalties waived for a principality's lands (``penalty_waiver(principality(P))``);
+- the coin face's steal (``coin_steal(self, n)``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..data import catalog
+from .common import Ctx, active, land_name, name
+from .effects_engine import rule_terms
+
+
+def ruling_prince(state: dict[str, Any], code: str) -> str | None:
+    """The Prince card of the ruling Prince (None for an heir without a Prince or an eliminated player)."""
+    player = state["players"].get(code)
+    if player is None or not active(state, code):
+        return None
+    prince: str | None = player["prince"]
+    return prince
+
+
+def build_cost(state: dict[str, Any], code: str, item: str, base: int) -> int:
+    """The gold ``item`` (city, abbey, tiltyard, castle) costs the player: ``cost_discount(item, free|n, min)``
+    of the ruling Prince and held tiles lower it, never below its minimum."""
+    cost = base
+    for term in rule_terms(state, code, "cost_discount"):
+        if term.args[0].name != item or len(term.args) < 2:
+            continue
+        if term.args[1].name == "free":
+            cost = 0
+            continue
+        floor = term.args[2].number or 0 if len(term.args) > 2 else 0
+        cost = max(min(cost, floor), cost - (term.args[1].number or 0))
+    return cost
+
+
+def clergy_taxes(state: dict[str, Any], code: str) -> bool:
+    """Spindleshanks: Taxes may be paid with 1 Clergy instead of 1 People (``track_cost(taxes, people|clergy)``)."""
+    return any(term.args[0].name == "taxes" and "clergy" in term.args[1].choices
+               for term in rule_terms(state, code, "track_cost")) and state["players"][code]["clergy"] > 0
+
+
+def immune(state: dict[str, Any], code: str | None, faction: str) -> bool:
+    """Whether ``faction``'s units may not end a move on the lands ``code`` controls (Siemowit I: the Rus
+    Fiefdoms; Bolesław II of Masovia: the Lithuanians)."""
+    if code is None or code not in state["players"]:
+        return False
+    return any(term.args[0].name in (faction, "any") for term in rule_terms(state, code, "immunity"))
+
+
+def waived_lands(state: dict[str, Any], code: str, lands: list[str]) -> list[str]:
+    """The lands of ``lands`` whose end-of-move penalty a ``penalty_waiver(principality(P))`` waives."""
+    waived = {term.args[0].args[0].name for term in rule_terms(state, code, "penalty_waiver")
+              if term.args[0].call and term.args[0].name == "principality"}
+    return [land for land in lands if catalog().lands[land]["principality"] in waived]
+
+
+def waive_penalties(ctx: Ctx, code: str, action: dict[str, Any]) -> None:
+    """Drop the penalties the ruling Prince waives (Henry III of Głogów: the lands of Polonia Maior)."""
+    waived = waived_lands(ctx.state, code, action["penalties"])
+    if not waived:
+        return
+    action["penalties"] = [land for land in action["penalties"] if land not in waived]
+    ctx.log("penalty_waived", f"{name(code)} pays no penalty for {', '.join(land_name(land) for land in waived)} "
+            "(the ruling Prince's rule).")
+
+
+def coin_loot(state: dict[str, Any], code: str | None) -> int:
+    """Gold a coin face rolled by ``code``'s side steals: 1, or n with ``coin_steal(self, n)`` (the Bald)."""
+    if code is None:
+        return 1
+    amounts = [term.args[1].number or 0 for term in rule_terms(state, code, "coin_steal")
+               if term.args[0].name == "self"]
+    return max(amounts, default=1)

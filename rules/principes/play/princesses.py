@@ -1,0 +1,282 @@
+"""Princesses (rulebook PRINCESSES; resolutions 23, 30 and 31): missions, their cards, removal.
+
+At the start of each Period, after the Princeps chose the turn order and before the History card (resolution 31),
+the Princesses of the past Period leave the map and each player, in turn order, sends a new one
+(``send <area>``) to:
+
+- a Neighbour's area (the off-map area, or the Pomeranian land): a marriage; that Neighbour's units may not end a
+  move on the player's lands this Period (resolution 23, checked by ``neighbours.forbidden``);
+- the player's own Capital, if they control it: they draw 1 Court or Neighbour card now (``draw court`` /
+  ``draw neighbour``) and again at the start of the Period's second Round;
+- another player's Capital, if that player controls it: that player discards 1 Court or Neighbour card of their
+  choice now (``discard <card>``; they may sell or play cards for support first) and again next Round.
+
+Never to the area of the player's previous mission, never where another Princess is. Lady of the Court makes
+each of those draws or discards 2 cards. Dynastic Marriage sends the Princess again (even if removed) to a new
+legal area and resolves her arrival at once. A Princess in a Capital is removed (until the next Period) when the
+land changes hands (taken over, or won in battle by foreign units, or by her own player's units for a saboteur),
+or when it is devastated (:func:`remove_princess`, called by the Invaders).
+
+Sub-state: ``play["princesses"] = {p: {"last": area | None, "host": controller when she arrived}}`` and
+``play["princess_queue"]`` = the steps still to resolve, each ``{"do": "send"|"draw"|"discard", "who": p,
+"by": p}``; ``flow.advance`` runs them before anything else. The figure stands in the area's ``units``
+(``{"princess": 1}``), taken from and returned to the supply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..data import catalog
+from ..state import controllers
+from .common import (
+    Ctx,
+    active,
+    add_units,
+    capital,
+    card_id_from,
+    card_record,
+    draw,
+    land_name,
+    name,
+    prompt,
+    round_order,
+    to_deck_bottom,
+    to_pool,
+)
+from .effects_engine import rule_terms
+
+KINDS = ("princess", "princess_draw", "princess_discard")
+NEIGHBOUR_FACTIONS = ("GER", "BOH", "HUN", "RUS", "WPOM", "EPOM")
+#: where a Princess stands when she is on no mission
+AWAY = ("home", "removed")
+
+
+def _record(ctx_state: dict[str, Any], code: str) -> dict[str, Any]:
+    book: dict[str, Any] = ctx_state["play"].setdefault("princesses", {})
+    entry: dict[str, Any] = book.setdefault(code, {"last": None, "host": None})
+    return entry
+
+
+def neighbour_areas() -> dict[str, str]:
+    """Area (off-map area or Pomeranian land) -> the Neighbour faction living there."""
+    factions = catalog().factions
+    return {str(factions[faction]["home"]): faction for faction in NEIGHBOUR_FACTIONS}
+
+
+def area_name(area: str) -> str:
+    data = catalog()
+    return str(data.offmap[area]["name"]) if area in data.offmap else land_name(area)
+
+
+def strength(state: dict[str, Any], code: str) -> int:
+    """Cards a Princess gives or takes each time: 1, or n with ``princess(strength(n))`` (Lady of the Court)."""
+    values = [term.args[0].args[0].number or 1 for term in rule_terms(state, code, "princess")
+              if term.args[0].call and term.args[0].name == "strength"]
+    return max(values, default=1)
+
+
+def legal_areas(state: dict[str, Any], code: str) -> list[str]:
+    """Where the player may send the Princess: own Capital first (if controlled), then the other players'
+    controlled Capitals, then the Neighbours; never the previous mission's area nor another Princess's."""
+    control = controllers(state)
+    taken = {player["princess"] for other, player in state["players"].items()
+             if other != code and player["princess"] not in AWAY}
+    last = _record(state, code)["last"]
+    current = state["players"][code]["princess"]
+    capitals = [capital(code)] + [capital(other) for other in state["seats"] if other != code and active(state, other)]
+    areas = [land for land in capitals if control.get(land) == catalog().lands[land]["principality"]]
+    areas += sorted(neighbour_areas())
+    return [area for area in areas if area not in taken and area != last and area != current]
+
+
+# ---- the figure ----------------------------------------------------------------------------------------------
+
+def _units(state: dict[str, Any], area: str) -> dict[str, Any]:
+    place = state["offmap"][area] if area in state["offmap"] else state["lands"][area]
+    units: dict[str, Any] = place["units"]
+    return units
+
+
+def _lift(state: dict[str, Any], code: str) -> None:
+    """Take the figure off the map back to the supply (wherever she stands)."""
+    where = state["players"][code]["princess"]
+    if where in AWAY:
+        return
+    units = _units(state, where)
+    mine = units.get(code, {})
+    if mine.get("princess"):
+        if where in state["lands"]:
+            add_units(state, where, code, "princess", -1)
+        else:
+            mine["princess"] -= 1
+            if not mine["princess"]:
+                del mine["princess"]
+            if not mine:
+                del units[code]
+        to_pool(state, code, "princess", 1)
+
+
+def _clear_figure(state: dict[str, Any], code: str) -> None:
+    """An eliminated player's Princess leaves the map, wherever she stands (resolution 44)."""
+    for area in [*state["lands"], *state["offmap"]]:
+        if _units(state, area).get(code, {}).get("princess"):
+            state["players"][code]["princess"] = area
+            _lift(state, code)
+    state["players"][code]["princess"] = "removed"
+
+
+def _place(state: dict[str, Any], code: str, area: str) -> None:
+    pool = state["supply"]["units"].get(code, {})
+    if pool.get("princess"):
+        pool["princess"] -= 1
+        if not pool["princess"]:
+            del pool["princess"]
+    if area in state["lands"]:
+        add_units(state, area, code, "princess", 1)
+    else:
+        mine = state["offmap"][area]["units"].setdefault(code, {})
+        mine["princess"] = mine.get("princess", 0) + 1
+    state["players"][code]["princess"] = area
+
+
+def remove_princess(state: dict[str, Any], land: str, ctx: Ctx | None = None) -> list[str]:
+    """Remove every Princess standing on ``land`` (devastation, resolution 30; takeover); she returns at the
+    next Period. Returns the principalities whose Princess left; logs when ``ctx`` is given."""
+    removed = [code for code, player in state["players"].items() if player["princess"] == land]
+    for code in removed:
+        _lift(state, code)
+        state["players"][code]["princess"] = "removed"
+        if ctx is not None:
+            ctx.log("princess_removed", f"{name(code)}'s Princess is removed from {area_name(land)}; she "
+                    "returns at the next Period.")
+    return removed
+
+
+def check(ctx: Ctx) -> None:
+    """A Princess leaves when her land changes hands (taken over, or won in battle) and when her player is
+    eliminated (resolution 44)."""
+    state = ctx.state
+    control = controllers(state)
+    for code, player in state["players"].items():
+        if player["eliminated"]:
+            _clear_figure(state, code)
+            continue
+        where = player["princess"]
+        if where in AWAY:
+            continue
+        if where in state["lands"] and control.get(where) != _record(state, code)["host"]:
+            remove_princess(state, where, ctx)
+
+
+# ---- the Round's steps -------------------------------------------------------------------------------------
+
+def start_round(ctx: Ctx) -> None:
+    """At the start of a Period: the old Princesses leave and everyone sends one; in the second Round of a
+    Period: the Princesses in Capitals give or take their cards again (resolution 31)."""
+    state = ctx.state
+    queue: list[dict[str, str]] = ctx.play.setdefault("princess_queue", [])
+    if state["round"] % 2 == 1:
+        for code in state["seats"]:
+            _lift(state, code)
+            state["players"][code]["princess"] = "home"
+        if state["round"] > 1:
+            ctx.log("princesses_home", "The Princesses of the past Period leave the map.")
+        queue += [{"do": "send", "who": code, "by": code} for code in round_order(state)]
+        return
+    for code in round_order(state):
+        queue += arrival_steps(state, code)
+
+
+def arrival_steps(state: dict[str, Any], code: str) -> list[dict[str, str]]:
+    """The draws or discards a Princess's presence causes (none at a Neighbour's)."""
+    where = state["players"][code]["princess"]
+    if where in AWAY or where not in state["lands"] or not catalog().lands[where]["capital"]:
+        return []
+    host = catalog().lands[where]["principality"]
+    if host == code:
+        return [{"do": "draw", "who": code, "by": code}] * strength(state, code)
+    if active(state, host):
+        return [{"do": "discard", "who": host, "by": code}] * strength(state, code)
+    return []
+
+
+def step(ctx: Ctx) -> None:
+    """Pose the first waiting step's prompt, or skip it when there is nothing to choose."""
+    queue = ctx.play["princess_queue"]
+    entry = queue[0]
+    who = entry["who"]
+    answers = options(ctx, who, KINDS[("send", "draw", "discard").index(entry["do"])])
+    if not active(ctx.state, who) or not answers:
+        queue.pop(0)
+        if entry["do"] == "discard" and active(ctx.state, who):
+            ctx.log("princess_discard", f"{name(who)} has no Court or Neighbour card to discard.")
+        return
+    if entry["do"] == "send":
+        prompt(ctx, who, "princess", "Send your Princess on a mission: a Neighbour (marriage: immunity from it "
+               "this Period), your Capital (draw cards) or a rival's Capital (they discard).")
+    elif entry["do"] == "draw":
+        prompt(ctx, who, "princess_draw", "Your Princess holds court in your Capital: draw a Court or a "
+               "Neighbour card.")
+    else:
+        prompt(ctx, who, "princess_discard", f"{name(entry['by'])}'s Princess plots in your Capital: discard a "
+               "Court or Neighbour card (you may sell or play cards for support first).")
+
+
+def options(ctx: Ctx, code: str, kind: str) -> list[str]:
+    state = ctx.state
+    if kind == "princess":
+        return [f"send {area}" for area in legal_areas(state, code)]
+    if kind == "princess_draw":
+        return [f"draw {deck}" for deck in ("court", "neighbour") if state["decks"][deck]]
+    return [f"discard {card.lower()}" for card in state["players"][code]["hand"]
+            if card_record(card)["deck"] in ("court", "neighbour")]
+
+
+def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
+    ctx.play["princess_queue"].pop(0)
+    if kind == "princess":
+        send(ctx, code, words[1])
+    elif kind == "princess_draw":
+        draw(ctx.state, code, words[1])
+        ctx.log("princess_draw", f"{name(code)}'s Princess brings a {words[1].title()} card.")
+    else:
+        card = card_id_from(ctx.state, code, words[1])
+        assert card is not None
+        ctx.state["players"][code]["hand"].remove(card)
+        to_deck_bottom(ctx.state, card)
+        deck = card_record(card)["deck"].title()  # the deck shows, the card stays hidden (as a Politics return)
+        ctx.log("princess_discard", f"{name(code)} discards a {deck} card (a foreign Princess at court).")
+
+
+def send(ctx: Ctx, code: str, area: str) -> None:
+    """Place the Princess and resolve her arrival: the draws or discards come first in the queue."""
+    state = ctx.state
+    _lift(state, code)
+    _place(state, code, area)
+    record = _record(state, code)
+    record["last"] = area
+    record["host"] = controllers(state).get(area) if area in state["lands"] else None
+    neighbours = neighbour_areas()
+    if area in neighbours:
+        ctx.log("princess_sent", f"{name(code)}'s Princess marries into {name(neighbours[area])}: its units "
+                f"cannot end a move on {name(code)}'s lands this Period.")
+    else:
+        host = catalog().lands[area]["principality"]
+        role = "holds court at home" if host == code else f"plots at the court of {name(host)}"
+        ctx.log("princess_sent", f"{name(code)}'s Princess goes to {land_name(area)}: she {role}.")
+    ctx.play.setdefault("princess_queue", [])[:0] = arrival_steps(state, code)
+
+
+def card_send(ctx: Ctx, code: str, area: str | None) -> bool:
+    """Dynastic Marriage: send her now, even if removed, to a new legal area."""
+    if area is None or area not in legal_areas(ctx.state, code):
+        return False
+    send(ctx, code, area)
+    return True
+
+
+def deadline_answer(answers: list[str]) -> str | None:
+    """The default when the deadline passes: the first listed answer (own Capital first for a mission, a Court
+    card for a draw, the first card in hand for a discard)."""
+    return answers[0] if answers else None
