@@ -424,17 +424,34 @@ def test_resolution_45_prince_change_at_the_end_of_a_period() -> None:
 
 # ---- the list of resolutions without a test ----------------------------------------------------------------
 
-#: resolutions without a citing test yet: the gold supply option's cap (37) and solo play (40); 22-24 are cited
+#: resolutions without a citing test (none: 40 is cited by tests/host/test_principes_solo.py); 22-24 are cited
 #: by the PRINCIPES III card tests, 23-30 and 35 by the History and Invader tests, 31 and 38 by the Princess
 #: and variant tests
-DEFERRED = {37, 40}
+DEFERRED: set[int] = set()
 
 
 def test_resolutions_without_a_test() -> None:
-    """The resolutions 1-46 that no test cites yet: exactly those deferred to PRINCIPES III and IV."""
+    """Every resolution 1-46 is cited by a test (``test_resolution_N_...`` or "resolution N" in a test)."""
     cited: set[int] = set()
-    for path in Path(__file__).parents[1].rglob("*.py"):
+    for path in Path(__file__).parents[2].rglob("*.py"):  # every test folder (40 is a host test)
         for match in re.finditer(r"resolutions?_?\s?([0-9]+)(?:_and_([0-9]+))?", path.read_text()):
             cited.update(int(group) for group in match.groups() if group)
     missing = set(range(1, 47)) - cited
     assert missing == DEFERRED, f"resolutions without a test: {sorted(missing)}"
+
+
+def test_resolution_37_limited_gold_supply_pays_what_the_bank_holds() -> None:
+    """Unlimited gold by default; the option gold_supply=limited keeps the box's 66 coins: the bank starts with
+    what the players did not take, Taxes pay at most what it holds, and paid gold goes back to it."""
+    assert new_state(2)["supply"]["gold"] is None
+    state = new_state(2, gold_supply="limited")
+    assert state["supply"]["gold"] == 66 - 2 * 5
+    state["supply"]["gold"] = 1
+    state = open_action(state, "PMA", "taxes")
+    before = state["players"]["PMA"]["gold"]
+    state, _ = run(state, "PMA", "collect")
+    assert state["players"]["PMA"]["gold"] == before + 1 and state["supply"]["gold"] == 0
+    ctx = Ctx(state, ReplayRng([]))
+    from rules.principes.play.common import pay_gold
+
+    assert pay_gold(ctx, "PMA", 3) == 3 and state["supply"]["gold"] == 3
