@@ -15,7 +15,7 @@ from bot.discord.forms import FORMS, FormContext, FormPage, form_for
 from bot.models import HostError
 from rules.engine import Rng, State
 from rules.principes import GAME
-from tests.rules.principes.scenario import new_state, open_action, seat
+from tests.rules.principes.scenario import new_state, open_action, seat, to_plans
 
 FORM = FORMS["principes"]
 
@@ -73,7 +73,7 @@ def picked_actions(ctx: FormContext, page: FormPage) -> set[str]:
 def planning_state() -> State:
     state = new_state(2)
     first = next(iter(GAME.pending(state)))
-    return GAME.apply(state, first, "direction cw", Rng.for_event(1, 1)).state
+    return to_plans(GAME.apply(state, first, "direction cw", Rng.for_event(1, 1)).state)
 
 
 def test_the_plan_offers_only_legal_continuations_and_reviews_when_complete() -> None:

@@ -99,3 +99,17 @@ def send_princesses(state: State) -> State:
         assert answer is not None
         state = apply(state, waiting[0], answer, Rng(b"scenario-princess")).state
     return state
+
+
+def to_plans(state: State) -> State:
+    """Answer every decision before the plans (Princess missions, History texts) with its deadline default."""
+    from rules.principes.play import on_deadline
+
+    for _ in range(80):
+        waiting = [s for s, d in pending(state).items() if d.kind != "plan"]
+        if not waiting:
+            return state
+        answer = on_deadline(state, waiting[0])
+        assert answer is not None
+        state = apply(state, waiting[0], answer, Rng(b"scenario-to-plans")).state
+    return state
