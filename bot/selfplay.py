@@ -7,8 +7,10 @@ stored event logs (replayed through the rules), so they measure what the host re
 from __future__ import annotations
 
 import json
+import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +65,7 @@ async def run_selfplay(game_key: str, games: int, seed: int, players: int | None
                 except Exception as error:  # counted and reported: self-play exists to find these
                     report.errors += 1
                     report.error_messages.append(f"game {index}: {type(error).__name__}: {error}")
+                    traceback.print_exc(file=sys.stderr)  # the whole story, for whoever fixes it
                 report.games += 1
         finally:
             await host.close()

@@ -508,8 +508,10 @@ def _block(view: View, me: str, answers: list[str], rng: random.Random) -> str:
 
 
 def _withdraw(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    """Withdraw toward the land worth most to me (my Capital, then Might)."""
-    return max(answers, key=lambda a: (land_value(view, a.split()[2], me), a))
+    """Withdraw toward the land worth most to me (my Capital, then Might); a beaten horde's withdrawal names the
+    land only (``withdraw <land>``), other answers (e.g. leaving the map) rank last."""
+    lands = view["lands"]
+    return max(answers, key=lambda a: (land_value(view, a.split()[-1], me) if a.split()[-1] in lands else -99.0, a))
 
 
 STRONG: dict[str, Chooser] = {
