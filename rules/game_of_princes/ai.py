@@ -8,7 +8,8 @@ still for servitors drawing near the opponent's carpets (so they stand ready whi
 
 Levels: ``hard`` is a selective three-ply search (own move; the opponent's reply, searched for immediate
 wins only; own second move on the most promising first moves), ``medium`` a full-width two-ply alpha-beta,
-``easy`` one ply with occasional random moves.
+``easy`` one ply with occasional random moves. Each decision may evaluate at most ``EVALUATION_BUDGET``
+positions: the work is counted rather than timed, so the same position and rng give the same move on any machine.
 """
 
 from __future__ import annotations
@@ -66,8 +67,8 @@ def route_cost(board: Board, seat: int, confined: bool, limit: int = NO_ROUTE) -
     First a cheapest orthogonal route from the Prince (:func:`_route`), then its price: one Prince step per
     cell, plus for each cell on it lacking one of his servitors the walk of a servitor to it (each free
     servitor sent to one cell, nearest pairs first; a cell nobody is left for costs ``REUSE``, a servitor the
-    Prince already passed coming round again), plus the extras of cells an enemy servitor holds or lacking a
-    carpet. Routes dearer than ``limit`` are not looked for: the answer is then ``limit``.
+    Prince already passed coming round again), plus the extras of cells an enemy servitor holds (dearer when
+    he cannot leave: waiting for him would shuffle pieces forever) or lacking a carpet. Routes dearer than ``limit`` are not looked for: the answer is then ``limit``.
     """
     start = board.princes[seat]
     if board.carpets.get(start) == COLOURS[1 - seat]:
