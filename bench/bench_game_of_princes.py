@@ -4,7 +4,8 @@ Goals (issue "Game of Princes"): the ``hard`` AI wins at least 95% of 200 games 
 seats alternating, and decides within 1 s on the reference machine (2 cores). The decision times are
 compared with a floor measured in the same run: generating the legal moves of the same positions.
 
-``python -m bench game_of_princes`` runs it; ``GOP_GAMES=40`` plays fewer games for a quick look.
+``python -m bench game_of_princes`` runs it; ``GOP_GAMES=40`` plays fewer games for a quick look, ``GOP_SEED=S``
+plays games S, S+1, ... (default 10000) so several samples can be compared.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rules.game_of_princes import GAME
 
 LEVEL = GAME.ai_levels[0]
 GAMES = int(os.environ.get("GOP_GAMES", "200"))
+FIRST_SEED = int(os.environ.get("GOP_SEED", "10000"))
 WORKERS = 2
 WIN_RATE_GOAL = 0.95
 DECISION_GOAL_MS = 1000.0
@@ -40,7 +42,7 @@ def _one_game(number: int) -> tuple[bool, list[float], list[dict]]:
             views.append(view)
         return action
 
-    playout = play(GAME, 2, 10_000 + number, choosers={seat: ai})
+    playout = play(GAME, 2, FIRST_SEED + number, choosers={seat: ai})
     return GAME.outcome(playout.state).winners == (seat,), times, views
 
 
@@ -54,7 +56,7 @@ def run() -> None:
     rate = wins / GAMES
     print(f"{LEVEL} AI vs random: {wins}/{GAMES} wins ({rate:.1%}), seats alternating, goal >= "
           f"{WIN_RATE_GOAL:.0%}: {'met' if rate >= WIN_RATE_GOAL else 'NOT met'} "
-          f"({time.perf_counter() - started:.0f} s on {WORKERS} workers)")
+          f"(seeds {FIRST_SEED}-{FIRST_SEED + GAMES - 1}, {time.perf_counter() - started:.0f} s on {WORKERS} workers)")
     floor = _floor_ms(views)
     print(line(f"{LEVEL} decision ({len(decisions)} decisions, {WORKERS} games at once)", decisions, floor,
                DECISION_GOAL_MS))

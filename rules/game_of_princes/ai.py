@@ -8,14 +8,14 @@ still for servitors drawing near the opponent's carpets (so they stand ready whi
 
 Levels: ``hard`` is a selective three-ply search (own move; the opponent's reply, searched for immediate
 wins only; own second move on the most promising first moves), ``medium`` a full-width two-ply alpha-beta,
-``easy`` one ply with occasional random moves.
+``easy`` one ply with occasional random moves. Each decision may evaluate at most ``EVALUATION_BUDGET``
+positions: the work is counted rather than timed, so the same position and rng give the same move on any machine.
 """
 
 from __future__ import annotations
 
 import heapq
 import random
-import time
 from functools import lru_cache
 
 from .board import COLOURS, KING_STEPS, NEUTRAL, PRINCE, Board, Cell, Move
@@ -27,8 +27,9 @@ PLAN_BEAM = 12
 FOLLOW_UP_DISCOUNT = 10
 #: share of ``easy`` decisions taken at random (so beginners can beat it)
 EASY_BLUNDER_RATE = 0.25
-#: past this many seconds the search stops deepening and keeps the best move found so far
-TIME_BUDGET_S = 0.8
+#: positions a decision may evaluate (the work budget, counted, not timed, so a decision depends on its rng
+#: alone): past it the search stops deepening, or stops planning second moves, and keeps its best move so far
+EVALUATION_BUDGET = 2_500
 
 WIN = 100_000
 #: one move of route cost is worth this much score
@@ -42,7 +43,10 @@ APPROACH_WEIGHT = 5
 #: revisiting a position already seen costs this much (so the AI does not shuffle back and forth)
 REPEAT_PENALTY = 60
 #: extra route cost of a cell held by an enemy servitor (he must leave first) or lacking a carpet
-BLOCKED_EXTRA, NO_CARPET_EXTRA = 3, 1
+BLOCKED_EXTRA, NO_CARPET_EXTRA = 5, 1
+#: extra route cost of a cell held by an enemy servitor that cannot leave (no free carpet next to it, or it
+#: carries its Prince): waiting for him is hopeless, a route around him is worth several moves more
+STUCK_EXTRA = 10
 #: route cost when no route exists at all (every cell beyond the table is blocked by confinement)
 NO_ROUTE = 60
 #: Dijkstra's "not reached yet"
@@ -54,7 +58,7 @@ ROOK_STEPS: tuple[Cell, ...] = ((0, -1), (-1, 0), (1, 0), (0, 1))
 
 
 class _Timeout(Exception):
-    """The search ran out of time; the previous depth's choice stands."""
+    """The search ran out of its evaluation budget; the previous depth's choice stands."""
 
 
 def route_cost(board: Board, seat: int, confined: bool, limit: int = NO_ROUTE) -> int:
@@ -63,8 +67,8 @@ def route_cost(board: Board, seat: int, confined: bool, limit: int = NO_ROUTE) -
     First a cheapest orthogonal route from the Prince (:func:`_route`), then its price: one Prince step per
     cell, plus for each cell on it lacking one of his servitors the walk of a servitor to it (each free
     servitor sent to one cell, nearest pairs first; a cell nobody is left for costs ``REUSE``, a servitor the
-    Prince already passed coming round again), plus the extras of cells an enemy servitor holds or lacking a
-    carpet. Routes dearer than ``limit`` are not looked for: the answer is then ``limit``.
+    Prince already passed coming round again), plus the extras of cells an enemy servitor holds (dearer when
+    he cannot leave: waiting for him would shuffle pieces forever) or lacking a carpet. Routes dearer than ``limit`` are not looked for: the answer is then ``limit``.
     """
     start = board.princes[seat]
     if board.carpets.get(start) == COLOURS[1 - seat]:
@@ -83,7 +87,7 @@ def route_cost(board: Board, seat: int, confined: bool, limit: int = NO_ROUTE) -
 def _extra(board: Board, seat: int, cell: Cell) -> int:
     """Moves besides a servitor's walk that ``cell`` needs before the Prince can use it."""
     if cell in board.servitors:
-        return BLOCKED_EXTRA
+        return BLOCKED_EXTRA if _can_leave(board, cell) else STUCK_EXTRA
     if cell in board.carpets:
         return 0
     # a carpet must be brought: the walk of the nearest one the seat may move
@@ -159,10 +163,24 @@ def _cost_grid(board: Board, seat: int, helpers: list[Cell], low_x: int, low_y: 
         index = (cx - low_x) + (cy - low_y) * width
         step_cost[index] -= NO_CARPET_EXTRA
         is_target[index] = colour == enemy
-    for (cx, cy), owner in board.servitors.items():
+    servitors = board.servitors
+    for (cx, cy), owner in servitors.items():
         index = (cx - low_x) + (cy - low_y) * width
-        step_cost[index] = 1 if owner == seat else step_cost[index] + BLOCKED_EXTRA
+        if owner == seat:
+            step_cost[index] = 1
+        else:
+            step_cost[index] += BLOCKED_EXTRA if _can_leave(board, (cx, cy)) else STUCK_EXTRA
     return step_cost, is_target
+
+
+def _can_leave(board: Board, cell: Cell) -> bool:
+    """Whether the servitor on ``cell`` has a move: it carries no Prince and a free carpet touches it."""
+    owner = board.servitors[cell]
+    if board.princes[owner] == cell:
+        return False
+    x, y = cell
+    carpets, servitors = board.carpets, board.servitors
+    return any((x + dx, y + dy) in carpets and (x + dx, y + dy) not in servitors for dx, dy in KING_STEPS)
 
 
 @lru_cache(maxsize=4096)
@@ -232,12 +250,20 @@ def evaluate(board: Board, seat: int, confined: bool) -> int:
 class Search:
     """One decision's alpha-beta search (negamax form: every score is for the side to move)."""
 
-    def __init__(self, board: Board, confined: bool, long_jump: bool, deadline: float) -> None:
+    def __init__(self, board: Board, confined: bool, long_jump: bool, budget: int) -> None:
         self.board = board
         self.confined = confined
         self.long_jump = long_jump
-        self.deadline = deadline
-        self.nodes = 0
+        self.budget = budget
+        self.evaluations = 0
+
+    def evaluate(self, seat: int) -> int:
+        """:func:`evaluate` of the current position, counted against the budget."""
+        self.evaluations += 1
+        return evaluate(self.board, seat, self.confined)
+
+    def exhausted(self) -> bool:
+        return self.evaluations >= self.budget
 
     def moves(self, seat: int) -> list[Move]:
         return self.board.moves(seat, self.confined, self.long_jump)
@@ -277,11 +303,10 @@ class Search:
             self.board.unplay(seat, move)
 
     def negamax(self, seat: int, depth: int, alpha: int, beta: int) -> int:
-        self.nodes += 1
-        if self.nodes % 256 == 0 and time.perf_counter() > self.deadline:
-            raise _Timeout
         if depth == 0:
-            return evaluate(self.board, seat, self.confined)
+            if self.exhausted():
+                raise _Timeout
+            return self.evaluate(seat)
         moves = self.moves(seat)
         if not moves:
             return -self.negamax(1 - seat, depth - 1, -beta, -alpha)  # a pass
@@ -313,8 +338,8 @@ class Search:
         scored.sort(reverse=True)
         best_score, _, best_move = scored[0]
         for first, _, move in scored[:PLAN_BEAM]:
-            if time.perf_counter() > self.deadline:
-                break  # out of time (a loaded machine): the best move so far stands
+            if self.exhausted():
+                break  # a position with very many moves: the best move so far stands
             if first <= -WIN or self._repeats_after(seat, move, seen):
                 continue
             self.board.play(seat, move)
@@ -337,7 +362,7 @@ class Search:
                 return WIN
             if self._can_win_now(1 - seat):
                 return -WIN
-            return evaluate(self.board, seat, self.confined) - REPEAT_PENALTY * repeats
+            return self.evaluate(seat) - REPEAT_PENALTY * repeats
         finally:
             self.board.unplay(seat, move)
 
@@ -358,7 +383,7 @@ class Search:
                 if move[0] == PRINCE and self.board.has_won(seat):
                     return WIN
                 if not self._can_win_now(1 - seat):
-                    best = max(best, evaluate(self.board, seat, self.confined))
+                    best = max(best, self.evaluate(seat))
             finally:
                 self.board.unplay(seat, move)
         return best
@@ -376,7 +401,7 @@ def choose_move(board: Board, seat: int, confined: bool, long_jump: bool, level:
     if level == "easy" and rng.random() < EASY_BLUNDER_RATE:
         return moves[0]
     moves.sort(key=lambda move: "PSC".index(move[0]))  # Princes first: wins are found at once
-    search = Search(board.copy(), confined, long_jump, time.perf_counter() + TIME_BUDGET_S)
+    search = Search(board.copy(), confined, long_jump, EVALUATION_BUDGET)
     if level == "hard":
         return search.plan_root(seat, moves, seen or {})[0]
     chosen = moves[0]
