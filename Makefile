@@ -19,6 +19,7 @@ run: $(STAMP)
 ## test: the whole suite, lint and type checks
 test: $(STAMP)
 	@$(PY) -m ruff check .
+	@$(PY) -m ruff format --check --quiet .
 	@$(PY) -m mypy
 	@$(PY) -m pytest
 

@@ -89,5 +89,7 @@ def run() -> None:
     started = time.perf_counter()
     second_wins = not is_win(canonical([[c] for c in COLOURS for _ in range(3)]))
     seconds = time.perf_counter() - started
-    print(f"babylone solver, standard start from a cold cache: {seconds * 1000:.1f} ms "
-          f"(goal < 500 ms: {'met' if seconds < 0.5 else 'NOT met'}); second player wins: {second_wins}")
+    print(
+        f"babylone solver, standard start from a cold cache: {seconds * 1000:.1f} ms "
+        f"(goal < 500 ms: {'met' if seconds < 0.5 else 'NOT met'}); second player wins: {second_wins}"
+    )

@@ -206,8 +206,16 @@ def _read_journal(path: Path) -> list[list[str]]:
 
 
 def _spawn(database: str, journal: Path, seed: int, games: int, drain: bool) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "bench.bench_faults", "--worker", database, str(journal), str(seed),
-               str(games)]
+    command = [
+        sys.executable,
+        "-m",
+        "bench.bench_faults",
+        "--worker",
+        database,
+        str(journal),
+        str(seed),
+        str(games),
+    ]
     return subprocess.Popen([*command, "--drain"] if drain else command, cwd=ROOT)
 
 
@@ -222,8 +230,15 @@ def _wait_ready(process: subprocess.Popen[bytes], journal: Path) -> None:
         time.sleep(0.01)
 
 
-def _life(database: str, folder: Path, life: int, games: int, rng: random.Random, max_delay: float,
-          drain: bool = False) -> list[list[str]]:
+def _life(
+    database: str,
+    folder: Path,
+    life: int,
+    games: int,
+    rng: random.Random,
+    max_delay: float,
+    drain: bool = False,
+) -> list[list[str]]:
     """One worker life: start, wait until it recovered, let it play a random while, SIGKILL it."""
     journal = folder / f"life-{life}.log"
     process = _spawn(database, journal, rng.randrange(2**31), games, drain)
@@ -279,8 +294,9 @@ async def _stored_events(host: Host) -> dict[tuple[int, int], tuple[str, str | N
 
 async def _check_replays(host: Host, report: FaultReport) -> None:
     """Each game as a fresh host loads it == the replay from seed and actions (and the draws match)."""
-    rows = await host.store.fetchall("SELECT id, kind, seed, options, num_players FROM games WHERE num_players "
-                                     "IS NOT NULL ORDER BY id")
+    rows = await host.store.fetchall(
+        "SELECT id, kind, seed, options, num_players FROM games WHERE num_players IS NOT NULL ORDER BY id"
+    )
     for row in rows:
         game = get_game(row["kind"])
         events = await host.store.events(row["id"], -1)
@@ -288,19 +304,26 @@ async def _check_replays(host: Host, report: FaultReport) -> None:
         playout = start(game, row["num_players"], options, row["seed"])
         for event in events[1:]:
             step(game, playout, event.seat or 0, event.action)
-        recorded = replay(game, row["num_players"], options, events[0].draws,
-                          [Record(e.seat or 0, e.action, e.draws) for e in events[1:]])
+        recorded = replay(
+            game,
+            row["num_players"],
+            options,
+            events[0].draws,
+            [Record(e.seat or 0, e.action, e.draws) for e in events[1:]],
+        )
         loaded = (await host._load(row["id"])).state
         draws_match = playout.setup_draws == events[0].draws and all(
-            record.draws == event.draws for record, event in zip(playout.records, events[1:], strict=True))
+            record.draws == event.draws for record, event in zip(playout.records, events[1:], strict=True)
+        )
         report.replays_checked += 1
         if not (draws_match and playout.state == recorded == loaded):
             report.replays_differing += 1
             report.problems.append(f"game {row['id']} differs from the replay of its events")
 
 
-async def _check(database: str, journaled: Journaled, report: FaultReport,
-                 interrupted: list[tuple[int, int, str]]) -> None:
+async def _check(
+    database: str, journaled: Journaled, report: FaultReport, interrupted: list[tuple[int, int, str]]
+) -> None:
     host = await Host.open(database)
     try:
         stored = await _stored_events(host)
@@ -309,10 +332,14 @@ async def _check(database: str, journaled: Journaled, report: FaultReport,
         report.found = sum(1 for g, q, a in journaled.acked if stored.get((g, q), ("",))[0] == a)
         asked = Counter(journaled.begun)
         # the players' own moves (not the setup, not AI turns): each must answer exactly one call that asked
-        moves = {key: value for key, value in stored.items() if key[1] > 0 and (value[1] or "").startswith("s")}
+        moves = {
+            key: value for key, value in stored.items() if key[1] > 0 and (value[1] or "").startswith("s")
+        }
         report.doubled = sum(1 for (g, q), (a, _) in moves.items() if asked[(g, q, a)] == 0)
         report.doubled += sum(1 for identity in set(journaled.acked) if journaled.acked.count(identity) > 1)
-        report.kills_in_action_committed = sum(1 for g, q, a in interrupted if stored.get((g, q), ("",))[0] == a)
+        report.kills_in_action_committed = sum(
+            1 for g, q, a in interrupted if stored.get((g, q), ("",))[0] == a
+        )
         await _check_replays(host, report)
         active = await host.store.fetchall("SELECT id FROM games WHERE status = 'active'")
         report.stalled = sum([not (await host.game_info(row["id"])).pending_users for row in active])
@@ -328,20 +355,35 @@ async def _check(database: str, journaled: Journaled, report: FaultReport,
     report.unsent_at_restart = len(journaled.unsent_at_start)
     report.unsent_delivered_after = journaled.unsent_posted_after
     expectations = [
-        (report.found == report.acknowledged, f"{report.acknowledged - report.found} acknowledged actions lost"),
+        (
+            report.found == report.acknowledged,
+            f"{report.acknowledged - report.found} acknowledged actions lost",
+        ),
         (report.doubled == 0, f"{report.doubled} doubled events"),
         (report.stalled == 0, f"{report.stalled} games wait on nobody"),
         (report.outbox_unsent_at_end == 0, f"{report.outbox_unsent_at_end} outbox rows never sent"),
         (report.deliveries_lost == 0, f"{report.deliveries_lost} deliveries never posted"),
-        (report.unsent_delivered_after == report.unsent_at_restart, "an unsent row was not posted after restart"),
-        (report.deliveries_reposted_unexplained == 0, "a delivery was posted twice without a kill in between"),
+        (
+            report.unsent_delivered_after == report.unsent_at_restart,
+            "an unsent row was not posted after restart",
+        ),
+        (
+            report.deliveries_reposted_unexplained == 0,
+            "a delivery was posted twice without a kill in between",
+        ),
         (not journaled.errors, f"host errors in the worker: {journaled.errors[:3]}"),
     ]
     report.problems += [problem for fine, problem in expectations if not fine]
 
 
-def prove(database: str, turns: int, games: int, seed: int = 1, max_delay: float = MAX_DELAY_S,
-          backend: str = "sqlite") -> FaultReport:
+def prove(
+    database: str,
+    turns: int,
+    games: int,
+    seed: int = 1,
+    max_delay: float = MAX_DELAY_S,
+    backend: str = "sqlite",
+) -> FaultReport:
     """Kill and restart a worker until ``turns`` acknowledged actions, then check everything (see the module)."""
     report = FaultReport(backend)
     rng = random.Random(seed)
@@ -427,6 +469,8 @@ def run() -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) >= 6 and sys.argv[1] == "--worker":
-        asyncio.run(_worker(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), "--drain" in sys.argv))
+        asyncio.run(
+            _worker(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), "--drain" in sys.argv)
+        )
     else:
         run()

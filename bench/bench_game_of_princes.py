@@ -54,12 +54,20 @@ def run() -> None:
     decisions = [ms for _, times, _ in results for ms in times]
     views = [view for _, _, sample in results for view in sample]
     rate = wins / GAMES
-    print(f"{LEVEL} AI vs random: {wins}/{GAMES} wins ({rate:.1%}), seats alternating, goal >= "
-          f"{WIN_RATE_GOAL:.0%}: {'met' if rate >= WIN_RATE_GOAL else 'NOT met'} "
-          f"(seeds {FIRST_SEED}-{FIRST_SEED + GAMES - 1}, {time.perf_counter() - started:.0f} s on {WORKERS} workers)")
+    print(
+        f"{LEVEL} AI vs random: {wins}/{GAMES} wins ({rate:.1%}), seats alternating, goal >= "
+        f"{WIN_RATE_GOAL:.0%}: {'met' if rate >= WIN_RATE_GOAL else 'NOT met'} "
+        f"(seeds {FIRST_SEED}-{FIRST_SEED + GAMES - 1}, {time.perf_counter() - started:.0f} s on {WORKERS} workers)"
+    )
     floor = _floor_ms(views)
-    print(line(f"{LEVEL} decision ({len(decisions)} decisions, {WORKERS} games at once)", decisions, floor,
-               DECISION_GOAL_MS))
+    print(
+        line(
+            f"{LEVEL} decision ({len(decisions)} decisions, {WORKERS} games at once)",
+            decisions,
+            floor,
+            DECISION_GOAL_MS,
+        )
+    )
     _single_decisions(views[:40], floor)
 
 
@@ -80,8 +88,17 @@ def _single_decisions(views: list[dict], floor: float) -> None:
     for view in views:
         seat = view["to_move"]
         legal = GAME.legal_actions(view, seat)
-        samples.extend(time_ms(lambda view=view, seat=seat, legal=legal:
-                               GAME.choose_action(view, seat, legal, LEVEL, rng), 1))
+        samples.extend(
+            time_ms(
+                lambda view=view, seat=seat, legal=legal: GAME.choose_action(view, seat, legal, LEVEL, rng), 1
+            )
+        )
     if samples:
-        print(line(f"{LEVEL} decision, one at a time ({len(samples)} positions)", samples, floor,
-                   DECISION_GOAL_MS))
+        print(
+            line(
+                f"{LEVEL} decision, one at a time ({len(samples)} positions)",
+                samples,
+                floor,
+                DECISION_GOAL_MS,
+            )
+        )

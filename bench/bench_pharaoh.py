@@ -38,7 +38,9 @@ class TimedAI:
         self.cpu_ms: list[float] = []
         self.decisions: list[tuple[dict[str, Any], int, list[str]]] = []
 
-    def __call__(self, game: Any, view: dict[str, Any], seat: int, legal: list[str], rng: random.Random) -> str:
+    def __call__(
+        self, game: Any, view: dict[str, Any], seat: int, legal: list[str], rng: random.Random
+    ) -> str:
         started, cpu_started = time.perf_counter(), time.process_time()
         action = game.choose_action(view, seat, legal, "expectimax", rng)
         self.samples_ms.append((time.perf_counter() - started) * 1000)
@@ -74,21 +76,38 @@ def run() -> None:
     wins, draws, losses = _strength(chooser)
     rate = wins / GAMES
     verdict = "met" if rate >= WIN_GOAL else "NOT met"
-    print(f"pharaoh expectimax vs random, {GAMES} two-player games, seats rotating: {wins} won, {draws} drawn, "
-          f"{losses} lost ({rate:.1%}; goal >= {WIN_GOAL:.0%}: {verdict})")
-    print(line("pharaoh AI decision, 2 players vs random", chooser.samples_ms, _greedy_floor(chooser.decisions),
-               DECISION_GOAL_MS))
-    print(line("pharaoh AI decision, 2 players vs random (processor time)", chooser.cpu_ms,
-               goal_ms=DECISION_GOAL_MS))
+    print(
+        f"pharaoh expectimax vs random, {GAMES} two-player games, seats rotating: {wins} won, {draws} drawn, "
+        f"{losses} lost ({rate:.1%}; goal >= {WIN_GOAL:.0%}: {verdict})"
+    )
+    print(
+        line(
+            "pharaoh AI decision, 2 players vs random",
+            chooser.samples_ms,
+            _greedy_floor(chooser.decisions),
+            DECISION_GOAL_MS,
+        )
+    )
+    print(
+        line(
+            "pharaoh AI decision, 2 players vs random (processor time)",
+            chooser.cpu_ms,
+            goal_ms=DECISION_GOAL_MS,
+        )
+    )
     for players, options in ((4, {}), (2, {"dice": "2"}), (4, {"dice": "2"})):
         heavy = TimedAI()
         for game in range(HEAVY_GAMES):
             play(GAME, players, 20_000 + game, options=options, choosers={s: heavy for s in range(players)})
         label = f"pharaoh AI decision, {players} AIs, {options.get('dice', '1')} dice"
-        print(line(label, heavy.samples_ms, _greedy_floor(heavy.decisions), DECISION_GOAL_MS)
-              + f", max {max(heavy.samples_ms):.1f} ms")
-        print(line(f"{label} (processor time)", heavy.cpu_ms, goal_ms=DECISION_GOAL_MS)
-              + f", max {max(heavy.cpu_ms):.1f} ms")
+        print(
+            line(label, heavy.samples_ms, _greedy_floor(heavy.decisions), DECISION_GOAL_MS)
+            + f", max {max(heavy.samples_ms):.1f} ms"
+        )
+        print(
+            line(f"{label} (processor time)", heavy.cpu_ms, goal_ms=DECISION_GOAL_MS)
+            + f", max {max(heavy.cpu_ms):.1f} ms"
+        )
     _image()
 
 

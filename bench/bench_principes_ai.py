@@ -104,8 +104,9 @@ async def _host_game(folder: str) -> tuple[Host, Timings]:
     director = Actor("bench", "bench", can_manage=True)
     started = time.perf_counter()
     try:
-        info = await host.create_game(None, "bench-principes-ai", director, "principes", {}, seat_creator=False,
-                                      seed=SEED)
+        info = await host.create_game(
+            None, "bench-principes-ai", director, "principes", {}, seat_creator=False, seed=SEED
+        )
         for _ in range(4):
             await host.add_ai("bench-principes-ai", director, LEVEL)
         await host.start("bench-principes-ai", director, order="given")
@@ -140,10 +141,16 @@ async def _dm_images(host: Host, timings: Timings) -> str:
 def _floors(timings: Timings) -> tuple[float, float]:
     """The ``basic`` AI on the same views; the PNG encoding alone of a board image."""
     game = get_game("principes")
-    basic = [sample for view, seat, legal in timings.samples[:FLOOR_SAMPLES]
-             for sample in time_ms(lambda v=view, s=seat, lg=legal: game.choose_action(
-                 v, s, lg, "basic", random.Random(0)), 1)]
-    view = timings.samples[-1][0] if timings.samples else game.view(game.setup(4, {}, Rng.for_event(1, 0)), None)
+    basic = [
+        sample
+        for view, seat, legal in timings.samples[:FLOOR_SAMPLES]
+        for sample in time_ms(
+            lambda v=view, s=seat, lg=legal: game.choose_action(v, s, lg, "basic", random.Random(0)), 1
+        )
+    ]
+    view = (
+        timings.samples[-1][0] if timings.samples else game.view(game.setup(4, {}, Rng.for_event(1, 0)), None)
+    )
     image = render_view("principes", view)
     encode = statistics.median(time_ms(lambda: encode_png(image), 30))
     return statistics.median(basic) if basic else 0.0, encode
@@ -158,30 +165,65 @@ async def _measure() -> None:
             await host.close()
     ai_floor, encode_floor = _floors(timings)
     goal = "met" if timings.wall_s <= GOAL_GAME_S else "NOT met"
-    print(f"principes 4-AI game through the host ({LEVEL}): {timings.wall_s:.1f} s wall, {summary}; "
-          f"goal <= {GOAL_GAME_S:g} s: {goal}")
-    print(line(f"principes {LEVEL} AI decision ({len(timings.decision_ms)} decisions; floor basic AI)",
-               timings.decision_ms, ai_floor, GOAL_DECISION_MS))
-    print(line(f"principes host latency per completed action ({len(timings.host_ms)}: rules + persist + "
-               "public image)", timings.host_ms, encode_floor, GOAL_IMAGE_MS))
+    print(
+        f"principes 4-AI game through the host ({LEVEL}): {timings.wall_s:.1f} s wall, {summary}; "
+        f"goal <= {GOAL_GAME_S:g} s: {goal}"
+    )
+    print(
+        line(
+            f"principes {LEVEL} AI decision ({len(timings.decision_ms)} decisions; floor basic AI)",
+            timings.decision_ms,
+            ai_floor,
+            GOAL_DECISION_MS,
+        )
+    )
+    print(
+        line(
+            f"principes host latency per completed action ({len(timings.host_ms)}: rules + persist + "
+            "public image)",
+            timings.host_ms,
+            encode_floor,
+            GOAL_IMAGE_MS,
+        )
+    )
     if timings.render_ms:
-        print(line(f"principes public image render+encode ({len(timings.render_ms)})", timings.render_ms,
-                   encode_floor, GOAL_IMAGE_MS))
-    print(line(f"principes private (DM) image render+encode ({len(timings.dm_ms)})", timings.dm_ms,
-               encode_floor, GOAL_IMAGE_MS))
+        print(
+            line(
+                f"principes public image render+encode ({len(timings.render_ms)})",
+                timings.render_ms,
+                encode_floor,
+                GOAL_IMAGE_MS,
+            )
+        )
+    print(
+        line(
+            f"principes private (DM) image render+encode ({len(timings.dm_ms)})",
+            timings.dm_ms,
+            encode_floor,
+            GOAL_IMAGE_MS,
+        )
+    )
     # wall times inflate when other processes share the cores; CPU times show the uncontended cost
-    cpu = ", ".join(f"{name} median {statistics.median(values):.2f} ms p99 {percentile(values, 0.99):.2f} ms"
-                    for name, values in timings.cpu_ms.items() if values)
+    cpu = ", ".join(
+        f"{name} median {statistics.median(values):.2f} ms p99 {percentile(values, 0.99):.2f} ms"
+        for name, values in timings.cpu_ms.items()
+        if values
+    )
     print(f"   cpu: {cpu}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 async def _win_rate() -> None:
     report = await run_selfplay("principes", GAMES, SEED, players=2, seats=[LEVEL, "random"])
-    by_seat = ", ".join(f"{key} {wins}/{report.games_by_seat[key]}"
-                        for key, wins in sorted(report.wins_by_seat.items()) if key.startswith(LEVEL))
-    print(f"principes {LEVEL} vs random, 2 players, {report.games} games: {report.wins[LEVEL]} wins, "
-          f"{report.errors} errors (by seat, 1 = Polonia Maior, 2 = Polonia Minor: {by_seat}) "
-          f"in {report.seconds:.1f} s")
+    by_seat = ", ".join(
+        f"{key} {wins}/{report.games_by_seat[key]}"
+        for key, wins in sorted(report.wins_by_seat.items())
+        if key.startswith(LEVEL)
+    )
+    print(
+        f"principes {LEVEL} vs random, 2 players, {report.games} games: {report.wins[LEVEL]} wins, "
+        f"{report.errors} errors (by seat, 1 = Polonia Maior, 2 = Polonia Minor: {by_seat}) "
+        f"in {report.seconds:.1f} s"
+    )
 
 
 def run() -> None:

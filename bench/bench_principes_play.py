@@ -54,8 +54,11 @@ def _effect_samples() -> tuple[list[float], list[float]]:
     from rules.principes.play.effects_engine import run as run_effect
 
     state = GAME.setup(4, {}, Rng.for_event(0, 0))
-    components = [instances(record)[0] for deck in ("battle", "court", "neighbour", "progress")
-                  for record in catalog().components[deck]]
+    components = [
+        instances(record)[0]
+        for deck in ("battle", "court", "neighbour", "progress")
+        for record in catalog().components[deck]
+    ]
     effect_ms: list[float] = []
     for _ in range(20):
         for component in components:
@@ -73,5 +76,11 @@ def run() -> None:
     print(line(f"principes apply ({len(apply_ms)} actions, 4 players)", apply_ms, floor_ms, GOAL_P99_MS))
     print(line("principes legal_actions", legal_ms, floor_ms))
     effect_ms, effect_floor = _effect_samples()
-    print(line(f"principes card/tile effect ({len(effect_ms)} runs)", effect_ms,
-               sorted(effect_floor)[len(effect_floor) // 2], GOAL_P99_MS))
+    print(
+        line(
+            f"principes card/tile effect ({len(effect_ms)} runs)",
+            effect_ms,
+            sorted(effect_floor)[len(effect_floor) // 2],
+            GOAL_P99_MS,
+        )
+    )

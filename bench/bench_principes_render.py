@@ -62,6 +62,8 @@ def run() -> None:
     cpu_ms = (time.process_time() - cpu_started) * 1000 / REPEAT
     print(line("principes render+encode (cached base, palette PNG)", samples, floor, GOAL_MS))
     # wall times inflate when other processes share the cores; CPU time per image shows the uncontended cost
-    print(f"   cpu {cpu_ms:.2f} ms per image, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"   cpu {cpu_ms:.2f} ms per image, load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
     print(line("principes region render+encode (silesia)", time_ms(region, REPEAT // 2), floor))
     print(f"   image {image.width}x{image.height}, png {len(encode_png(image)) // 1024} KB")

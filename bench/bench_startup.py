@@ -80,8 +80,16 @@ async def _templates(host: Host, templates: Sequence[tuple[str, int, int, int]])
     ids = []
     for number, (key, people, players, turns) in enumerate(templates):
         for attempt in range(8):  # a game that ended within the turns is no game in progress: play fewer
-            played = await self_play(host, key, f"template-{number}-{attempt}", 11 + number, people, players,
-                                     max_turns=max(1, turns >> attempt), snapshot_every=10_000)
+            played = await self_play(
+                host,
+                key,
+                f"template-{number}-{attempt}",
+                11 + number,
+                people,
+                players,
+                max_turns=max(1, turns >> attempt),
+                snapshot_every=10_000,
+            )
             if (await host.game_info(played.game_id)).status == "active":
                 ids.append(played.game_id)
                 break
@@ -108,8 +116,12 @@ async def build(
         template_ids = await _templates(host, templates)
         row = await host.store.fetchone("SELECT MAX(id) FROM games")
         next_id = int(row[0]) + 1 if row else 1
-        last_row = max(int(r[0] or 0) for r in await host.store.fetchall(
-            "SELECT MAX(id) FROM outbox UNION ALL SELECT MAX(id) FROM timers"))
+        last_row = max(
+            int(r[0] or 0)
+            for r in await host.store.fetchall(
+                "SELECT MAX(id) FROM outbox UNION ALL SELECT MAX(id) FROM timers"
+            )
+        )
         copies = games - len(template_ids)
         for start in range(0, copies, 500):  # a transaction per 500 games keeps each commit modest
             async with host.store.transaction() as db:
@@ -178,8 +190,13 @@ async def timer_lookup_ms(database: str, samples: int = 50) -> list[float]:
 def _start_in_process(database: str) -> tuple[Startup, float]:
     """One start-up in a fresh process, and that process's whole life in seconds (interpreter, imports, exit)."""
     started = time.perf_counter()
-    output = subprocess.run([sys.executable, "-m", "bench.bench_startup", "--once", database], cwd=ROOT,
-                            check=True, capture_output=True, text=True).stdout
+    output = subprocess.run(
+        [sys.executable, "-m", "bench.bench_startup", "--once", database],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return Startup(**json.loads(output.strip().splitlines()[-1])), time.perf_counter() - started
 
 
@@ -189,24 +206,38 @@ def run() -> None:
         built = time.perf_counter()
         counts = asyncio.run(build(database, GAMES))
         size = sum(path.stat().st_size for path in Path(folder).iterdir()) / 1e6
-        print(f"   built {counts['active']} games in progress of {counts['games']} ({counts['events']} events, {counts['snapshots']} "
-              f"snapshots, {counts['timers']} timers, {counts['outbox']} outbox rows, {size:.0f} MB) in "
-              f"{time.perf_counter() - built:.1f} s")
+        print(
+            f"   built {counts['active']} games in progress of {counts['games']} ({counts['events']} events, {counts['snapshots']} "
+            f"snapshots, {counts['timers']} timers, {counts['outbox']} outbox rows, {size:.0f} MB) in "
+            f"{time.perf_counter() - built:.1f} s"
+        )
         measured = [_start_in_process(database) for _ in range(RUNS)]
         startups = [startup for startup, _ in measured]
         lookups = asyncio.run(timer_lookup_ms(database))
     ready = statistics.median(s.ready_s for s in startups)
     caught_up = statistics.median(s.caught_up_s for s in startups)
-    print(f"   start-up, median of {RUNS} fresh processes, {startups[0].active_games} games in progress: "
-          f"ready (open + migration check + bot set-up + timers armed) {ready:.2f} s, "
-          f"caught up (outbox + interrupted AI turns) {caught_up:.2f} s; "
-          f"goal <= {GOAL_S:g} s: {'met' if caught_up <= GOAL_S else 'NOT met'}")
-    print(f"   every start-up: ready {', '.join(f'{s.ready_s:.2f}' for s in startups)} s; caught up "
-          f"{', '.join(f'{s.caught_up_s:.2f}' for s in startups)} s")
-    print(f"   whole process, median (Python start, imports of discord.py and the games, exit): "
-          f"{statistics.median(whole for _, whole in measured):.2f} s")
-    print("   " + line(f"timers of one game (each action reads them; no index on timers.game_id, "
-                        f"{counts['timers']} timers)", lookups))
+    print(
+        f"   start-up, median of {RUNS} fresh processes, {startups[0].active_games} games in progress: "
+        f"ready (open + migration check + bot set-up + timers armed) {ready:.2f} s, "
+        f"caught up (outbox + interrupted AI turns) {caught_up:.2f} s; "
+        f"goal <= {GOAL_S:g} s: {'met' if caught_up <= GOAL_S else 'NOT met'}"
+    )
+    print(
+        f"   every start-up: ready {', '.join(f'{s.ready_s:.2f}' for s in startups)} s; caught up "
+        f"{', '.join(f'{s.caught_up_s:.2f}' for s in startups)} s"
+    )
+    print(
+        f"   whole process, median (Python start, imports of discord.py and the games, exit): "
+        f"{statistics.median(whole for _, whole in measured):.2f} s"
+    )
+    print(
+        "   "
+        + line(
+            f"timers of one game (each action reads them; no index on timers.game_id, "
+            f"{counts['timers']} timers)",
+            lookups,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -27,7 +27,9 @@ def time_ms(function: Callable[[], object], repeat: int) -> list[float]:
     return samples
 
 
-def line(name: str, samples_ms: list[float], floor_ms: float | None = None, goal_ms: float | None = None) -> str:
+def line(
+    name: str, samples_ms: list[float], floor_ms: float | None = None, goal_ms: float | None = None
+) -> str:
     median, p99 = summary(samples_ms)
     text = f"{name}: median {median:.2f} ms, p99 {p99:.2f} ms"
     if floor_ms:

@@ -23,13 +23,23 @@ press "Reset Token" and copy it into a file named .env here:  DISCORD_TOKEN=your
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Princes' Table: board games on Discord.")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", description="Princes' Table: board games on Discord."
+    )
     commands = parser.add_subparsers(dest="command")
     run = commands.add_parser("run", help="run the Discord bot (the default)")
-    run.add_argument("--shard-count", type=int, default=None,
-                     help="gateway shards of all processes together (overrides SHARD_COUNT)")
-    run.add_argument("--shard-ids", default=None, metavar="0,1",
-                     help="the shards this process runs (overrides SHARD_IDS; needs a shard count)")
+    run.add_argument(
+        "--shard-count",
+        type=int,
+        default=None,
+        help="gateway shards of all processes together (overrides SHARD_COUNT)",
+    )
+    run.add_argument(
+        "--shard-ids",
+        default=None,
+        metavar="0,1",
+        help="the shards this process runs (overrides SHARD_IDS; needs a shard count)",
+    )
     console = commands.add_parser("console", help="play in this terminal with several local players")
     console.add_argument("--database", default="data/console.sqlite3", help="SQLite file for console games")
     console.add_argument("--images", default=None, help="folder for board images (default: IMAGE_DIR or out)")
@@ -39,7 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--games", type=int, default=100)
     selfplay.add_argument("--seed", type=int, default=1)
     selfplay.add_argument("--players", type=int, default=None)
-    selfplay.add_argument("--seats", default=None, help="agent per seat, comma separated (random or an AI level)")
+    selfplay.add_argument(
+        "--seats", default=None, help="agent per seat, comma separated (random or an AI level)"
+    )
     selfplay.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     selfplay.add_argument("--json", action="store_true", help="end with one JSON line of statistics")
 
@@ -58,14 +70,17 @@ def _parser() -> argparse.ArgumentParser:
 
     imported = commands.add_parser("import", help="store a finished game's /game export in the database")
     imported.add_argument("file", help="the .json file /game export attached")
-    imported.add_argument("--database", default=None, help="database (default: DATABASE_URL or DATABASE_PATH)")
+    imported.add_argument(
+        "--database", default=None, help="database (default: DATABASE_URL or DATABASE_PATH)"
+    )
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        stream=sys.stdout)
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stdout
+    )
     try:
         if args.command in (None, "run"):
             return _run_bot(getattr(args, "shard_count", None), getattr(args, "shard_ids", None))
@@ -128,8 +143,10 @@ def _selfplay(args: argparse.Namespace) -> int:
 def _perft(key: str, depth: int) -> int:
     game = get_game(key)
     if game.has_chance:
-        print(f"error: {game.title} uses dice or shuffles during play; perft needs a game without chance",
-              file=sys.stderr)
+        print(
+            f"error: {game.title} uses dice or shuffles during play; perft needs a game without chance",
+            file=sys.stderr,
+        )
         return 2
     state = start(game, game.min_players, {}, seed=0).state
     for level in range(1, depth + 1):
@@ -145,8 +162,11 @@ def _render(args: argparse.Namespace) -> int:
     if not game.playable and args.moves:
         print(f"error: {game.title} cannot be played yet, so only --moves 0 can be drawn", file=sys.stderr)
         return 2
-    playout = play(game, players, args.seed, stop_after=args.moves) if game.playable else \
-        start(game, players, {}, args.seed)
+    playout = (
+        play(game, players, args.seed, stop_after=args.moves)
+        if game.playable
+        else start(game, players, {}, args.seed)
+    )
     seat = None if args.seat is None else args.seat - 1
     image = render_view(game.key, game.view(playout.state, seat), args.region)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -196,8 +196,9 @@ class Console:
         return path
 
 
-async def run_console(database: str, image_dir: str, lines: list[str] | None = None,
-                      write: Callable[[str], None] = print) -> None:
+async def run_console(
+    database: str, image_dir: str, lines: list[str] | None = None, write: Callable[[str], None] = print
+) -> None:
     host = await Host.open(database)
     try:
         console = Console(host, image_dir, write)

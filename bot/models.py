@@ -42,10 +42,17 @@ class Prompt:
 
     def to_dict(self) -> dict[str, Any]:
         # by hand: dataclasses.asdict deep-copies and costs milliseconds on a prompt with 100+ choices
-        return {"game_id": self.game_id, "seat": self.seat, "decision_id": self.decision_id, "kind": self.kind,
-                "text": self.text, "sealed": self.sealed,
-                "choices": [{"action": c.action, "label": c.label} for c in self.choices],
-                "deadline": self.deadline, "expiry_id": self.expiry_id}
+        return {
+            "game_id": self.game_id,
+            "seat": self.seat,
+            "decision_id": self.decision_id,
+            "kind": self.kind,
+            "text": self.text,
+            "sealed": self.sealed,
+            "choices": [{"action": c.action, "label": c.label} for c in self.choices],
+            "deadline": self.deadline,
+            "expiry_id": self.expiry_id,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Prompt:
@@ -78,10 +85,19 @@ class Delivery:
 
     def to_payload(self) -> dict[str, Any]:
         """What the outbox stores (everything but the row id); the view is stored as it is."""
-        return {"game_id": self.game_id, "game_key": self.game_key, "kind": self.kind, "text": self.text,
-                "channel_id": self.channel_id, "user_id": self.user_id, "seat": self.seat, "view": self.view,
-                "mentions": list(self.mentions), "prompt": self.prompt.to_dict() if self.prompt else None,
-                "edit_key": self.edit_key}
+        return {
+            "game_id": self.game_id,
+            "game_key": self.game_key,
+            "kind": self.kind,
+            "text": self.text,
+            "channel_id": self.channel_id,
+            "user_id": self.user_id,
+            "seat": self.seat,
+            "view": self.view,
+            "mentions": list(self.mentions),
+            "prompt": self.prompt.to_dict() if self.prompt else None,
+            "edit_key": self.edit_key,
+        }
 
     @classmethod
     def from_payload(cls, delivery_id: int, payload: dict[str, Any]) -> Delivery:

@@ -37,16 +37,29 @@ class SelfplayReport:
     games_by_seat: Counter[str] = field(default_factory=Counter)
 
     def as_json(self) -> dict[str, Any]:
-        return {"game": self.game, "games": self.games, "errors": self.errors, "draws": self.draws,
-                "wins": dict(self.wins), "turns": self.turns, "seconds": round(self.seconds, 3),
-                "counts": dict(sorted(self.counts.items())),
-                "wins_by_seat": dict(sorted(self.wins_by_seat.items())),
-                "games_by_seat": dict(sorted(self.games_by_seat.items()))}
+        return {
+            "game": self.game,
+            "games": self.games,
+            "errors": self.errors,
+            "draws": self.draws,
+            "wins": dict(self.wins),
+            "turns": self.turns,
+            "seconds": round(self.seconds, 3),
+            "counts": dict(sorted(self.counts.items())),
+            "wins_by_seat": dict(sorted(self.wins_by_seat.items())),
+            "games_by_seat": dict(sorted(self.games_by_seat.items())),
+        }
 
 
-async def run_selfplay(game_key: str, games: int, seed: int, players: int | None = None,
-                       seats: list[str] | None = None, options: dict[str, str] | None = None,
-                       database: str | None = None) -> SelfplayReport:
+async def run_selfplay(
+    game_key: str,
+    games: int,
+    seed: int,
+    players: int | None = None,
+    seats: list[str] | None = None,
+    options: dict[str, str] | None = None,
+    database: str | None = None,
+) -> SelfplayReport:
     game = get_game(game_key)
     count = players or (len(seats) if seats else game.min_players)
     agents = list(seats or [game.ai_levels[0], *(["random"] * (count - 1))])
@@ -73,8 +86,15 @@ async def run_selfplay(game_key: str, games: int, seed: int, players: int | None
     return report
 
 
-async def _play_one(host: Host, key: str, index: int, seed: int, order: list[str], options: dict[str, str],
-                    report: SelfplayReport) -> None:
+async def _play_one(
+    host: Host,
+    key: str,
+    index: int,
+    seed: int,
+    order: list[str],
+    options: dict[str, str],
+    report: SelfplayReport,
+) -> None:
     director = Actor("selfplay", "selfplay", can_manage=True)
     channel = f"selfplay-{index}"
     info = await host.create_game(None, channel, director, key, options, seat_creator=False, seed=seed)
@@ -115,8 +135,10 @@ async def _count_log(host: Host, game_id: int, report: SelfplayReport) -> None:
 def format_report(report: SelfplayReport, as_json: bool) -> str:
     if as_json:
         return json.dumps(report.as_json(), sort_keys=False)
-    lines = [f"{report.game}: {report.games} games, {report.errors} errors, {report.draws} draws, "
-             f"{report.turns} turns in {report.seconds:.1f} s"]
+    lines = [
+        f"{report.game}: {report.games} games, {report.errors} errors, {report.draws} draws, "
+        f"{report.turns} turns in {report.seconds:.1f} s"
+    ]
     lines += [f"  {agent}: {wins} wins" for agent, wins in report.wins.most_common()]
     lines += [f"  error: {message}" for message in report.error_messages[:10]]
     return "\n".join(lines)

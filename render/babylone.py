@@ -29,15 +29,25 @@ def render(view: dict[str, Any]) -> Image.Image:
         centre_x = 20 + SLOT_WIDTH * column + SLOT_WIDTH / 2
         base_y = TOP_MARGIN + row * row_height + row_height - 50
         if index + 1 in last:
-            draw.rectangle((centre_x - SLOT_WIDTH / 2 + 4, base_y - row_height + 60, centre_x + SLOT_WIDTH / 2 - 4,
-                            base_y + 44), outline=COLOURS["highlight"], width=4)
+            draw.rectangle(
+                (
+                    centre_x - SLOT_WIDTH / 2 + 4,
+                    base_y - row_height + 60,
+                    centre_x + SLOT_WIDTH / 2 - 4,
+                    base_y + 44,
+                ),
+                outline=COLOURS["highlight"],
+                width=4,
+            )
         draw.line((centre_x - 44, base_y, centre_x + 44, base_y), fill=COLOURS["grid"], width=3)
         for level, colour in enumerate(stack):
-            draw_pyramid(draw, centre_x, base_y - level * LEVEL, 2, colour, unit=16,
-                         label=COLOUR_LETTERS.get(colour))
+            draw_pyramid(
+                draw, centre_x, base_y - level * LEVEL, 2, colour, unit=16, label=COLOUR_LETTERS.get(colour)
+            )
         label = f"#{index + 1}" + (f" h{len(stack)}" if stack else " -")
-        centred_text(draw, (centre_x, base_y + 24), label, 24,
-                     fill=COLOURS["ink"] if stack else COLOURS["muted"])
+        centred_text(
+            draw, (centre_x, base_y + 24), label, 24, fill=COLOURS["ink"] if stack else COLOURS["muted"]
+        )
     return image
 
 

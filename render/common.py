@@ -45,8 +45,15 @@ COLOURS: dict[str, tuple[int, int, int]] = {
 
 #: single letters that name a colour on pieces (for colour-blind players and small screens)
 COLOUR_LETTERS: dict[str, str] = {
-    "red": "R", "yellow": "Y", "green": "G", "blue": "B", "purple": "P", "orange": "O",
-    "cyan": "C", "black": "K", "white": "W",
+    "red": "R",
+    "yellow": "Y",
+    "green": "G",
+    "blue": "B",
+    "purple": "P",
+    "orange": "O",
+    "cyan": "C",
+    "black": "K",
+    "white": "W",
 }
 
 
@@ -68,19 +75,42 @@ def font(size: int = 20) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-def new_canvas(width: int, height: int, colour: str = "background") -> tuple[Image.Image, ImageDraw.ImageDraw]:
+def new_canvas(
+    width: int, height: int, colour: str = "background"
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     image = Image.new("RGB", (width, height), COLOURS[colour])
     return image, ImageDraw.Draw(image)
 
 
-def centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int = 20,
-                 fill: tuple[int, int, int] | None = None, stroke: tuple[int, int, int] | None = None) -> None:
-    draw.text(xy, text, font=font(size), fill=fill or COLOURS["ink"], anchor="mm",
-              stroke_width=2 if stroke else 0, stroke_fill=stroke)
+def centred_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int = 20,
+    fill: tuple[int, int, int] | None = None,
+    stroke: tuple[int, int, int] | None = None,
+) -> None:
+    draw.text(
+        xy,
+        text,
+        font=font(size),
+        fill=fill or COLOURS["ink"],
+        anchor="mm",
+        stroke_width=2 if stroke else 0,
+        stroke_fill=stroke,
+    )
 
 
-def draw_pyramid(draw: ImageDraw.ImageDraw, centre_x: float, base_y: float, pips: int, colour: str,
-                 unit: float = 14, label: str | None = None, outline: str = "ink") -> float:
+def draw_pyramid(
+    draw: ImageDraw.ImageDraw,
+    centre_x: float,
+    base_y: float,
+    pips: int,
+    colour: str,
+    unit: float = 14,
+    label: str | None = None,
+    outline: str = "ink",
+) -> float:
     """An Icehouse pyramid seen from the side, ``pips`` 1-3 (small, medium, large).
 
     Returns the height drawn, so callers can stack pyramids. The pip marks at the base say the size without
@@ -100,8 +130,9 @@ def draw_pyramid(draw: ImageDraw.ImageDraw, centre_x: float, base_y: float, pips
     return height
 
 
-def draw_pyramid_top(draw: ImageDraw.ImageDraw, centre: tuple[float, float], half: float, colour: str,
-                     label: str | None = None) -> None:
+def draw_pyramid_top(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], half: float, colour: str, label: str | None = None
+) -> None:
     """A pyramid seen from above: a square with its four ridges."""
     x, y = centre
     fill = COLOURS[colour]

@@ -42,9 +42,13 @@ def render(view: dict[str, Any]) -> Image.Image:
     _last_move(draw, view, geometry)
     _pyramids(draw, view, geometry)
     _labels(draw, geometry)
-    centred_text(draw, (width / 2, height - FOOTER / 2),
-                 "big square: servitor   small square with P: Prince   cells: column,row", 18,
-                 fill=COLOURS["muted"])
+    centred_text(
+        draw,
+        (width / 2, height - FOOTER / 2),
+        "big square: servitor   small square with P: Prince   cells: column,row",
+        18,
+        fill=COLOURS["muted"],
+    )
     return image
 
 
@@ -102,8 +106,9 @@ def _grid(draw: ImageDraw.ImageDraw, geometry: _Geometry) -> None:
 def _carpets(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geometry) -> None:
     inset = max(2, geometry.cell // 24)
     for x, y, colour in view["carpets"]:
-        draw.rectangle(geometry.square(x, y, inset), fill=CARPET_FILL[colour], outline=CARPET_EDGE[colour],
-                       width=3)
+        draw.rectangle(
+            geometry.square(x, y, inset), fill=CARPET_FILL[colour], outline=CARPET_EDGE[colour], width=3
+        )
 
 
 def _last_move(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geometry) -> None:
@@ -116,8 +121,9 @@ def _last_move(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geome
     start, end = geometry.centre(*source), geometry.centre(*target)
     draw.line((start, end), fill=COLOURS["highlight"], width=4)
     radius = max(5, geometry.cell // 12)
-    draw.ellipse((end[0] - radius, end[1] - radius, end[0] + radius, end[1] + radius),
-                 fill=COLOURS["highlight"])
+    draw.ellipse(
+        (end[0] - radius, end[1] - radius, end[0] + radius, end[1] + radius), fill=COLOURS["highlight"]
+    )
 
 
 def _pyramids(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geometry) -> None:
@@ -126,14 +132,19 @@ def _pyramids(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geomet
     for x, y, seat in view["servitors"]:
         centre = geometry.centre(x, y)
         ring = servitor_half + 3  # a pale ring keeps a servitor apart from a carpet of its own colour
-        draw.rectangle((centre[0] - ring, centre[1] - ring, centre[0] + ring, centre[1] + ring),
-                       fill=COLOURS["white"])
+        draw.rectangle(
+            (centre[0] - ring, centre[1] - ring, centre[0] + ring, centre[1] + ring), fill=COLOURS["white"]
+        )
         draw_pyramid_top(draw, centre, servitor_half, SEAT_COLOURS[seat])
     for seat, (x, y) in enumerate(view["princes"]):
         centre = geometry.centre(x, y)
         ring = prince_half + 4
-        draw.rectangle((centre[0] - ring, centre[1] - ring, centre[0] + ring, centre[1] + ring),
-                       fill=COLOURS["highlight"], outline=COLOURS["ink"], width=2)
+        draw.rectangle(
+            (centre[0] - ring, centre[1] - ring, centre[0] + ring, centre[1] + ring),
+            fill=COLOURS["highlight"],
+            outline=COLOURS["ink"],
+            width=2,
+        )
         draw_pyramid_top(draw, centre, prince_half, SEAT_COLOURS[seat], label="P")
 
 

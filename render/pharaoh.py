@@ -68,8 +68,9 @@ def _blend(colour: tuple[int, int, int], other: tuple[int, int, int], share: flo
 
 # ---- board ------------------------------------------------------------------------------------------------------
 @cache
-def _static_board(goal_lines: tuple[tuple[str, ...], ...], edge_cells: tuple[tuple[str, ...], ...],
-                  colours: tuple[str, ...]) -> Image.Image:
+def _static_board(
+    goal_lines: tuple[tuple[str, ...], ...], edge_cells: tuple[tuple[str, ...], ...], colours: tuple[str, ...]
+) -> Image.Image:
     """What never changes during a game: cells, edges, names, goal lines (drawn once, copied per image)."""
     image, draw = new_canvas(WIDTH, HEIGHT)
     fills = _cells(draw, goal_lines, edge_cells, colours)
@@ -78,8 +79,12 @@ def _static_board(goal_lines: tuple[tuple[str, ...], ...], edge_cells: tuple[tup
     return image
 
 
-def _cells(draw: ImageDraw.ImageDraw, goal_lines: tuple[tuple[str, ...], ...],
-           edge_cells: tuple[tuple[str, ...], ...], colours: tuple[str, ...]) -> dict[str, tuple[int, int, int]]:
+def _cells(
+    draw: ImageDraw.ImageDraw,
+    goal_lines: tuple[tuple[str, ...], ...],
+    edge_cells: tuple[tuple[str, ...], ...],
+    colours: tuple[str, ...],
+) -> dict[str, tuple[int, int, int]]:
     """Draws the grid; returns each open cell's fill."""
     fills = {}
     goal_cells = {cell for line in goal_lines for cell in line}
@@ -107,8 +112,9 @@ def _cell_names(draw: ImageDraw.ImageDraw, fills: dict[str, tuple[int, int, int]
     """
     for cell, fill in fills.items():
         left, top, _, _ = _cell_box(cell)
-        draw.text((left + 8, top + 6), cell, font=font(16), fill=COLOURS["muted"], stroke_width=3,
-                  stroke_fill=fill)
+        draw.text(
+            (left + 8, top + 6), cell, font=font(16), fill=COLOURS["muted"], stroke_width=3, stroke_fill=fill
+        )
 
 
 def _goal_lines(draw: ImageDraw.ImageDraw, goal_lines: tuple[tuple[str, ...], ...]) -> None:
@@ -119,9 +125,16 @@ def _goal_lines(draw: ImageDraw.ImageDraw, goal_lines: tuple[tuple[str, ...], ..
             if i % 2:
                 continue
             a, b = i / 12, (i + 1) / 12
-            draw.line((start[0] + (end[0] - start[0]) * a, start[1] + (end[1] - start[1]) * a,
-                       start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b),
-                      fill=COLOURS["brown"], width=4)
+            draw.line(
+                (
+                    start[0] + (end[0] - start[0]) * a,
+                    start[1] + (end[1] - start[1]) * a,
+                    start[0] + (end[0] - start[0]) * b,
+                    start[1] + (end[1] - start[1]) * b,
+                ),
+                fill=COLOURS["brown"],
+                width=4,
+            )
 
 
 def _win_line(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -200,11 +213,20 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         _die(draw, first_left + index * (DIE + 12), 26, value, COLOURS[view["colours"][seat]])
 
 
-def _die(draw: ImageDraw.ImageDraw, left: float, top: float, value: int, colour: tuple[int, int, int]) -> None:
-    draw.rounded_rectangle((left, top, left + DIE, top + DIE), radius=10, fill=COLOURS["white"],
-                           outline=colour, width=5)
-    spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
-             5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)]}
+def _die(
+    draw: ImageDraw.ImageDraw, left: float, top: float, value: int, colour: tuple[int, int, int]
+) -> None:
+    draw.rounded_rectangle(
+        (left, top, left + DIE, top + DIE), radius=10, fill=COLOURS["white"], outline=colour, width=5
+    )
+    spots = {
+        1: [(1, 1)],
+        2: [(0, 0), (2, 2)],
+        3: [(0, 0), (1, 1), (2, 2)],
+        4: [(0, 0), (0, 2), (2, 0), (2, 2)],
+        5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)],
+        6: [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)],
+    }
     step = DIE / 4
     for column, row in spots[value]:
         x, y = left + step * (column + 1), top + step * (row + 1)
@@ -214,8 +236,10 @@ def _die(draw: ImageDraw.ImageDraw, left: float, top: float, value: int, colour:
 def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     """Who won the roll-off for first player, so the order of play can be checked."""
     rounds = view.get("rolloff") or []
-    parts = [" ".join(f"{COLOUR_LETTERS.get(view['colours'][seat], '?')}{value}" for seat, value in rolls)
-             for rolls in rounds]
+    parts = [
+        " ".join(f"{COLOUR_LETTERS.get(view['colours'][seat], '?')}{value}" for seat, value in rolls)
+        for rolls in rounds
+    ]
     text = "Roll-off: " + " / ".join(parts) if parts else ""
     lines = "goal: " + ", ".join("-".join(line) for line in view["goal_lines"])
     draw.text((16, HEIGHT - FOOTER + 12), f"{text}   {lines}".strip(), font=font(18), fill=COLOURS["muted"])

@@ -44,17 +44,33 @@ def _blend(first: str, second: str) -> Colour:
 
 INK = COLOURS["ink"]
 LAND_FILLS: dict[str, Colour] = {
-    "PMA": _blend("maroon", "white"), "MAS": (240, 240, 240), "PMI": _blend("red", "white"),
-    "SIL": _blend("yellow", "white"), "CEN": _blend("plains", "white"), "WPOM": _blend("cyan", "white"),
+    "PMA": _blend("maroon", "white"),
+    "MAS": (240, 240, 240),
+    "PMI": _blend("red", "white"),
+    "SIL": _blend("yellow", "white"),
+    "CEN": _blend("plains", "white"),
+    "WPOM": _blend("cyan", "white"),
     "EPOM": _blend("blue", "white"),
 }
 SEA = _blend("water", "white")
 TRACK_NAMES = (("might", "Might"), ("people", "People"), ("clergy", "Clergy"))
-TILE_COLOURS: dict[str, str | Colour] = {"green": "green", "yellow": "yellow", "rose": _blend("red", "white"), "blue": "blue",
-                "brown": "brown", "gray": "grey"}
-ICON_NAMES = {"division": "Division", "urbanization": "Urbanization", "release": "Release to Home",
-              "council": "Common Council", "balt_raid": "Balt Raid", "teutonic": "Teutonic Knights",
-              "mongols": "Mongol Invasion"}
+TILE_COLOURS: dict[str, str | Colour] = {
+    "green": "green",
+    "yellow": "yellow",
+    "rose": _blend("red", "white"),
+    "blue": "blue",
+    "brown": "brown",
+    "gray": "grey",
+}
+ICON_NAMES = {
+    "division": "Division",
+    "urbanization": "Urbanization",
+    "release": "Release to Home",
+    "council": "Common Council",
+    "balt_raid": "Balt Raid",
+    "teutonic": "Teutonic Knights",
+    "mongols": "Mongol Invasion",
+}
 UNIT_ORDER = ("prince", "knight", "footman", "princess")
 UNIT_NAMES = {"prince": "Prince", "knight": "Knight", "footman": "Footman", "princess": "Princess"}
 
@@ -129,13 +145,21 @@ def _stamp(text: str, size: int, anchor: str, halo: bool) -> tuple[Image.Image, 
     outline = None
     if halo:
         outline = Image.new("L", size_px, 0)
-        ImageDraw.Draw(outline).text((-left, -top), text, font=typeface, fill=255, anchor=anchor,
-                                     stroke_width=stroke, stroke_fill=255)
+        ImageDraw.Draw(outline).text(
+            (-left, -top), text, font=typeface, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
+        )
     return glyphs, outline, left, top
 
 
-def _text(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill: Colour = INK, anchor: str = "la",
-          halo: Colour | None = None) -> None:
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy: Point,
+    text: str,
+    size: int,
+    fill: Colour = INK,
+    anchor: str = "la",
+    halo: Colour | None = None,
+) -> None:
     glyphs, outline, left, top = _stamp(plain(text), size, anchor, halo is not None)
     position = (round(xy[0]) + left, round(xy[1]) + top)
     if outline is not None:
@@ -156,6 +180,7 @@ def _shape(draw: ImageDraw.ImageDraw, points: list[Point], fill: Colour, outline
 
 # ---- figures ------------------------------------------------------------------------------------------------
 
+
 def _figure(draw: ImageDraw.ImageDraw, centre: Point, unit: str, faction: str, scale: float) -> None:
     """One unit figure: its shape says the type, its fill and two-letter code the faction."""
     x, y = centre
@@ -163,13 +188,26 @@ def _figure(draw: ImageDraw.ImageDraw, centre: Point, unit: str, faction: str, s
     fill = _faction_colour(faction)
     outline = INK
     if unit == "prince":
-        points = [(x - w, y + h), (x - w, y - h * 0.55), (x - w * 0.5, y - h * 0.05), (x, y - h * 1.15),
-                  (x + w * 0.5, y - h * 0.05), (x + w, y - h * 0.55), (x + w, y + h)]
+        points = [
+            (x - w, y + h),
+            (x - w, y - h * 0.55),
+            (x - w * 0.5, y - h * 0.05),
+            (x, y - h * 1.15),
+            (x + w * 0.5, y - h * 0.05),
+            (x + w, y - h * 0.55),
+            (x + w, y + h),
+        ]
         _shape(draw, points, fill, outline)
-        draw.line((x - w, y + h - 2, x + w, y + h - 2), fill=COLOURS["highlight"], width=max(2, round(3 * scale)))
+        draw.line(
+            (x - w, y + h - 2, x + w, y + h - 2), fill=COLOURS["highlight"], width=max(2, round(3 * scale))
+        )
     elif unit == "knight":
-        _shape(draw, [(x - w, y - h), (x + w, y - h), (x + w, y + h * 0.25), (x, y + h * 1.1),
-                      (x - w, y + h * 0.25)], fill, outline)
+        _shape(
+            draw,
+            [(x - w, y - h), (x + w, y - h), (x + w, y + h * 0.25), (x, y + h * 1.1), (x - w, y + h * 0.25)],
+            fill,
+            outline,
+        )
     elif unit == "princess":
         _shape(draw, [(x, y - h * 1.2), (x + w * 1.1, y), (x, y + h * 1.2), (x - w * 1.1, y)], fill, outline)
     else:
@@ -188,15 +226,18 @@ def _units_entries(units: dict[str, dict[str, int]]) -> list[tuple[str, str, int
     return entries
 
 
-def _draw_units(draw: ImageDraw.ImageDraw, centre: Point, units: dict[str, dict[str, int]], frame: Frame,
-                max_width: float) -> None:
+def _draw_units(
+    draw: ImageDraw.ImageDraw, centre: Point, units: dict[str, dict[str, int]], frame: Frame, max_width: float
+) -> None:
     """Figures with their counts, centred on ``centre`` and wrapped into rows no wider than ``max_width``."""
     entries = _units_entries(units)
     if not entries:
         return
     size = frame.text("small")
-    widths = [frame.px(36) + (_text_width(str(count), size) + frame.px(3) if count > 1 else 0)
-              for _, _, count in entries]
+    widths = [
+        frame.px(36) + (_text_width(str(count), size) + frame.px(3) if count > 1 else 0)
+        for _, _, count in entries
+    ]
     rows: list[list[int]] = [[]]
     row_width = 0.0
     for index, width in enumerate(widths):
@@ -221,8 +262,10 @@ def _draw_units(draw: ImageDraw.ImageDraw, centre: Point, units: dict[str, dict[
 
 # ---- gords, buildings, tokens -------------------------------------------------------------------------------
 
-def _gord_icon(draw: ImageDraw.ImageDraw, centre: Point, base_might: int, city: str | None, capital: bool,
-               scale: float) -> None:
+
+def _gord_icon(
+    draw: ImageDraw.ImageDraw, centre: Point, base_might: int, city: str | None, capital: bool, scale: float
+) -> None:
     """A gord is a round palisade, a City a square tower; the number is the Might it gives now."""
     x, y = centre
     r = 13 * scale
@@ -237,28 +280,38 @@ def _gord_icon(draw: ImageDraw.ImageDraw, centre: Point, base_might: int, city: 
         draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=2)
         fill_text = COLOURS["white"] if base_might else INK
     if capital:
-        draw.ellipse((x - r - 4 * scale, y - r - 4 * scale, x + r + 4 * scale, y + r + 4 * scale),
-                     outline=COLOURS["highlight"], width=max(3, round(3 * scale)))
+        draw.ellipse(
+            (x - r - 4 * scale, y - r - 4 * scale, x + r + 4 * scale, y + r + 4 * scale),
+            outline=COLOURS["highlight"],
+            width=max(3, round(3 * scale)),
+        )
     _text(draw, (x, y), str(might), max(MIN_TEXT_PX, round(17 * scale)), fill_text, "mm")
 
 
-def _badge(draw: ImageDraw.ImageDraw, centre: Point, letter: str, fill: Colour, scale: float,
-           diamond: bool = False) -> None:
+def _badge(
+    draw: ImageDraw.ImageDraw, centre: Point, letter: str, fill: Colour, scale: float, diamond: bool = False
+) -> None:
     x, y = centre
     r = 12 * scale
     if diamond:
         _shape(draw, [(x, y - r * 1.2), (x + r * 1.2, y), (x, y + r * 1.2), (x - r * 1.2, y)], fill)
     else:
-        draw.rounded_rectangle((x - r, y - r, x + r, y + r), radius=4 * scale, fill=fill, outline=INK, width=2)
+        draw.rounded_rectangle(
+            (x - r, y - r, x + r, y + r), radius=4 * scale, fill=fill, outline=INK, width=2
+        )
     _text(draw, (x, y), letter, max(MIN_TEXT_PX, round(16 * scale)), text_colour_on(fill), "mm")
 
 
-BUILDINGS = {"castle": ("C", COLOURS["grey"]), "tiltyard": ("T", COLOURS["orange"]),
-             "abbey": ("A", COLOURS["purple"])}
+BUILDINGS = {
+    "castle": ("C", COLOURS["grey"]),
+    "tiltyard": ("T", COLOURS["orange"]),
+    "abbey": ("A", COLOURS["purple"]),
+}
 
 
-def _icon_row(draw: ImageDraw.ImageDraw, land: str, land_view: dict[str, Any], centre: Point,
-              frame: Frame) -> None:
+def _icon_row(
+    draw: ImageDraw.ImageDraw, land: str, land_view: dict[str, Any], centre: Point, frame: Frame
+) -> None:
     """Gord(s) with their Might, then the building and the Division token, centred on ``centre``."""
     record = catalog().lands[land]
     items: list[tuple[str, Any]] = [("gord", gord) for gord in record["gords"]]
@@ -271,8 +324,14 @@ def _icon_row(draw: ImageDraw.ImageDraw, land: str, land_view: dict[str, Any], c
     x = centre[0] - step * (len(items) - 1) / 2
     for kind, item in items:
         if kind == "gord":
-            _gord_icon(draw, (x, centre[1]), item["might"], land_view["cities"].get(item["id"]),
-                       record["capital"], frame.scale)
+            _gord_icon(
+                draw,
+                (x, centre[1]),
+                item["might"],
+                land_view["cities"].get(item["id"]),
+                record["capital"],
+                frame.scale,
+            )
         elif kind == "mark":
             _mark(draw, (x, centre[1]), item, frame.scale)
         elif kind == "building":
@@ -295,20 +354,48 @@ def _mark(draw: ImageDraw.ImageDraw, centre: Point, mark: str, scale: float) -> 
         draw.rectangle((x - 2.5 * s, y - 11 * s, x + 2.5 * s, y + 11 * s), fill=colour)
         draw.rectangle((x - 8 * s, y - 5 * s, x + 8 * s, y - 1 * s), fill=colour)
         if mark == "clergy_point":
-            _text(draw, (x + 4 * s, y + 9 * s), "+1", max(MIN_TEXT_PX, round(16 * s)), colour, "lm",
-                  halo=COLOURS["white"])
+            _text(
+                draw,
+                (x + 4 * s, y + 9 * s),
+                "+1",
+                max(MIN_TEXT_PX, round(16 * s)),
+                colour,
+                "lm",
+                halo=COLOURS["white"],
+            )
     elif mark == "senior_throne":
         gold = COLOURS["highlight"]
-        draw.polygon([(x - 11 * s, y + 7 * s), (x - 11 * s, y - 6 * s), (x - 5 * s, y), (x, y - 10 * s),
-                      (x + 5 * s, y), (x + 11 * s, y - 6 * s), (x + 11 * s, y + 7 * s)], fill=gold, outline=INK)
+        draw.polygon(
+            [
+                (x - 11 * s, y + 7 * s),
+                (x - 11 * s, y - 6 * s),
+                (x - 5 * s, y),
+                (x, y - 10 * s),
+                (x + 5 * s, y),
+                (x + 11 * s, y - 6 * s),
+                (x + 11 * s, y + 7 * s),
+            ],
+            fill=gold,
+            outline=INK,
+        )
     elif mark == "teutonic":
-        _shape(draw, [(x - 10 * s, y - 11 * s), (x + 10 * s, y - 11 * s), (x + 10 * s, y + 2 * s),
-                      (x, y + 12 * s), (x - 10 * s, y + 2 * s)], COLOURS["white"])
+        _shape(
+            draw,
+            [
+                (x - 10 * s, y - 11 * s),
+                (x + 10 * s, y - 11 * s),
+                (x + 10 * s, y + 2 * s),
+                (x, y + 12 * s),
+                (x - 10 * s, y + 2 * s),
+            ],
+            COLOURS["white"],
+        )
         draw.rectangle((x - 1.5 * s, y - 8 * s, x + 1.5 * s, y + 7 * s), fill=INK)
         draw.rectangle((x - 7 * s, y - 3 * s, x + 7 * s, y), fill=INK)
 
 
 # ---- the static base -----------------------------------------------------------------------------------------
+
 
 def _polygon(frame: Frame, land: str) -> list[Point]:
     return [frame.at((p[0], p[1])) for p in geometry()["lands"][land]["polygon"]]
@@ -321,7 +408,10 @@ def _inset_edge(start: Point, end: Point, centre: Point, distance: float) -> tup
     mx, my = (start[0] + end[0]) / 2, (start[1] + end[1]) / 2
     if (centre[0] - mx) * nx + (centre[1] - my) * ny < 0:
         nx, ny = -nx, -ny
-    return (start[0] + nx * distance, start[1] + ny * distance), (end[0] + nx * distance, end[1] + ny * distance)
+    return (start[0] + nx * distance, start[1] + ny * distance), (
+        end[0] + nx * distance,
+        end[1] + ny * distance,
+    )
 
 
 def _draw_lands(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
@@ -379,7 +469,15 @@ def _draw_names(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
     for land, record in data.lands.items():
         cx, cy = frame.at(tuple(geo["lands"][land]["centre"]))  # type: ignore[arg-type]
         size = frame.text("small")
-        _text(draw, (cx, cy - frame.px(27)), record["short"], size, INK, "mm", halo=LAND_FILLS[_group(data, land)])
+        _text(
+            draw,
+            (cx, cy - frame.px(27)),
+            record["short"],
+            size,
+            INK,
+            "mm",
+            halo=LAND_FILLS[_group(data, land)],
+        )
 
 
 def _draw_offmap_frames(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
@@ -388,10 +486,17 @@ def _draw_offmap_frames(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
         x0, y0 = frame.at((box[0], box[1]))
         x1, y1 = frame.at((box[2], box[3]))
         colour = _faction_colour(data.offmap[area]["faction"])
-        draw.rounded_rectangle((x0, y0, x1, y1), radius=frame.px(8), fill=COLOURS["panel"], outline=colour,
-                               width=frame.px(4))
-        _text(draw, ((x0 + x1) / 2, y0 + frame.px(14)), _area_title(data.offmap[area]["name"]),
-              frame.text("small"), INK, "mm")
+        draw.rounded_rectangle(
+            (x0, y0, x1, y1), radius=frame.px(8), fill=COLOURS["panel"], outline=colour, width=frame.px(4)
+        )
+        _text(
+            draw,
+            ((x0 + x1) / 2, y0 + frame.px(14)),
+            _area_title(data.offmap[area]["name"]),
+            frame.text("small"),
+            INK,
+            "mm",
+        )
 
 
 def _draw_gates(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
@@ -404,7 +509,9 @@ def _draw_gates(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
             x, y = frame.at((point[0], point[1]))
             w, h = frame.px(15), frame.px(10)
             draw.rounded_rectangle((x - w, y - h, x + w, y + h), radius=frame.px(4), fill=fill, outline=INK)
-            _text(draw, (x, y), data.factions[faction]["code"], frame.text("small"), text_colour_on(fill), "mm")
+            _text(
+                draw, (x, y), data.factions[faction]["code"], frame.text("small"), text_colour_on(fill), "mm"
+            )
 
 
 def _area_title(name: str) -> str:
@@ -471,11 +578,17 @@ def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
 
 
 def _short_faction(name: str) -> str:
-    return (name.replace("Kingdom of ", "").replace("Western ", "W. ").replace("Eastern ", "E. ")
-            .replace("Teutonic Knights", "Teutonic").replace(" Fiefdoms", ""))
+    return (
+        name.replace("Kingdom of ", "")
+        .replace("Western ", "W. ")
+        .replace("Eastern ", "E. ")
+        .replace("Teutonic Knights", "Teutonic")
+        .replace(" Fiefdoms", "")
+    )
 
 
 # ---- the dynamic layer --------------------------------------------------------------------------------------
+
 
 def _draw_map_state(draw: ImageDraw.ImageDraw, view: dict[str, Any], frame: Frame) -> None:
     data, geo = catalog(), geometry()
@@ -487,8 +600,13 @@ def _draw_map_state(draw: ImageDraw.ImageDraw, view: dict[str, Any], frame: Fram
     for area, box in geo["offmap"].items():
         x0, y0 = frame.at((box[0], box[1]))
         x1, _ = frame.at((box[2], box[3]))
-        _draw_units(draw, ((x0 + x1) / 2, y0 + frame.px(44)), view["offmap"][area]["units"], frame,
-                    x1 - x0 - frame.px(8))
+        _draw_units(
+            draw,
+            ((x0 + x1) / 2, y0 + frame.px(44)),
+            view["offmap"][area]["units"],
+            frame,
+            x1 - x0 - frame.px(8),
+        )
 
 
 def _track_bar(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, value: int, colour: Colour) -> None:
@@ -499,13 +617,17 @@ def _track_bar(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, value:
     for cell in range(10):
         cell_x = left + cell * 15
         filled = cell < min(value, 10)
-        draw.rectangle((cell_x, y + 2, cell_x + 12, y + 16), fill=colour if filled else COLOURS["background"],
-                       outline=INK)
+        draw.rectangle(
+            (cell_x, y + 2, cell_x + 12, y + 16),
+            fill=colour if filled else COLOURS["background"],
+            outline=INK,
+        )
     _text(draw, (left + 154, y + 9), str(value), size, anchor="lm")
 
 
-def _player_block(draw: ImageDraw.ImageDraw, x: int, y: int, code: str, player: dict[str, Any],
-                  view: dict[str, Any]) -> int:
+def _player_block(
+    draw: ImageDraw.ImageDraw, x: int, y: int, code: str, player: dict[str, Any], view: dict[str, Any]
+) -> int:
     data = catalog()
     colour = COLOURS[data.map["principalities"][code]["colour"]]
     name = data.map["principalities"][code]["name"]
@@ -560,8 +682,9 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int) -> None
     period = "I" * view["period"] if view["period"] < 4 else str(view["period"])
     _text(draw, (x, y), f"PRINCIPES   Round {view['round']} of 6   Period {period}", TEXT_SIZES["title"])
     y += 34
-    direction = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(view["princeps"]["direction"] or "",
-                                                                      "direction not chosen yet")
+    direction = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(
+        view["princeps"]["direction"] or "", "direction not chosen yet"
+    )
     holder = data.map["principalities"][view["princeps"]["holder"]]["name"]
     _princeps_token(draw, x + 12, y + 11)
     _text(draw, (x + 30, y + 11), f"Princeps: {holder}, {direction}", TEXT_SIZES["body"], anchor="lm")
@@ -581,8 +704,10 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int) -> None
 
 def _princeps_token(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
     draw.ellipse((x - 10, y - 10, x + 10, y + 10), fill=COLOURS["highlight"], outline=INK, width=2)
-    draw.polygon([(x - 6, y + 4), (x - 6, y - 3), (x - 3, y), (x, y - 6), (x + 3, y), (x + 6, y - 3),
-                  (x + 6, y + 4)], fill=INK)
+    draw.polygon(
+        [(x - 6, y + 4), (x - 6, y - 3), (x - 3, y), (x, y - 6), (x + 3, y), (x + 6, y - 3), (x + 6, y + 4)],
+        fill=INK,
+    )
 
 
 def _history_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> int:
@@ -625,7 +750,14 @@ def _market_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: in
     for colour, pile in view["market"].items():
         fill = _colour(TILE_COLOURS[colour])
         draw.rounded_rectangle((x, y, x + 96, y + 21), radius=4, fill=fill, outline=INK)
-        _text(draw, (x + 48, y + 11), actions[colour].capitalize(), TEXT_SIZES["small"], text_colour_on(fill), "mm")
+        _text(
+            draw,
+            (x + 48, y + 11),
+            actions[colour].capitalize(),
+            TEXT_SIZES["small"],
+            text_colour_on(fill),
+            "mm",
+        )
         titles = " | ".join(data.kind_of(tile)["title"].split(" (")[0] for tile in pile["face_up"]) or "empty"
         _text(draw, (x + 104, y + 11), f"{titles}  ({pile['stack']})", TEXT_SIZES["small"], anchor="lm")
         y += 24
@@ -637,8 +769,10 @@ def _supply_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: in
     tokens = view["supply"]["tokens"]
     cities = f"Cities left: capital {tokens['capital']}, city {tokens['city']}, civitas {tokens['civitas']}"
     gold = view["supply"]["gold"]
-    buildings = (f"Castles {tokens['castle']}, Tiltyards {tokens['tiltyard']}, Abbeys {tokens['abbey']}, "
-                 f"Division {tokens['division']}" + ("" if gold is None else f", bank {gold} gold"))
+    buildings = (
+        f"Castles {tokens['castle']}, Tiltyards {tokens['tiltyard']}, Abbeys {tokens['abbey']}, "
+        f"Division {tokens['division']}" + ("" if gold is None else f", bank {gold} gold")
+    )
     _text(draw, (x, y), cities, TEXT_SIZES["small"])
     _text(draw, (x, y + 20), buildings, TEXT_SIZES["small"])
     return y + 48
@@ -675,6 +809,7 @@ def _wrap(text: str, size: int, width: int) -> list[str]:
 
 # ---- public entry points ------------------------------------------------------------------------------------
 
+
 def _full_frame() -> Frame:
     width, height = geometry()["size"]
     return Frame("full", 1.0, 0.0, 0.0, int(width), max(int(height), HEIGHT))
@@ -690,10 +825,21 @@ def render(view: dict[str, Any]) -> Image.Image:
     return image
 
 
-REGION_NAMES = {"polonia maior": "PMA", "greater poland": "PMA", "maior": "PMA", "pma": "PMA",
-                "masovia": "MAS", "mazovia": "MAS", "mas": "MAS",
-                "polonia minor": "PMI", "lesser poland": "PMI", "minor": "PMI", "pmi": "PMI",
-                "silesia": "SIL", "sil": "SIL"}
+REGION_NAMES = {
+    "polonia maior": "PMA",
+    "greater poland": "PMA",
+    "maior": "PMA",
+    "pma": "PMA",
+    "masovia": "MAS",
+    "mazovia": "MAS",
+    "mas": "MAS",
+    "polonia minor": "PMI",
+    "lesser poland": "PMI",
+    "minor": "PMI",
+    "pmi": "PMI",
+    "silesia": "SIL",
+    "sil": "SIL",
+}
 REGION_WIDTH = 1200
 
 
@@ -718,15 +864,22 @@ def render_region(view: dict[str, Any], region: str) -> Image.Image:
     """One principality (``silesia``, ``polonia maior`` ...) and its neighbours, drawn larger for phones."""
     principality = REGION_NAMES.get(" ".join(region.strip().lower().split()))
     if principality is None:
-        raise RenderError(f"There is no region {region!r}: try Polonia Maior, Masovia, Polonia Minor or Silesia.")
+        raise RenderError(
+            f"There is no region {region!r}: try Polonia Maior, Masovia, Polonia Minor or Silesia."
+        )
     frame = _region_frame(principality)
     image = _base(frame, False).copy()
     draw = ImageDraw.Draw(image)
     _draw_map_state(draw, view, frame)
     name = catalog().map["principalities"][principality]["name"]
     draw.rectangle((0, 0, frame.width, 40), fill=COLOURS["panel"])
-    _text(draw, (12, 20), f"{name} and its neighbours   Round {view['round']} of 6", TEXT_SIZES["title"],
-          anchor="lm")
+    _text(
+        draw,
+        (12, 20),
+        f"{name} and its neighbours   Round {view['round']} of 6",
+        TEXT_SIZES["title"],
+        anchor="lm",
+    )
     return image
 
 

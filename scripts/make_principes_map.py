@@ -27,24 +27,38 @@ ROOT = Path(__file__).resolve().parents[1]
 MAP = ROOT / "rules" / "principes" / "data" / "map.json"
 OUT = ROOT / "render" / "assets" / "principes" / "map_geometry.json"
 
-WIDTH, HEIGHT = 1080, 1120          # the map area of the board image, in pixels
-FIT = (30, 60, 1050, 1060)         # the realm is scaled into this box, leaving room for the off-map areas
-SCALE = 174                         # pixels per degree of latitude
-LON0, LAT0 = 13.6, 54.5           # top-left corner of the map area
+WIDTH, HEIGHT = 1080, 1120  # the map area of the board image, in pixels
+FIT = (30, 60, 1050, 1060)  # the realm is scaled into this box, leaving room for the off-map areas
+SCALE = 174  # pixels per degree of latitude
+LON0, LAT0 = 13.6, 54.5  # top-left corner of the map area
 COS_LAT = math.cos(math.radians(52.0))
-DISC = 118                          # radius of the disc each cell is clipped to (pixels)
+DISC = 118  # radius of the disc each cell is clipped to (pixels)
 DISC_SIDES = 40
 LLOYD_STEPS = 6
-LLOYD_MAX_SHIFT = 34                # pixels a seat may move in total
+LLOYD_MAX_SHIFT = 34  # pixels a seat may move in total
 #: hand-placed nudges (pixels) where a historical seat sits at the very edge of its land
-NUDGES = {"pomocc": (60, 0), "pomor": (-50, 30), "calisia": (12, -6), "lubusium": (6, -62),
-          "santocum": (14, 6), "cracovia": (-14, 0), "crosna": (14, -14), "premet": (-16, 8)}
+NUDGES = {
+    "pomocc": (60, 0),
+    "pomor": (-50, 30),
+    "calisia": (12, -6),
+    "lubusium": (6, -62),
+    "santocum": (14, 6),
+    "cracovia": (-14, 0),
+    "crosna": (14, -14),
+    "premet": (-16, 8),
+}
 #: lands covering a wide area around one seat get a larger disc
 WIDE = {"pomocc": 136, "pomor": 128}
 OFFMAP_BOX = (156, 66)
 #: centre of each off-map area's box, in the direction of the lands it touches
-OFFMAP_CENTRES = {"german_marches": (80, 665), "bohemia": (120, 1000), "hungary": (480, 1070),
-                  "rus": (970, 1040), "prussians": (720, 60), "lithuanians": (970, 110)}
+OFFMAP_CENTRES = {
+    "german_marches": (80, 665),
+    "bohemia": (120, 1000),
+    "hungary": (480, 1070),
+    "rus": (970, 1040),
+    "prussians": (720, 60),
+    "lithuanians": (970, 110),
+}
 
 Point = tuple[float, float]
 
@@ -55,6 +69,7 @@ def project(lat: float, lon: float) -> Point:
 
 def clip(polygon: list[Point], anchor: Point, normal: Point) -> list[Point]:
     """Keep the part of a convex polygon where (p - anchor) . normal <= 0 (Sutherland-Hodgman, one plane)."""
+
     def side(p: Point) -> float:
         return (p[0] - anchor[0]) * normal[0] + (p[1] - anchor[1]) * normal[1]
 
@@ -77,8 +92,13 @@ def _cross(a: Point, b: Point, sa: float, sb: float) -> Point:
 
 
 def disc(centre: Point, radius: float) -> list[Point]:
-    return [(centre[0] + radius * math.cos(2 * math.pi * k / DISC_SIDES),
-             centre[1] + radius * math.sin(2 * math.pi * k / DISC_SIDES)) for k in range(DISC_SIDES)]
+    return [
+        (
+            centre[0] + radius * math.cos(2 * math.pi * k / DISC_SIDES),
+            centre[1] + radius * math.sin(2 * math.pi * k / DISC_SIDES),
+        )
+        for k in range(DISC_SIDES)
+    ]
 
 
 def cells(seats: dict[str, Point]) -> dict[str, list[Point]]:
@@ -122,8 +142,9 @@ def relax(seats: dict[str, Point]) -> dict[str, Point]:
     return seats
 
 
-def shared_segments(seats: dict[str, Point], polygons: dict[str, list[Point]]
-                    ) -> tuple[dict[tuple[str, str], list[Point]], dict[str, list[str | None]]]:
+def shared_segments(
+    seats: dict[str, Point], polygons: dict[str, list[Point]]
+) -> tuple[dict[tuple[str, str], list[Point]], dict[str, list[str | None]]]:
     """Touching pairs with their common segment, and for each land the land across each polygon edge.
 
     Edge ``i`` of a polygon runs from vertex ``i - 1`` to vertex ``i``; ``None`` means the realm's rim.
@@ -142,8 +163,10 @@ def shared_segments(seats: dict[str, Point], polygons: dict[str, list[Point]]
                 middle = ((seat[0] + position[0]) / 2, (seat[1] + position[1]) / 2)
                 normal = (position[0] - seat[0], position[1] - seat[1])
                 length = math.hypot(*normal)
-                if all(abs((p[0] - middle[0]) * normal[0] + (p[1] - middle[1]) * normal[1]) / length < 0.5
-                       for p in (start, end)):
+                if all(
+                    abs((p[0] - middle[0]) * normal[0] + (p[1] - middle[1]) * normal[1]) / length < 0.5
+                    for p in (start, end)
+                ):
                     neighbour = other
                     break
             across[land].append(neighbour)
@@ -152,7 +175,9 @@ def shared_segments(seats: dict[str, Point], polygons: dict[str, list[Point]]
     return touching, across
 
 
-def fit(polygons: dict[str, list[Point]], seats: dict[str, Point]) -> tuple[dict[str, list[Point]], dict[str, Point]]:
+def fit(
+    polygons: dict[str, list[Point]], seats: dict[str, Point]
+) -> tuple[dict[str, list[Point]], dict[str, Point]]:
     """Scale and move the realm into ``FIT``, keeping its proportions."""
     xs = [x for polygon in polygons.values() for x, _ in polygon]
     ys = [y for polygon in polygons.values() for _, y in polygon]
@@ -163,8 +188,10 @@ def fit(polygons: dict[str, list[Point]], seats: dict[str, Point]) -> tuple[dict
     def move(p: Point) -> Point:
         return p[0] * factor + dx, p[1] * factor + dy
 
-    return ({land: [move(p) for p in polygon] for land, polygon in polygons.items()},
-            {land: move(seat) for land, seat in seats.items()})
+    return (
+        {land: [move(p) for p in polygon] for land, polygon in polygons.items()},
+        {land: move(seat) for land, seat in seats.items()},
+    )
 
 
 def inside(point: Point, polygon: list[Point]) -> bool:
@@ -191,8 +218,8 @@ def offmap_boxes(polygons: dict[str, list[Point]]) -> dict[str, list[int]]:
     return boxes
 
 
-GATE_HALF = (16, 11)                # half size of a gate tag (pixels)
-CENTRE_COLUMN = (42, 44, 52)        # half width, height above and below the centre kept for name, gord, units
+GATE_HALF = (16, 11)  # half size of a gate tag (pixels)
+CENTRE_COLUMN = (42, 44, 52)  # half width, height above and below the centre kept for name, gord, units
 
 
 Box = tuple[float, float, float, float]
@@ -207,8 +234,12 @@ def gate_point(polygon: list[Point], centre: Point, target: Point, taken: list[B
     possible the centre column (name, gord, units) and the land's other tags, then as far towards the area."""
     dx, dy = target[0] - centre[0], target[1] - centre[1]
     length = math.hypot(dx, dy)
-    column = (centre[0] - CENTRE_COLUMN[0], centre[1] - CENTRE_COLUMN[1],
-              centre[0] + CENTRE_COLUMN[0], centre[1] + CENTRE_COLUMN[2])
+    column = (
+        centre[0] - CENTRE_COLUMN[0],
+        centre[1] - CENTRE_COLUMN[1],
+        centre[0] + CENTRE_COLUMN[0],
+        centre[1] + CENTRE_COLUMN[2],
+    )
     best, best_score = centre, -math.inf
     xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
     for gx in range(int(min(xs)), int(max(xs)) + 1, 3):
@@ -218,13 +249,19 @@ def gate_point(polygon: list[Point], centre: Point, target: Point, taken: list[B
             score -= 10 * _overlap(tag, column) + 10 * sum(_overlap(tag, other) for other in taken)
             if score <= best_score:
                 continue
-            corners = [(gx + sx * (GATE_HALF[0] + 3), gy + sy * (GATE_HALF[1] + 3)) for sx in (-1, 1) for sy in (-1, 1)]
+            corners = [
+                (gx + sx * (GATE_HALF[0] + 3), gy + sy * (GATE_HALF[1] + 3))
+                for sx in (-1, 1)
+                for sy in (-1, 1)
+            ]
             if all(inside(corner, polygon) for corner in corners):
                 best, best_score = (gx, gy), score
     return best
 
 
-def gates(data: dict, polygons: dict[str, list[Point]], boxes: dict[str, list[int]]) -> dict[str, dict[str, list[float]]]:
+def gates(
+    data: dict, polygons: dict[str, list[Point]], boxes: dict[str, list[int]]
+) -> dict[str, dict[str, list[float]]]:
     result: dict[str, dict[str, list[float]]] = {}
     taken: dict[str, list[Box]] = {}
     for area in data["offmap_areas"]:
@@ -233,7 +270,9 @@ def gates(data: dict, polygons: dict[str, list[Point]], boxes: dict[str, list[in
         result[area["id"]] = {}
         for land in area["touches"]:
             x, y = gate_point(polygons[land], centroid(polygons[land]), target, taken.setdefault(land, []))
-            taken[land].append((x - GATE_HALF[0] - 4, y - GATE_HALF[1] - 4, x + GATE_HALF[0] + 4, y + GATE_HALF[1] + 4))
+            taken[land].append(
+                (x - GATE_HALF[0] - 4, y - GATE_HALF[1] - 4, x + GATE_HALF[0] + 4, y + GATE_HALF[1] + 4)
+            )
             result[area["id"]][land] = [x, y]
     return result
 
@@ -256,13 +295,19 @@ def build_geometry(data: dict) -> dict:
     return {
         "comment": "Generated by scripts/make_principes_map.py from rules/principes/data/map.json; do not edit.",
         "size": [WIDTH, HEIGHT],
-        "lands": {land: {"polygon": [[round(x, 1), round(y, 1)] for x, y in polygon],
-                         "across": across[land],
-                         "seat": [round(seats[land][0], 1), round(seats[land][1], 1)],
-                         "centre": [round(centres[land][0], 1), round(centres[land][1], 1)]}
-                  for land, polygon in polygons.items()},
-        "touching": {f"{a}|{b}": [[round(x, 1), round(y, 1)] for x, y in segment]
-                     for (a, b), segment in sorted(touching.items())},
+        "lands": {
+            land: {
+                "polygon": [[round(x, 1), round(y, 1)] for x, y in polygon],
+                "across": across[land],
+                "seat": [round(seats[land][0], 1), round(seats[land][1], 1)],
+                "centre": [round(centres[land][0], 1), round(centres[land][1], 1)],
+            }
+            for land, polygon in polygons.items()
+        },
+        "touching": {
+            f"{a}|{b}": [[round(x, 1), round(y, 1)] for x, y in segment]
+            for (a, b), segment in sorted(touching.items())
+        },
         "impassable": impassable,
         "missing_borders": [list(pair) for pair in missing],
         "offmap": boxes,
@@ -276,8 +321,10 @@ def main() -> int:
         print(f"warning: the data border {first}-{second} is not drawn as touching cells", file=sys.stderr)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(geometry, separators=(",", ":")) + "\n", encoding="utf-8")
-    print(f"{OUT.relative_to(ROOT)}: {len(geometry['lands'])} lands, {len(geometry['touching'])} touching pairs, "
-          f"{len(geometry['impassable'])} impassable, {len(geometry['missing_borders'])} missing borders")
+    print(
+        f"{OUT.relative_to(ROOT)}: {len(geometry['lands'])} lands, {len(geometry['touching'])} touching pairs, "
+        f"{len(geometry['impassable'])} impassable, {len(geometry['missing_borders'])} missing borders"
+    )
     return 0
 
 

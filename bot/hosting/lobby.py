@@ -39,7 +39,9 @@ class LobbyMixin(HostCore):
     ) -> GameInfo:
         """Open a lobby; the creator takes the first seat unless ``seat_creator`` is False (self-play)."""
         options = dict(options or {})
-        window_text = options.pop("window", None)  # the card-window deadline in hours: a table option, not a rule
+        window_text = options.pop(
+            "window", None
+        )  # the card-window deadline in hours: a table option, not a rule
         try:
             game = get_game(game_key)
             resolved = game.resolve_options(options)
@@ -190,5 +192,7 @@ def _window_hours(text: str | None, deadline_hours: float) -> float:
     except ValueError:
         raise HostError("Option window takes a number of hours, for example window=2.") from None
     if not 0.25 <= hours <= deadline_hours:
-        raise HostError(f"Card windows last from 0.25 hours up to the decision deadline ({deadline_hours:g} h).")
+        raise HostError(
+            f"Card windows last from 0.25 hours up to the decision deadline ({deadline_hours:g} h)."
+        )
     return hours

@@ -294,7 +294,9 @@ class QueriesMixin(HostCore):
         }
 
     async def _undone_seqs(self, game_id: int) -> set[int]:
-        rows = await self.store.fetchall("SELECT seq FROM events WHERE game_id = ? AND undone = 1", (game_id,))
+        rows = await self.store.fetchall(
+            "SELECT seq FROM events WHERE game_id = ? AND undone = 1", (game_id,)
+        )
         return {row["seq"] for row in rows}
 
     @staticmethod
@@ -318,17 +320,23 @@ class QueriesMixin(HostCore):
         log there shows it like any past game.
         """
         if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
-            raise HostError(f"This is not a Princes' Table game export (format {EXPORT_FORMAT} {EXPORT_VERSION}).")
+            raise HostError(
+                f"This is not a Princes' Table game export (format {EXPORT_FORMAT} {EXPORT_VERSION})."
+            )
         if not data.get("complete"):
-            raise HostError("Only the export of a game that is over holds every move; export it again at the end.")
+            raise HostError(
+                "Only the export of a game that is over holds every move; export it again at the end."
+            )
         row, events = data["game"], data["events"]
         try:
             game = get_game(row["kind"])
         except RulesError as error:
             raise HostError(str(error)) from None
         if row["rules_version"] != game.rules_version:
-            raise HostError(f"The export follows {game.title} rules version {row['rules_version']}, this bot "
-                            f"plays version {game.rules_version}.")
+            raise HostError(
+                f"The export follows {game.title} rules version {row['rules_version']}, this bot "
+                f"plays version {game.rules_version}."
+            )
         state = self._replay_export(game.key, row, events)
         outcome, result = game.outcome(state), row["result"] or {}
         # a game the players ended (resignation, claim, agreed draw) has a result the rules did not reach
@@ -340,25 +348,56 @@ class QueriesMixin(HostCore):
                 "INSERT INTO games (guild_id, channel_id, kind, status, options, seed, rules_version, num_players, "
                 "creator_id, deadline_seconds, window_seconds, result, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (row["guild_id"], row["channel_id"], game.key, row["status"], json.dumps(row["options"]),
-                 row["seed"], row["rules_version"], row["num_players"], row["creator_id"], row["deadline_seconds"],
-                 row["window_seconds"], json.dumps(row["result"]) if row["result"] else None, row["created_at"],
-                 row["updated_at"]),
+                (
+                    row["guild_id"],
+                    row["channel_id"],
+                    game.key,
+                    row["status"],
+                    json.dumps(row["options"]),
+                    row["seed"],
+                    row["rules_version"],
+                    row["num_players"],
+                    row["creator_id"],
+                    row["deadline_seconds"],
+                    row["window_seconds"],
+                    json.dumps(row["result"]) if row["result"] else None,
+                    row["created_at"],
+                    row["updated_at"],
+                ),
             )
             await db.executemany(
                 "INSERT INTO seats (game_id, seat, user_id, name, ai_level, away) VALUES (?, ?, ?, ?, ?, ?)",
-                [(game_id, s["seat"], s["user_id"], s["name"], s["ai_level"], int(s["away"])) for s in data["seats"]],
+                [
+                    (game_id, s["seat"], s["user_id"], s["name"], s["ai_level"], int(s["away"]))
+                    for s in data["seats"]
+                ],
             )
-            await self.store.append_events(db, [
-                (game_id, e["seq"], e["seat"], e["action"], e["draws"], e["actor"], e["log"], e["time"]) for e in events
-            ])
-            await db.executemany("UPDATE events SET undone = 1 WHERE game_id = ? AND seq = ?",
-                                 [(game_id, e["seq"]) for e in events if e["undone"]])
+            await self.store.append_events(
+                db,
+                [
+                    (game_id, e["seq"], e["seat"], e["action"], e["draws"], e["actor"], e["log"], e["time"])
+                    for e in events
+                ],
+            )
+            await db.executemany(
+                "UPDATE events SET undone = 1 WHERE game_id = ? AND seq = ?",
+                [(game_id, e["seq"]) for e in events if e["undone"]],
+            )
             await db.executemany(
                 "INSERT INTO sealed (game_id, decision_id, seat, action, nonce, commit_hash, applied, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
-                [(game_id, r["decision_id"], r["seat"], r["action"], r["nonce"], r["commit"], row["updated_at"])
-                 for r in data["sealed"]],
+                [
+                    (
+                        game_id,
+                        r["decision_id"],
+                        r["seat"],
+                        r["action"],
+                        r["nonce"],
+                        r["commit"],
+                        row["updated_at"],
+                    )
+                    for r in data["sealed"]
+                ],
             )
         return game_id
 
@@ -370,7 +409,9 @@ class QueriesMixin(HostCore):
         try:
             state = game.setup(row["num_players"], row["options"], ReplayRng(played[0]["draws"]))
             for event in played[1:]:
-                state = game.apply(state, event["seat"] or 0, event["action"], ReplayRng(event["draws"])).state
+                state = game.apply(
+                    state, event["seat"] or 0, event["action"], ReplayRng(event["draws"])
+                ).state
         except (RulesError, IndexError, KeyError, TypeError) as error:
             raise HostError(f"The export does not replay ({type(error).__name__}: {error}).") from None
         return state

@@ -55,7 +55,9 @@ class SqliteDatabase:
         connection.row_factory = aiosqlite.Row
         # the busy timeout first: another process opening the same file at once holds a lock for a moment
         await connection.execute("PRAGMA busy_timeout=5000")
-        for attempt in range(20):  # switching to WAL needs a moment alone with the file; no busy handler helps
+        for attempt in range(
+            20
+        ):  # switching to WAL needs a moment alone with the file; no busy handler helps
             try:
                 await connection.execute("PRAGMA journal_mode=WAL")
                 break

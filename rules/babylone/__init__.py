@@ -97,8 +97,15 @@ class Babylone(Game):
     def _deal(state: State, first: int, rng: Rng) -> None:
         colours = _colour_counts()
         rng.shuffle(colours)
-        state.update(stacks=[[colour] for colour in colours], to_move=first, last_mover=None,
-                     last_move=None, round_over=False, chooser=None, moves=0)
+        state.update(
+            stacks=[[colour] for colour in colours],
+            to_move=first,
+            last_mover=None,
+            last_move=None,
+            round_over=False,
+            chooser=None,
+            moves=0,
+        )
 
     # ---- queries --------------------------------------------------------------------------------------------
     @staticmethod
@@ -117,8 +124,12 @@ class Babylone(Game):
             return {}
         step = f"r{state['round']}s{state['step']}"
         if state["chooser"] is not None:
-            return {state["chooser"]: Decision(step, "choose-order", "You lost the round: play first or second?")}
-        return {state["to_move"]: Decision(step, "move", "Move a stack onto one of equal height or top colour.")}
+            return {
+                state["chooser"]: Decision(step, "choose-order", "You lost the round: play first or second?")
+            }
+        return {
+            state["to_move"]: Decision(step, "move", "Move a stack onto one of equal height or top colour.")
+        }
 
     def legal_actions(self, state: State, seat: int) -> list[str]:
         decision = self.pending(state).get(seat)
@@ -151,7 +162,9 @@ class Babylone(Game):
             return {"1st": "first", "2nd": "second"}.get(cleaned, cleaned)
         match = MOVE_RE.match(cleaned)
         if not match:
-            raise InvalidAction("Write a move as two stack numbers, for example `5>9` (stack 5 onto stack 9).")
+            raise InvalidAction(
+                "Write a move as two stack numbers, for example `5>9` (stack 5 onto stack 9)."
+            )
         return f"{int(match.group(1))}>{int(match.group(2))}"
 
     def describe(self, state: State, action: str) -> str:
@@ -207,7 +220,8 @@ class Babylone(Game):
         if len(a) != len(b) and a[-1] != b[-1]:
             raise IllegalAction(
                 f"Stack {source + 1} ({len(a)} high, {a[-1]} top) and stack {target + 1} ({len(b)} high, "
-                f"{b[-1]} top) share neither height nor top colour.")
+                f"{b[-1]} top) share neither height nor top colour."
+            )
 
     def _end_round(self, state: State, winner: int, rng: Rng) -> Event:
         state["wins"][winner] += 1
@@ -225,14 +239,17 @@ class Babylone(Game):
         first = seat if action == "first" else (seat + 1) % state["players"]
         state["round"] += 1
         self._deal(state, first, rng)
-        return Applied(state, [Event("choose-order", f"Seat {seat + 1} plays {action} in round {state['round']}.")])
+        return Applied(
+            state, [Event("choose-order", f"Seat {seat + 1} plays {action} in round {state['round']}.")]
+        )
 
     # ---- undo, AI -------------------------------------------------------------------------------------------
     def can_undo(self, state_before: State, seat: int, action: str) -> bool:
         return action not in ("first", "second")
 
-    def choose_action(self, view: View, seat: int, legal: Sequence[str], level: str,
-                      rng: random.Random) -> str:
+    def choose_action(
+        self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
+    ) -> str:
         if level != "perfect":
             return rng.choice(list(legal))
         if "first" in legal:

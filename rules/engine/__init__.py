@@ -18,7 +18,22 @@ from .registry import available_games, get_game
 from .rng import NoChance, ReplayMismatch, ReplayRng, Rng
 
 __all__ = [
-    "Applied", "Decision", "Event", "Game", "IllegalAction", "InvalidAction", "NoChance", "Option",
-    "OptionError", "Outcome", "ReplayMismatch", "ReplayRng", "Rng", "RulesError", "State", "View",
-    "available_games", "get_game",
+    "Applied",
+    "Decision",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "InvalidAction",
+    "NoChance",
+    "Option",
+    "OptionError",
+    "Outcome",
+    "ReplayMismatch",
+    "ReplayRng",
+    "Rng",
+    "RulesError",
+    "State",
+    "View",
+    "available_games",
+    "get_game",
 ]

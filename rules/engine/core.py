@@ -128,23 +128,26 @@ class Game(ABC):
             if name not in known:
                 names = ", ".join(known) or "none"
                 raise OptionError(f"{self.title} has no option {name!r} (options: {names}).")
-        return {name: option.coerce(given[name]) if name in given else option.default
-                for name, option in known.items()}
+        return {
+            name: option.coerce(given[name]) if name in given else option.default
+            for name, option in known.items()
+        }
 
     def check_players(self, num_players: int) -> None:
         if not self.min_players <= num_players <= self.max_players:
-            span = (f"{self.min_players}" if self.min_players == self.max_players
-                    else f"{self.min_players} to {self.max_players}")
+            span = (
+                f"{self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
             raise OptionError(f"{self.title} is played by {span} players, not {num_players}.")
 
     @abstractmethod
-    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
-        ...
+    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State: ...
 
     # ---- play ---------------------------------------------------------------------------------------------
     @abstractmethod
-    def pending(self, state: State) -> dict[int, Decision]:
-        ...
+    def pending(self, state: State) -> dict[int, Decision]: ...
 
     @abstractmethod
     def legal_actions(self, state: State, seat: int) -> list[str]:
@@ -161,8 +164,7 @@ class Game(ABC):
         ...
 
     @abstractmethod
-    def outcome(self, state: State) -> Outcome:
-        ...
+    def outcome(self, state: State) -> Outcome: ...
 
     def view(self, state: State, seat: int | None) -> View:
         """What ``seat`` may know (``None``: the public). The default suits perfect-information games."""
@@ -201,8 +203,9 @@ class Game(ABC):
         """Whether ``seat`` may take ``action`` back (the host also requires no chance and nobody since)."""
         return False
 
-    def choose_action(self, view: View, seat: int, legal: Sequence[str], level: str,
-                      rng: random.Random) -> str:
+    def choose_action(
+        self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
+    ) -> str:
         """An AI decision from the seat's view and its legal actions only. Level ``random`` is built in."""
         return rng.choice(list(legal))
 

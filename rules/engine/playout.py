@@ -53,9 +53,15 @@ def step(game: Game, playout: Playout, seat: int, action: str) -> list[Event]:
     return applied.events
 
 
-def play(game: Game, num_players: int, seed: int, options: Mapping[str, str] | None = None,
-         max_actions: int = 100_000, choosers: Mapping[int, Chooser] | None = None,
-         stop_after: int | None = None) -> Playout:
+def play(
+    game: Game,
+    num_players: int,
+    seed: int,
+    options: Mapping[str, str] | None = None,
+    max_actions: int = 100_000,
+    choosers: Mapping[int, Chooser] | None = None,
+    stop_after: int | None = None,
+) -> Playout:
     """Play from the start, each pending seat (lowest first) choosing from its view."""
     playout = start(game, num_players, options or {}, seed)
     agent_rng = random.Random(seed)
@@ -71,8 +77,13 @@ def play(game: Game, num_players: int, seed: int, options: Mapping[str, str] | N
     return playout
 
 
-def replay(game: Game, num_players: int, options: Mapping[str, str], setup_draws: Iterable[int],
-           records: Iterable[Record]) -> State:
+def replay(
+    game: Game,
+    num_players: int,
+    options: Mapping[str, str],
+    setup_draws: Iterable[int],
+    records: Iterable[Record],
+) -> State:
     """Rebuild a state from the recorded log alone (no seed needed: chance comes from the records)."""
     state = game.setup(num_players, options, ReplayRng(list(setup_draws)))
     for record in records:

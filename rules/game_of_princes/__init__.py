@@ -103,8 +103,12 @@ class GameOfPrinces(Game):
     options = (
         Option("first", "red", ("red", "blue"), "which colour moves first"),
         Option("confined", "no", ("no", "yes"), "carpets must stay inside the original 5x5 grid"),
-        Option("long-jump", "no", ("no", "yes"),
-               "the Prince may jump along a line over cells without servitors to the first servitor"),
+        Option(
+            "long-jump",
+            "no",
+            ("no", "yes"),
+            "the Prince may jump along a line over cells without servitors to the first servitor",
+        ),
     )
     ai_levels = LEVELS
     rules_notes = RULES_NOTES
@@ -158,8 +162,10 @@ class GameOfPrinces(Game):
         readings = [_read_move(pattern, cleaned, state) for pattern in MOVE_READINGS]
         candidates = list(dict.fromkeys(reading for reading in readings if reading is not None))
         if not candidates:
-            raise InvalidAction("Write a move as piece, cell, `>`, cell, for example `S2,1>2,2` "
-                                "(servitor from column 2 row 1 to column 2 row 2), or `pass`.")
+            raise InvalidAction(
+                "Write a move as piece, cell, `>`, cell, for example `S2,1>2,2` "
+                "(servitor from column 2 row 1 to column 2 row 2), or `pass`."
+            )
         if len(candidates) == 1:
             return candidates[0]
         legal = set(self.legal_actions(state, seat))
@@ -229,11 +235,14 @@ class GameOfPrinces(Game):
     def can_undo(self, state_before: State, seat: int, action: str) -> bool:
         return action != PASS
 
-    def choose_action(self, view: View, seat: int, legal: Sequence[str], level: str,
-                      rng: random.Random) -> str:
+    def choose_action(
+        self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
+    ) -> str:
         if level not in LEVELS or list(legal) == [PASS]:
             return rng.choice(list(legal))
-        move = choose_move(board_of(view), seat, view["confined"], view["long_jump"], level, rng, view["seen"])
+        move = choose_move(
+            board_of(view), seat, view["confined"], view["long_jump"], level, rng, view["seen"]
+        )
         action = format_move(move)
         return action if action in legal else rng.choice(list(legal))
 

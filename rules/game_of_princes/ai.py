@@ -93,14 +93,23 @@ def _extra(board: Board, seat: int, cell: Cell) -> int:
     # a carpet must be brought: the walk of the nearest one the seat may move
     x, y = cell
     mine = COLOURS[seat]
-    return min((max(abs(x - cx), abs(y - cy)) for (cx, cy), colour in board.carpets.items()
-                if colour in (NEUTRAL, mine) and (cx, cy) not in board.servitors), default=REUSE)
+    return min(
+        (
+            max(abs(x - cx), abs(y - cy))
+            for (cx, cy), colour in board.carpets.items()
+            if colour in (NEUTRAL, mine) and (cx, cy) not in board.servitors
+        ),
+        default=REUSE,
+    )
 
 
 def _assignment_cost(cells: list[Cell], servitors: list[Cell]) -> int:
     """Greedy matching of servitors to the cells they must reach (nearest pairs first), in moves."""
-    pairs = sorted((max(abs(cx - sx), abs(cy - sy)), c, s)
-                   for c, (cx, cy) in enumerate(cells) for s, (sx, sy) in enumerate(servitors))
+    pairs = sorted(
+        (max(abs(cx - sx), abs(cy - sy)), c, s)
+        for c, (cx, cy) in enumerate(cells)
+        for s, (sx, sy) in enumerate(servitors)
+    )
     used_cells: set[int] = set()
     used_servitors: set[int] = set()
     total = 0
@@ -141,8 +150,12 @@ def _route(board: Board, seat: int, confined: bool, helpers: list[Cell], limit: 
         if is_target[index]:
             return _cells_of(index, start, came_from, low_x, low_y, width)
         column = index % width
-        for nxt in (index - width, index + width, index - 1 if column else -1,
-                    index + 1 if column < width - 1 else -1):
+        for nxt in (
+            index - width,
+            index + width,
+            index - 1 if column else -1,
+            index + 1 if column < width - 1 else -1,
+        ):
             if nxt < 0 or nxt >= size:
                 continue
             total = cost + step_cost[nxt]
@@ -153,8 +166,9 @@ def _route(board: Board, seat: int, confined: bool, helpers: list[Cell], limit: 
     return None
 
 
-def _cost_grid(board: Board, seat: int, helpers: list[Cell], low_x: int, low_y: int, width: int,
-               height: int) -> tuple[list[int], list[bool]]:
+def _cost_grid(
+    board: Board, seat: int, helpers: list[Cell], low_x: int, low_y: int, width: int, height: int
+) -> tuple[list[int], list[bool]]:
     """Per box cell: the route cost of the Prince entering it, and whether it is an opponent's carpet."""
     enemy = COLOURS[1 - seat]
     step_cost = list(_reach_grid(tuple(sorted(helpers)), low_x, low_y, width, height, 1 + NO_CARPET_EXTRA))
@@ -184,8 +198,9 @@ def _can_leave(board: Board, cell: Cell) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _reach_grid(helpers: tuple[Cell, ...], low_x: int, low_y: int, width: int, height: int,
-                add: int) -> tuple[int, ...]:
+def _reach_grid(
+    helpers: tuple[Cell, ...], low_x: int, low_y: int, width: int, height: int, add: int
+) -> tuple[int, ...]:
     """Per box cell, ``add`` plus the distance (in servitor steps) of the nearest helper.
 
     Cached: most positions a search visits differ from their neighbours by a carpet move only, which leaves
@@ -196,7 +211,9 @@ def _reach_grid(helpers: tuple[Cell, ...], low_x: int, low_y: int, width: int, h
         row = [REUSE + add] * width
         for hx, hy in helpers:
             dy = abs(y - hy) + add
-            distances = [dx if dx > dy else dy for dx in (abs(x - hx) + add for x in range(low_x, low_x + width))]
+            distances = [
+                dx if dx > dy else dy for dx in (abs(x - hx) + add for x in range(low_x, low_x + width))
+            ]
             row = list(map(min, row, distances))
         grid.extend(row)
     return tuple(grid)
@@ -234,8 +251,11 @@ def approach(board: Board, seat: int) -> int:
     targets = [cell for cell, colour in board.carpets.items() if colour == enemy]
     if not targets:
         return 0
-    return -sum(min(max(abs(x - tx), abs(y - ty)) for tx, ty in targets)
-                for (x, y), owner in board.servitors.items() if owner == seat)
+    return -sum(
+        min(max(abs(x - tx), abs(y - ty)) for tx, ty in targets)
+        for (x, y), owner in board.servitors.items()
+        if owner == seat
+    )
 
 
 def evaluate(board: Board, seat: int, confined: bool) -> int:
@@ -320,7 +340,6 @@ class Search:
                     break
         return best
 
-
     # ---- the hard level: a selective three-ply search ------------------------------------------------------
     def plan_root(self, seat: int, moves: list[Move], seen: dict[str, int]) -> tuple[Move, int]:
         """Own move, the opponent's reply restricted to a win (else he is assumed to pass), own second move.
@@ -389,8 +408,15 @@ class Search:
         return best
 
 
-def choose_move(board: Board, seat: int, confined: bool, long_jump: bool, level: str,
-                rng: random.Random, seen: dict[str, int] | None = None) -> Move:
+def choose_move(
+    board: Board,
+    seat: int,
+    confined: bool,
+    long_jump: bool,
+    level: str,
+    rng: random.Random,
+    seen: dict[str, int] | None = None,
+) -> Move:
     """The move the AI of ``level`` plays for ``seat``; the board must have a legal move for it.
 
     ``seen`` counts the positions so far by digest (the game's repetition record), so the AI can steer clear

@@ -159,8 +159,9 @@ class Board:
     # ---- move generation ----------------------------------------------------------------------------------
     def moves(self, seat: int, confined: bool, long_jump: bool) -> list[Move]:
         """Every legal move of ``seat``: Prince moves first, then servitors, then carpets (a useful AI order)."""
-        return (self.prince_moves(seat, long_jump) + self.servitor_moves(seat)
-                + self.carpet_moves(seat, confined))
+        return (
+            self.prince_moves(seat, long_jump) + self.servitor_moves(seat) + self.carpet_moves(seat, confined)
+        )
 
     def prince_moves(self, seat: int, long_jump: bool) -> list[Move]:
         source = self.princes[seat]
@@ -211,15 +212,19 @@ class Board:
 
     def carpet_targets(self, source: Cell, confined: bool) -> list[Cell]:
         """Empty neighbour cells where the carpet may go and leave all carpets in one group."""
-        empty = [cell for cell in neighbours(source) if cell not in self.carpets
-                 and (not confined or in_original_grid(cell))]
+        empty = [
+            cell
+            for cell in neighbours(source)
+            if cell not in self.carpets and (not confined or in_original_grid(cell))
+        ]
         if not empty:
             return []
         groups = self._split_groups(source)
         if groups is None:
             return [cell for cell in empty if self._touches_other_carpet(cell, source)]
-        return [cell for cell in empty
-                if all(any(touching(cell, other) for other in group) for group in groups)]
+        return [
+            cell for cell in empty if all(any(touching(cell, other) for other in group) for group in groups)
+        ]
 
     def _touches_other_carpet(self, cell: Cell, lifted: Cell) -> bool:
         return any(other in self.carpets and other != lifted for other in neighbours(cell))

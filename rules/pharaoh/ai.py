@@ -51,17 +51,33 @@ CANDIDATES = 6
 REPLY_BUDGET = {1: 6_000, 2: 2_000}
 #: a reply search (one roll of the next player) expands at most this many placements
 REPLY_NODE_CAP = 1_500
-ACTION_NAMES = {(piece, cell): f"{PIECE_LETTERS[piece]} {cell_name(cell)}" for piece in range(3) for cell in CELLS}
+ACTION_NAMES = {
+    (piece, cell): f"{PIECE_LETTERS[piece]} {cell_name(cell)}" for piece in range(3) for cell in CELLS
+}
 #: edge -> goal cell -> pips-free cost of entering and walking there (1 for the entry, then cells)
-ENTRY_DISTANCE = {edge: {goal: 1 + min(manhattan(cell, goal) for cell in cells) for goal in CELLS}
-                  for edge, cells in EDGE_CELLS.items()}
+ENTRY_DISTANCE = {
+    edge: {goal: 1 + min(manhattan(cell, goal) for cell in cells) for goal in CELLS}
+    for edge, cells in EDGE_CELLS.items()
+}
 #: edge -> piece -> cell + 1 (0: in reserve) -> goal cell -> the piece's cost to reach it, entry included
-COST_TABLES = {edge: [[{goal: (piece + 1) * (entry[goal] if cell < 0 else manhattan(cell, goal)) for goal in CELLS}
-                       for cell in range(-1, 25)] for piece in range(3)]
-               for edge, entry in ENTRY_DISTANCE.items()}
+COST_TABLES = {
+    edge: [
+        [
+            {goal: (piece + 1) * (entry[goal] if cell < 0 else manhattan(cell, goal)) for goal in CELLS}
+            for cell in range(-1, 25)
+        ]
+        for piece in range(3)
+    ]
+    for edge, entry in ENTRY_DISTANCE.items()
+}
 #: dice -> ((total, probability), ...)
-ROLLS = {dice: tuple((total, sum(1 for faces in product(range(1, 7), repeat=dice) if sum(faces) == total)
-                      / 6 ** dice) for total in range(dice, 6 * dice + 1)) for dice in (1, 2)}
+ROLLS = {
+    dice: tuple(
+        (total, sum(1 for faces in product(range(1, 7), repeat=dice) if sum(faces) == total) / 6**dice)
+        for total in range(dice, 6 * dice + 1)
+    )
+    for dice in (1, 2)
+}
 
 
 class Context:
@@ -79,7 +95,7 @@ class Context:
         self.scored = 0  # placements scored so far (the expectimax budget counts them)
 
     def is_win(self, position: Position, seat: int) -> bool:
-        return tuple(sorted(position[3 * seat:3 * seat + 3])) in self.line_sets
+        return tuple(sorted(position[3 * seat : 3 * seat + 3])) in self.line_sets
 
     def win_cost(self, position: Position, seat: int, blockers: tuple[int, ...]) -> int:
         """Fewest points ``seat`` needs to fill a goal line, ignoring pieces in the way between.
@@ -87,7 +103,7 @@ class Context:
         ``blockers`` gives, for each goal cell, the index in ``position`` of the piece on it (-1: empty). The
         cost depends only on the seat's own pieces and those, so it is cached by them.
         """
-        own = position[3 * seat:3 * seat + 3]
+        own = position[3 * seat : 3 * seat + 3]
         key = (seat, own, blockers)
         cost = self._costs.get(key)
         if cost is None:
@@ -99,14 +115,19 @@ class Context:
         table = COST_TABLES[self.edges[seat]]
         rows = [table[piece][cell + 1] for piece, cell in enumerate(own)]
         # size of a foreign piece on each goal cell (-1: none): it blocks our smaller pieces for a turn
-        size = {goal: (-1 if holder < 0 or holder // 3 == seat else holder % 3)
-                for goal, holder in zip(self.goal_cells, blockers, strict=True)}
-        best = 10 ** 6
+        size = {
+            goal: (-1 if holder < 0 or holder // 3 == seat else holder % 3)
+            for goal, holder in zip(self.goal_cells, blockers, strict=True)
+        }
+        best = 10**6
         for line in self.lines:
             (a0, b0, c0), (a1, b1, c1), (a2, b2, c2) = (
                 [row[goal] + (BLOCKED_COST if size[goal] > piece else 0) for goal in line]
-                for piece, row in enumerate(rows))
-            best = min(best, a0 + b1 + c2, a0 + c1 + b2, b0 + a1 + c2, b0 + c1 + a2, c0 + a1 + b2, c0 + b1 + a2)
+                for piece, row in enumerate(rows)
+            )
+            best = min(
+                best, a0 + b1 + c2, a0 + c1 + b2, b0 + a1 + c2, b0 + c1 + a2, c0 + a1 + b2, c0 + b1 + a2
+            )
         return best
 
     def outlook(self, position: Position, viewer: int, last_mover: int) -> float:
@@ -131,8 +152,9 @@ def to_position(view: dict[str, Any]) -> Position:
     return tuple(-1 if cell is None else cell_index(cell) for own in view["pieces"] for cell in own)
 
 
-def explore(context: Context, start: Position, points: int, seat: int,
-            cap: int = NODE_CAP) -> tuple[dict[Position, str | None], bool]:
+def explore(
+    context: Context, start: Position, points: int, seat: int, cap: int = NODE_CAP
+) -> tuple[dict[Position, str | None], bool]:
     """Every placement ``seat`` can reach this turn -> the first step towards it (None: end now); True if a win.
 
     When a win is reachable, the answer holds just that placement. Past ``cap`` placements the search stops
@@ -153,7 +175,7 @@ def explore(context: Context, start: Position, points: int, seat: int,
             if pips > budget:
                 break
             cell = node[base + piece]
-            for target, multiplier in (entry_targets if cell < 0 else NEIGHBOURS[cell]):
+            for target, multiplier in entry_targets if cell < 0 else NEIGHBOURS[cell]:
                 rest = budget - pips * multiplier
                 if rest < 0:
                     continue
@@ -204,15 +226,18 @@ def decide(view: dict[str, Any], seat: int, legal: Sequence[str], level: str, rn
     placements, won = explore(context, to_position(view), view["left"], seat)
     if won:
         return _checked(next(iter(placements.values())), legal)
-    ranked = sorted(((context.outlook(position, seat, seat), rng.random(), position)
-                     for position in placements), reverse=True)
+    ranked = sorted(
+        ((context.outlook(position, seat, seat), rng.random(), position) for position in placements),
+        reverse=True,
+    )
     if level == "expectimax":
         ranked = _deepen(context, ranked, seat)
     return _checked(placements[ranked[0][2]], legal)
 
 
-def _deepen(context: Context, ranked: list[tuple[float, float, Position]], seat: int
-            ) -> list[tuple[float, float, Position]]:
+def _deepen(
+    context: Context, ranked: list[tuple[float, float, Position]], seat: int
+) -> list[tuple[float, float, Position]]:
     """Re-rank the best placements by the expectimax value of the next player's reply.
 
     Candidates are searched best first until the budget is spent; only fully searched ones are compared

@@ -37,10 +37,10 @@ SEAT_EDGES: dict[int, tuple[str, ...]] = {
 
 #: the 3-cell lines through the centre
 GOAL_LINES: dict[str, tuple[int, int, int]] = {
-    "row": (11, 12, 13),        # b3 c3 d3: parallel to the south and north edges
-    "column": (7, 12, 17),      # c2 c3 c4: parallel to the west and east edges
-    "rising": (6, 12, 18),      # b2 c3 d4
-    "falling": (16, 12, 8),     # b4 c3 d2
+    "row": (11, 12, 13),  # b3 c3 d3: parallel to the south and north edges
+    "column": (7, 12, 17),  # c2 c3 c4: parallel to the west and east edges
+    "rising": (6, 12, 18),  # b2 c3 d4
+    "falling": (16, 12, 8),  # b4 c3 d2
 }
 
 PIECE_LETTERS = ("S", "M", "L")
@@ -112,7 +112,9 @@ AT_LEAST: dict[int, tuple[float, ...]] = {}
 for _dice in (1, 2):
     _counts = _dice_sums(_dice)
     _total = sum(_counts.values())
-    AT_LEAST[_dice] = tuple(sum(n for s, n in _counts.items() if s >= need) / _total for need in range(6 * _dice + 1))
+    AT_LEAST[_dice] = tuple(
+        sum(n for s, n in _counts.items() if s >= need) / _total for need in range(6 * _dice + 1)
+    )
 
 
 def chance_at_least(dice: int, need: int) -> float:

@@ -39,11 +39,24 @@ COLOURS = ("red", "yellow", "green", "blue")
 TURN_LIMIT = 300
 END = "end"
 
-_PIECE_WORDS = {"s": 0, "small": 0, "1": 0, "m": 1, "medium": 1, "med": 1, "2": 1, "l": 2, "large": 2, "big": 2,
-                "3": 2}
+_PIECE_WORDS = {
+    "s": 0,
+    "small": 0,
+    "1": 0,
+    "m": 1,
+    "medium": 1,
+    "med": 1,
+    "2": 1,
+    "l": 2,
+    "large": 2,
+    "big": 2,
+    "3": 2,
+}
 _END_WORDS = {"end", "end turn", "endturn", "done", "pass", "stop", "end-turn"}
-_PIECE_RE = re.compile(r"^(small|medium|med|large|big|[sml123])\s*(?:[-:>@]|\s+to|\s+at|\s+on|\s)?\s*"
-                       r"([a-e][1-5])$")
+_PIECE_RE = re.compile(
+    r"^(small|medium|med|large|big|[sml123])\s*(?:[-:>@]|\s+to|\s+at|\s+on|\s)?\s*"
+    r"([a-e][1-5])$"
+)
 _FROM_TO_RE = re.compile(r"^([a-e][1-5])\s*(?:[-:>x]|\s+to|\s)?\s*([a-e][1-5])$")
 
 RULES_NOTES = """\
@@ -91,8 +104,12 @@ class Step:
 
 def _occupancy(pieces: Sequence[Sequence[str | None]]) -> dict[int, tuple[int, int]]:
     """cell -> (seat, piece) for every piece on the board."""
-    return {cell_index(cell): (seat, piece)
-            for seat, own in enumerate(pieces) for piece, cell in enumerate(own) if cell is not None}
+    return {
+        cell_index(cell): (seat, piece)
+        for seat, own in enumerate(pieces)
+        for piece, cell in enumerate(own)
+        if cell is not None
+    }
 
 
 def _roll_text(roll: Sequence[int]) -> str:
@@ -107,8 +124,12 @@ class Pharaoh(Game):
     has_chance = True
     options = (
         Option("dice", "1", ("1", "2"), "movement points per turn: one die or the sum of two"),
-        Option("goal", "between", ("between", "across"),
-               "2 players: the goal line between you (b3-c3-d3) or across it (c2-c3-c4)"),
+        Option(
+            "goal",
+            "between",
+            ("between", "across"),
+            "2 players: the goal line between you (b3-c3-d3) or across it (c2-c3-c4)",
+        ),
     )
     ai_levels = ("expectimax", "greedy")
     rules_notes = RULES_NOTES
@@ -125,8 +146,17 @@ class Pharaoh(Game):
             "edges": list(SEAT_EDGES[num_players]),
             "pieces": [[None, None, None] for _ in range(num_players)],
             "rolloff": self._roll_off(num_players, rng),
-            "to_move": 0, "turn": 0, "roll": [], "points": 0, "left": 0, "steps": 0,
-            "last": None, "winner": None, "win_line": None, "draw": False, "turn_limit": TURN_LIMIT,
+            "to_move": 0,
+            "turn": 0,
+            "roll": [],
+            "points": 0,
+            "left": 0,
+            "steps": 0,
+            "last": None,
+            "winner": None,
+            "win_line": None,
+            "draw": False,
+            "turn_limit": TURN_LIMIT,
         }
         first = max(state["rolloff"][-1], key=lambda entry: entry[1])[0]
         self._begin_turn(state, first, rng, [])
@@ -149,10 +179,16 @@ class Pharaoh(Game):
         """Roll for ``seat``; while a player can pay for no step, their turn passes to the next player."""
         while True:
             roll = [rng.roll(6) for _ in range(state["dice"])]
-            state.update(to_move=seat, turn=state["turn"] + 1, roll=roll, points=sum(roll), left=sum(roll),
-                         steps=0)
-            events.append(Event("roll", f"Turn {state['turn']}: {self._who(state, seat)} rolls "
-                                        f"{_roll_text(roll)}: {sum(roll)} movement points."))
+            state.update(
+                to_move=seat, turn=state["turn"] + 1, roll=roll, points=sum(roll), left=sum(roll), steps=0
+            )
+            events.append(
+                Event(
+                    "roll",
+                    f"Turn {state['turn']}: {self._who(state, seat)} rolls "
+                    f"{_roll_text(roll)}: {sum(roll)} movement points.",
+                )
+            )
             if self.steps(state, seat):
                 return
             events.append(Event("pass", f"{self._who(state, seat)} has no step to pay for: the turn passes."))
@@ -184,8 +220,10 @@ class Pharaoh(Game):
         if self._finished(state):
             return {}
         seat = state["to_move"]
-        prompt = (f"You rolled {_roll_text(state['roll'])}: {state['left']} of {state['points']} points left. "
-                  f"Step a piece (`M c3`), enter one from your reserve, or `end` the turn.")
+        prompt = (
+            f"You rolled {_roll_text(state['roll'])}: {state['left']} of {state['points']} points left. "
+            f"Step a piece (`M c3`), enter one from your reserve, or `end` the turn."
+        )
         return {seat: Decision(f"t{state['turn']}s{state['steps']}", "move", prompt)}
 
     def steps(self, state: State, seat: int) -> list[Step]:
@@ -217,7 +255,9 @@ class Pharaoh(Game):
     def outcome(self, state: State) -> Outcome:
         if state["winner"] is not None:
             line = "-".join(state["win_line"])
-            return Outcome(True, (state["winner"],), reason=f"{self._who(state, state['winner'])} holds {line}.")
+            return Outcome(
+                True, (state["winner"],), reason=f"{self._who(state, state['winner'])} holds {line}."
+            )
         if state["draw"]:
             return Outcome(True, draw=True, reason=f"{state['turn_limit']} turns without a win.")
         return Outcome()
@@ -225,8 +265,10 @@ class Pharaoh(Game):
     def view(self, state: State, seat: int | None) -> View:
         """The whole state (nothing is hidden) plus the board facts a renderer or a player needs."""
         view = self.copy_state(state)
-        view["goal_lines"] = [[cell_name(cell) for cell in GOAL_LINES[name]]
-                              for name in goal_line_names(state["players"], state["goal"])]
+        view["goal_lines"] = [
+            [cell_name(cell) for cell in GOAL_LINES[name]]
+            for name in goal_line_names(state["players"], state["goal"])
+        ]
         view["edge_cells"] = [[cell_name(cell) for cell in EDGE_CELLS[edge]] for edge in state["edges"]]
         return view
 
@@ -241,13 +283,17 @@ class Pharaoh(Game):
         match = _FROM_TO_RE.match(cleaned)
         if match:
             return self._from_to(state, seat, match.group(1), match.group(2))
-        raise InvalidAction("Write a step as a piece and a cell, for example `M c3` (medium to c3) or `b2-c3`, "
-                            "or `end` to end your turn.")
+        raise InvalidAction(
+            "Write a step as a piece and a cell, for example `M c3` (medium to c3) or `b2-c3`, "
+            "or `end` to end your turn."
+        )
 
     def _from_to(self, state: State, seat: int, source: str, target: str) -> str:
         pieces = state["pieces"][seat] if 0 <= seat < len(state["pieces"]) else []
         if source not in pieces:
-            raise InvalidAction(f"You have no piece on {source}: write the piece and the cell, e.g. `M {target}`.")
+            raise InvalidAction(
+                f"You have no piece on {source}: write the piece and the cell, e.g. `M {target}`."
+            )
         return f"{PIECE_LETTERS[pieces.index(source)]} {target}"
 
     def describe(self, state: State, action: str) -> str:
@@ -281,8 +327,9 @@ class Pharaoh(Game):
         new = self.copy_state(state)
         events: list[Event] = []
         if action == END:
-            events.append(Event("end-turn", f"{self._who(new, seat)} ends the turn "
-                                            f"({new['left']} points unused)."))
+            events.append(
+                Event("end-turn", f"{self._who(new, seat)} ends the turn ({new['left']} points unused).")
+            )
             self._end_turn(new, rng, events)
             return Applied(new, events)
         step = self._find_step(new, seat, action)
@@ -290,29 +337,43 @@ class Pharaoh(Game):
             raise IllegalAction(self._why_illegal(new, seat, action))
         self._do_step(new, seat, step, events)
         if new["winner"] is None and not self.steps(new, seat):
-            events.append(Event("end-turn", f"{self._who(new, seat)} has no affordable step left "
-                                            f"({new['left']} points): the turn ends."))
+            events.append(
+                Event(
+                    "end-turn",
+                    f"{self._who(new, seat)} has no affordable step left "
+                    f"({new['left']} points): the turn ends.",
+                )
+            )
             self._end_turn(new, rng, events)
         return Applied(new, events)
 
     def _do_step(self, state: State, seat: int, step: Step, events: list[Event]) -> None:
-        events.append(Event("capture" if step.captured else ("enter" if step.source is None else "move"),
-                            f"{self._who(state, seat)}: {self._step_text(state, step)}; "
-                            f"{state['left'] - step.cost} points left."))
+        events.append(
+            Event(
+                "capture" if step.captured else ("enter" if step.source is None else "move"),
+                f"{self._who(state, seat)}: {self._step_text(state, step)}; "
+                f"{state['left'] - step.cost} points left.",
+            )
+        )
         if step.captured is not None:
             owner, piece = step.captured
             state["pieces"][owner][piece] = None
         state["pieces"][seat][step.piece] = cell_name(step.target)
         state["left"] -= step.cost
         state["steps"] += 1
-        state["last"] = {"seat": seat, "piece": step.piece, "from": None if step.source is None else
-                         cell_name(step.source), "to": cell_name(step.target),
-                         "captured": None if step.captured is None else list(step.captured)}
+        state["last"] = {
+            "seat": seat,
+            "piece": step.piece,
+            "from": None if step.source is None else cell_name(step.source),
+            "to": cell_name(step.target),
+            "captured": None if step.captured is None else list(step.captured),
+        }
         line = self._winning_line(state, seat)
         if line is not None:
             state["winner"], state["win_line"] = seat, line
-            events.append(Event("win", f"{self._who(state, seat)} holds the goal line {'-'.join(line)} "
-                                       f"and wins."))
+            events.append(
+                Event("win", f"{self._who(state, seat)} holds the goal line {'-'.join(line)} and wins.")
+            )
 
     @staticmethod
     def _winning_line(state: State, seat: int) -> list[str] | None:
@@ -371,8 +432,9 @@ class Pharaoh(Game):
         self._do_step(after, seat, step, [])
         return after["winner"] is None and bool(self.steps(after, seat))
 
-    def choose_action(self, view: View, seat: int, legal: Sequence[str], level: str,
-                      rng: random.Random) -> str:
+    def choose_action(
+        self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
+    ) -> str:
         if level not in self.ai_levels:
             return rng.choice(list(legal))
         return ai.decide(view, seat, legal, level, rng)

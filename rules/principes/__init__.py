@@ -72,11 +72,16 @@ class Principes(Game):
     ai_levels = ("strong", "basic")
     rules_notes = RULES_NOTES + play.RULES_NOTES_PLAY
     options = (
-        Option("principalities", "standard", ("standard", "random", *COMBINATIONS),
-               "Which principalities are played (standard, random, or e.g. pma-pmi)."),
+        Option(
+            "principalities",
+            "standard",
+            ("standard", "random", *COMBINATIONS),
+            "Which principalities are played (standard, random, or e.g. pma-pmi).",
+        ),
         Option("neutrals", "passive", ("passive", "active"), "How unplayed principalities behave."),
-        Option("maior_prince", "spindleshanks", ("spindleshanks", "odonic"),
-               "Polonia Maior's Period I Prince."),
+        Option(
+            "maior_prince", "spindleshanks", ("spindleshanks", "odonic"), "Polonia Maior's Period I Prince."
+        ),
         Option("gold_supply", "unlimited", ("unlimited", "limited"), "Unlimited gold or the box's 66 coins."),
         Option("elimination", "on", ("on", "off"), "off = the no-elimination variant (no Heir card)."),
     )
@@ -122,8 +127,9 @@ class Principes(Game):
             return []
         return list(state["players"][state["seats"][seat]]["hand"]) + play.secrets_play(state, seat)
 
-    def choose_action(self, view: View, seat: int, legal: Sequence[str], level: str,
-                      rng: random.Random) -> str:
+    def choose_action(
+        self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
+    ) -> str:
         return play.choose_action(view, seat, legal, level, rng)
 
 

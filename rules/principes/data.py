@@ -81,20 +81,34 @@ def catalog() -> Catalog:
     set_known_ids(lands, factions)
     kinds: dict[str, dict[str, Any]] = {}
     effects: dict[str, tuple[Term, ...]] = {}
-    for deck, key in (("prince", "princes"), ("history", "history"), ("court", "court"), ("battle", "battle"),
-                      ("neighbour", "neighbour"), ("progress", "progress")):
+    for deck, key in (
+        ("prince", "princes"),
+        ("history", "history"),
+        ("court", "court"),
+        ("battle", "battle"),
+        ("neighbour", "neighbour"),
+        ("progress", "progress"),
+    ):
         for record in components[key]:
             kinds[record["id"]] = {**record, "deck": deck}
-            effects[record["id"]] = parse_effect(record["effect"], f"{deck} {record['id']} ({record.get('title') or record.get('name')})")
+            effects[record["id"]] = parse_effect(
+                record["effect"], f"{deck} {record['id']} ({record.get('title') or record.get('name')})"
+            )
     return Catalog(
-        map=game_map, components=components, setup=setup, lands=lands,
+        map=game_map,
+        components=components,
+        setup=setup,
+        lands=lands,
         adjacency={land: frozenset(near) for land, near in adjacency.items()},
         offmap={area["id"]: area for area in game_map["offmap_areas"]},
-        factions=factions, kinds=kinds, effects=effects,
+        factions=factions,
+        kinds=kinds,
+        effects=effects,
     )
 
 
 # ---- validation of the rulebook's hard constraints (resolutions section 1.1) --------------------------------
+
 
 def validate(data: Catalog | None = None) -> list[str]:
     """Every broken constraint as a sentence; an empty list means the data is consistent."""
@@ -116,10 +130,16 @@ def _check_lands(data: Catalog) -> list[str]:
     kinds = [land["kind"] for land in data.lands.values()]
     if kinds.count("central") != 2 or kinds.count("pomerania") != 2:
         problems.append("the map needs 2 central lands and 2 Pomeranias")
-    marks = {mark: [land for land, record in data.lands.items() if mark in record["marks"]]
-             for mark in ("archbishopric", "senior_throne", "clergy_point", "teutonic", "division_start")}
-    expected = {"archbishopric": ["gnesna"], "senior_throne": ["cracovia"], "clergy_point": ["lancicia"],
-                "teutonic": ["culmen"]}
+    marks = {
+        mark: [land for land, record in data.lands.items() if mark in record["marks"]]
+        for mark in ("archbishopric", "senior_throne", "clergy_point", "teutonic", "division_start")
+    }
+    expected = {
+        "archbishopric": ["gnesna"],
+        "senior_throne": ["cracovia"],
+        "clergy_point": ["lancicia"],
+        "teutonic": ["culmen"],
+    }
     for mark, lands in expected.items():
         if marks[mark] != lands:
             problems.append(f"the {mark} mark belongs on {lands}, not {marks[mark]}")
@@ -131,14 +151,20 @@ def _check_lands(data: Catalog) -> list[str]:
     if len(data.offmap) != 6:
         problems.append("there are six off-map areas")
     for area in data.offmap.values():
-        problems.extend(f"off-map area {area['id']} touches unknown land {land}"
-                        for land in area["touches"] if land not in data.lands)
+        problems.extend(
+            f"off-map area {area['id']} touches unknown land {land}"
+            for land in area["touches"]
+            if land not in data.lands
+        )
     return problems
 
 
 def _check_borders(data: Catalog) -> list[str]:
-    problems = [f"border {pair} names an unknown land" for pair in data.map["borders"]
-                if any(land not in data.lands for land in pair) or pair[0] == pair[1]]
+    problems = [
+        f"border {pair} names an unknown land"
+        for pair in data.map["borders"]
+        if any(land not in data.lands for land in pair) or pair[0] == pair[1]
+    ]
     start = next(iter(data.lands))
     seen, queue = {start}, deque([start])
     while queue:
@@ -153,8 +179,11 @@ def _check_borders(data: Catalog) -> list[str]:
 def _check_might(data: Catalog) -> list[str]:
     problems = []
     for principality in PRINCIPALITIES:
-        gords = [gord["might"] for land in data.principality_lands(principality)
-                 for gord in data.lands[land]["gords"]]
+        gords = [
+            gord["might"]
+            for land in data.principality_lands(principality)
+            for gord in data.lands[land]["gords"]
+        ]
         capital = data.map["principalities"][principality]["capital"]
         if sorted(gord for gord in gords if gord) != [1, 1, 2] or data.land_might(capital) != 2:
             problems.append(f"{principality} must start with 4 Might: a capital of 2 and two gords of 1")
@@ -180,9 +209,14 @@ def _check_components(data: Catalog) -> list[str]:
     for record in data.kinds.values():
         counts[record["deck"]] += len(instances(record))
     expected = {"prince": 18, "court": 32, "battle": 32, "neighbour": 12, "history": 18, "progress": 48}
-    problems += [f"{deck}: {counts[deck]} components, not {expected[deck]}" for deck in expected
-                 if counts[deck] != expected[deck]]
-    by_principality = [sum(1 for r in data.components["princes"] if r["principality"] == p) for p in PRINCIPALITIES]
+    problems += [
+        f"{deck}: {counts[deck]} components, not {expected[deck]}"
+        for deck in expected
+        if counts[deck] != expected[deck]
+    ]
+    by_principality = [
+        sum(1 for r in data.components["princes"] if r["principality"] == p) for p in PRINCIPALITIES
+    ]
     if by_principality != [5, 5, 3, 5]:
         problems.append(f"Princes per principality are {by_principality}, not 5/5/3/5")
     for period in (1, 2, 3):
@@ -212,8 +246,11 @@ def _check_setup(data: Catalog) -> list[str]:
                         problems.append(f"{principality} deploys on {land}, outside its borders")
                     for unit, count in units.items():
                         placed[unit] += count
-            problems += [f"{principality} deploys {placed[u]} {u}s but has {pools[principality].get(u, 0)}"
-                         for u in UNIT_TYPES if placed[u] > pools[principality].get(u, 0)]
+            problems += [
+                f"{principality} deploys {placed[u]} {u}s but has {pools[principality].get(u, 0)}"
+                for u in UNIT_TYPES
+                if placed[u] > pools[principality].get(u, 0)
+            ]
     return problems
 
 
@@ -237,5 +274,14 @@ def check_all_effects() -> dict[str, tuple[Term, ...]]:
     return {kind: parse_effect(record["effect"], kind) for kind, record in data.kinds.items()}
 
 
-__all__ = ["Catalog", "DataError", "EffectError", "catalog", "check_all_effects", "checked_catalog", "instance_kind",
-           "instances", "validate"]
+__all__ = [
+    "Catalog",
+    "DataError",
+    "EffectError",
+    "catalog",
+    "check_all_effects",
+    "checked_catalog",
+    "instance_kind",
+    "instances",
+    "validate",
+]

@@ -133,6 +133,7 @@ def _word(*allowed: str) -> Check:
         words = term.choices or ((term.name,) if not term.call and term.number is None else ())
         if not words or any(word not in allowed for word in words):
             raise EffectError(f"{term.name!r} is not one of {', '.join(allowed)}")
+
     return check
 
 
@@ -140,6 +141,7 @@ def _integer(low: int, high: int) -> Check:
     def check(term: Term) -> None:
         if term.number is None or not low <= term.number <= high:
             raise EffectError(f"{term.name!r} is not a whole number from {low} to {high}")
+
     return check
 
 
@@ -153,6 +155,7 @@ def _faction_or(*groups: str) -> Check:
         words = term.choices or (term.name,)
         if term.call or any(word not in _FACTION_IDS and word not in groups for word in words):
             raise EffectError(f"{term.name!r} is not a faction or one of {', '.join(groups)}")
+
     return check
 
 
@@ -161,6 +164,7 @@ def _call(name: str, *params: Check) -> Check:
         if not term.call or term.name != name:
             raise EffectError(f"expected {name}(...), found {term.name!r}")
         _check_args(term, params)
+
     return check
 
 
@@ -174,6 +178,7 @@ def _one_of(*checks: Check) -> Check:
             except EffectError as error:
                 problems.append(str(error))
         raise EffectError(" / ".join(problems))
+
     return check
 
 
@@ -181,10 +186,30 @@ COUNTABLES = ("own_cavalry", "own_infantry", "tiltyards", "abbeys", "civitas", "
 TRACKS = ("people", "clergy", "either")
 DECKS = ("court", "neighbour", "battle", "history")
 ACTIONS = ("progress", "taxes", "movement", "assembly", "building", "politics")
-TIMINGS = ("immediate", "any_time", "council", "council_host", "council_start", "before_battle", "die_mod",
-           "extra_phase", "after_battle", "on_tax", "on_assembly", "on_build", "on_progress", "on_found",
-           "on_acquire", "move_end", "round_start", "round_end", "passive", "on_elimination", "none",
-           *(f"own_action:{action}" for action in ACTIONS))
+TIMINGS = (
+    "immediate",
+    "any_time",
+    "council",
+    "council_host",
+    "council_start",
+    "before_battle",
+    "die_mod",
+    "extra_phase",
+    "after_battle",
+    "on_tax",
+    "on_assembly",
+    "on_build",
+    "on_progress",
+    "on_found",
+    "on_acquire",
+    "move_end",
+    "round_start",
+    "round_end",
+    "passive",
+    "on_elimination",
+    "none",
+    *(f"own_action:{action}" for action in ACTIONS),
+)
 
 _NUMBER = _integer(-10, 10)
 _AMOUNT = _one_of(_NUMBER, _call("per", _word(*COUNTABLES), _integer(1, 10)))
@@ -243,13 +268,21 @@ PRIMITIVES: dict[str, tuple[Check, ...]] = {
     "penalty_waiver": (_one_of(_call("principality", _faction_or()), _call("cap", _integer(1, 5))),),
     "division": (_word("place", "remove"), _word("own_borders", "rival_land")),
     "assembly": (_one_of(_call("extra_units", _integer(1, 5)), _call("sites", _word("own_castle_lands"))),),
-    "cost_discount": (_word("city", "castle", "abbey", "tiltyard", "first_knight"),
-                      _one_of(_word("free"), _integer(1, 5)), _integer(0, 5)),
-    "build": (_WHO, _word("city", "civitas", "castle", "tiltyard", "abbey"),
-              _word("own_land", "own_small_gord", "battle_land"), _one_of(_word("normal", "free"), _integer(1, 5))),
+    "cost_discount": (
+        _word("city", "castle", "abbey", "tiltyard", "first_knight"),
+        _one_of(_word("free"), _integer(1, 5)),
+        _integer(0, 5),
+    ),
+    "build": (
+        _WHO,
+        _word("city", "civitas", "castle", "tiltyard", "abbey"),
+        _word("own_land", "own_small_gord", "battle_land"),
+        _one_of(_word("normal", "free"), _integer(1, 5)),
+    ),
     "build_limit": (_word("city", "building"), _integer(1, 3)),
-    "progress_rule": (_one_of(_word("pair_reward", "third_slot", "wildcard_token"),
-                              _call("extra_tile", _integer(1, 5))),),
+    "progress_rule": (
+        _one_of(_word("pair_reward", "third_slot", "wildcard_token"), _call("extra_tile", _integer(1, 5))),
+    ),
     "relocate": (_WHO, _word("prince"), _word("own_land")),
     "princess": (_one_of(_word("send"), _call("strength", _integer(1, 3))),),
     "survive_elimination": (),

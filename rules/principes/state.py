@@ -47,8 +47,11 @@ from .data import COLOURS, DECK_KINDS, PRINCIPALITIES, Catalog, catalog, instanc
 #: principalities played by default: the rulebook's recommended duel, then Masovia left neutral for three
 STANDARD = {2: ("PMA", "PMI"), 3: ("PMA", "PMI", "SIL"), 4: PRINCIPALITIES}
 #: lobby spellings of every principality set, e.g. "pma-pmi"
-COMBINATIONS = {"-".join(code.lower() for code in combo): combo
-                for size in (2, 3, 4) for combo in combinations(PRINCIPALITIES, size)}
+COMBINATIONS = {
+    "-".join(code.lower() for code in combo): combo
+    for size in (2, 3, 4)
+    for combo in combinations(PRINCIPALITIES, size)
+}
 #: Period I Prince chosen by the Polonia Maior player (option maior_prince)
 MAIOR_PRINCES = {"spindleshanks": "PMA-1a", "odonic": "PMA-1b"}
 
@@ -93,8 +96,11 @@ def _deploy(state: State, data: Catalog, played: tuple[str, ...]) -> None:
             for faction, units in factions.items():
                 _add_units(where[place], faction, units)
                 _take_from_pool(supply[faction], units)
-    state["supply"]["units"] = {faction: {unit: n for unit, n in pool.items() if n}
-                                for faction, pool in supply.items() if any(pool.values())}
+    state["supply"]["units"] = {
+        faction: {unit: n for unit, n in pool.items() if n}
+        for faction, pool in supply.items()
+        if any(pool.values())
+    }
 
 
 def _shuffled(ids: list[str], rng: Rng) -> list[str]:
@@ -126,8 +132,9 @@ def _market(data: Catalog, rng: Rng) -> dict[str, dict[str, list[str]]]:
     """Six shuffled stacks, two face-up tiles each; an identical second tile goes under its stack (step 16)."""
     market = {}
     for colour in COLOURS:
-        stack = _shuffled([tile for r in data.components["progress"] if r["colour"] == colour
-                           for tile in instances(r)], rng)
+        stack = _shuffled(
+            [tile for r in data.components["progress"] if r["colour"] == colour for tile in instances(r)], rng
+        )
         face_up: list[str] = []
         while len(face_up) < data.setup["start"]["market_face_up"] and stack:
             tile = stack.pop(0)
@@ -140,8 +147,10 @@ def _market(data: Catalog, rng: Rng) -> dict[str, dict[str, list[str]]]:
 
 
 def _princes(data: Catalog, principality: str, maior_choice: str) -> tuple[str, list[str]]:
-    cards = sorted((r for r in data.components["princes"] if r["principality"] == principality),
-                   key=lambda r: (r["period"], r["id"]))
+    cards = sorted(
+        (r for r in data.components["princes"] if r["principality"] == principality),
+        key=lambda r: (r["period"], r["id"]),
+    )
     first = MAIOR_PRINCES[maior_choice] if principality == "PMA" else cards[0]["id"]
     return first, [r["id"] for r in cards if r["id"] != first]
 
@@ -171,10 +180,15 @@ def new_game(num_players: int, options: Mapping[str, str], rng: Rng) -> State:
         "princeps": {"holder": princeps_holder(played, data), "direction": None},
         "history": {"deck": _history_deck(data, rng), "revealed": None, "icons": []},
         "players": {},
-        "lands": {land: {"units": {}, "cities": {}, "building": None, "division": False} for land in data.lands},
+        "lands": {
+            land: {"units": {}, "cities": {}, "building": None, "division": False} for land in data.lands
+        },
         "offmap": {area: {"units": {}} for area in data.offmap},
-        "supply": {"units": {}, "tokens": tokens,
-                   "gold": coins - start["gold"] * num_players if options["gold_supply"] == "limited" else None},
+        "supply": {
+            "units": {},
+            "tokens": tokens,
+            "gold": coins - start["gold"] * num_players if options["gold_supply"] == "limited" else None,
+        },
         "decks": _decks(data, options, rng),
         "market": _market(data, rng),
         "mongol_invasions": 0,
@@ -188,9 +202,17 @@ def new_game(num_players: int, options: Mapping[str, str], rng: Rng) -> State:
     for seat, principality in enumerate(played):
         prince, princes = _princes(data, principality, options["maior_prince"])
         state["players"][principality] = {
-            "seat": seat, "gold": start["gold"], "people": start["people"], "clergy": start["clergy"],
-            "prince": prince, "princes": princes, "hand": [], "plan": None,
-            "progress": {colour: [] for colour in COLOURS}, "princess": "home", "eliminated": False,
+            "seat": seat,
+            "gold": start["gold"],
+            "people": start["people"],
+            "clergy": start["clergy"],
+            "prince": prince,
+            "princes": princes,
+            "hand": [],
+            "plan": None,
+            "progress": {colour: [] for colour in COLOURS},
+            "princess": "home",
+            "eliminated": False,
         }
     for principality in turn_order(state):
         for deck in start["hand"]:
@@ -199,6 +221,7 @@ def new_game(num_players: int, options: Mapping[str, str], rng: Rng) -> State:
 
 
 # ---- derived values -----------------------------------------------------------------------------------------
+
 
 def turn_order(state: State) -> list[str]:
     """Players' principalities from the Princeps, clockwise unless the Princeps chose counter-clockwise."""
@@ -211,8 +234,11 @@ def turn_order(state: State) -> list[str]:
 
 def _occupants(land_state: Mapping[str, Any]) -> list[str]:
     """Factions with fighting units (Princesses are agents, not occupiers) on a land."""
-    return [faction for faction, units in land_state["units"].items()
-            if any(count for unit, count in units.items() if unit != "princess")]
+    return [
+        faction
+        for faction, units in land_state["units"].items()
+        if any(count for unit, count in units.items() if unit != "princess")
+    ]
 
 
 def controllers(state: State) -> dict[str, str | None]:
@@ -256,6 +282,7 @@ def might(state: State) -> dict[str, int]:
 
 # ---- views --------------------------------------------------------------------------------------------------
 
+
 def public_player(player: Mapping[str, Any]) -> dict[str, Any]:
     """A player as everyone sees them: the hand as a count, the plan only as sealed or not."""
     shown = {key: value for key, value in player.items() if key not in ("hand", "plan")}
@@ -271,16 +298,25 @@ def build_view(state: State, seat: int | None) -> View:
     view = {key: (dict(value) if isinstance(value, dict) else value) for key, value in view.items()}
     view["players"] = {code: public_player(player) for code, player in state["players"].items()}
     view["decks"] = {deck: len(cards) for deck, cards in state["decks"].items()}
-    view["market"] = {colour: {"stack": len(pile["stack"]), "face_up": list(pile["face_up"])}
-                      for colour, pile in state["market"].items()}
-    view["history"] = {"deck": len(state["history"]["deck"]), "revealed": state["history"]["revealed"],
-                       "icons": list(state["history"]["icons"])}
+    view["market"] = {
+        colour: {"stack": len(pile["stack"]), "face_up": list(pile["face_up"])}
+        for colour, pile in state["market"].items()
+    }
+    view["history"] = {
+        "deck": len(state["history"]["deck"]),
+        "revealed": state["history"]["revealed"],
+        "icons": list(state["history"]["icons"]),
+    }
     view["control"] = controllers(state)
     view["might"] = might(state)
     view["turn_order"] = turn_order(state)
     view["viewer"] = seat
     if seat is not None and 0 <= seat < len(state["seats"]):
         player = state["players"][state["seats"][seat]]
-        view["you"] = {"seat": seat, "principality": state["seats"][seat], "hand": list(player["hand"]),
-                       "plan": None if player["plan"] is None else list(player["plan"])}
+        view["you"] = {
+            "seat": seat,
+            "principality": state["seats"][seat],
+            "hand": list(player["hand"]),
+            "plan": None if player["plan"] is None else list(player["plan"]),
+        }
     return view

@@ -15,7 +15,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_scripted_console_game_reaches_a_result(tmp_path) -> None:
-    lines = ["/help", "/game new babylone first=1", "bob: /game join", "/game start given", "/board", "/moves"]
+    lines = [
+        "/help",
+        "/game new babylone first=1",
+        "bob: /game join",
+        "/game start given",
+        "/board",
+        "/moves",
+    ]
     # enough moves for any Babylone game (at most 11); each /move goes to whoever must play
     output: list[str] = []
     await run_console(str(tmp_path / "c.sqlite3"), str(tmp_path / "img"), lines, output.append)
@@ -25,8 +32,12 @@ async def test_scripted_console_game_reaches_a_result(tmp_path) -> None:
         if not moves or moves[-1].endswith("none"):
             break
         first_move = moves[-1].split(": ", 1)[1].split(", ")[0]
-        await run_console(str(tmp_path / "c.sqlite3"), str(tmp_path / "img"),
-                          [f"/move {first_move}", "/moves"], played.append)
+        await run_console(
+            str(tmp_path / "c.sqlite3"),
+            str(tmp_path / "img"),
+            [f"/move {first_move}", "/moves"],
+            played.append,
+        )
     text = "\n".join(played)
     assert "Game over" in text and "wins" in text
     images = sorted((tmp_path / "img").glob("*.png"))
@@ -36,8 +47,12 @@ async def test_scripted_console_game_reaches_a_result(tmp_path) -> None:
 
 async def test_console_errors_are_sentences(tmp_path) -> None:
     output: list[str] = []
-    await run_console(str(tmp_path / "c.sqlite3"), str(tmp_path / "img"),
-                      ["/move 1>2", "/game new chess", "/dance", "/game new babylone", "/game start"], output.append)
+    await run_console(
+        str(tmp_path / "c.sqlite3"),
+        str(tmp_path / "img"),
+        ["/move 1>2", "/game new chess", "/dance", "/game new babylone", "/game start"],
+        output.append,
+    )
     assert output[0].startswith("! No game here yet")
     assert any("no game 'chess'" in line for line in output)
     assert any("Unknown command /dance" in line for line in output)
@@ -58,8 +73,13 @@ async def test_selfplay_small_sample_perfect_ai_wins_as_second() -> None:
 
 
 def test_selfplay_json_line(tmp_path) -> None:
-    result = subprocess.run([sys.executable, "-m", "bot", "selfplay", "babylone", "--games", "4", "--json"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "selfplay", "babylone", "--games", "4", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout.strip().splitlines()[-1])
     assert set(data) >= {"game", "games", "errors", "draws", "wins", "turns", "seconds", "counts"}
@@ -74,7 +94,14 @@ def test_render_command(tmp_path) -> None:
 
 def test_run_without_token_explains_and_exits_non_zero(tmp_path) -> None:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)},
-                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
     assert result.returncode != 0
     assert "DISCORD_TOKEN" in result.stdout and "Reset Token" in result.stdout

@@ -24,8 +24,10 @@ async def test_export_attaches_the_games_json_to_an_ephemeral_answer(table: Tabl
     assert export["game"]["id"] == game_id and export["complete"] is False
     assert [event["actor"] for event in export["events"]] == [str(alice.id), str(alice.id)]
     assert export["events"][1]["action"] and export["events"][1]["log"]
-    assert not any(message.files and message.files[0][0].endswith(".json") for message in
-                   fake.channel_messages(fake.general)), "the export is posted nowhere else"
+    assert not any(
+        message.files and message.files[0][0].endswith(".json")
+        for message in fake.channel_messages(fake.general)
+    ), "the export is posted nowhere else"
 
 
 async def test_export_without_a_game_is_a_sentence(table: Table, fake: FakeDiscord) -> None:

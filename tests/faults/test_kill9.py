@@ -23,8 +23,10 @@ async def test_the_checks_see_a_lost_and_a_doubled_action(backend: str, database
     await asyncio.to_thread(prove, database, 10, 2, 5, 0.1, backend)
     host = await Host.open(database)
     try:
-        rows = await host.store.fetchall("SELECT game_id, seq, action FROM events WHERE seq > 0 AND user_id "
-                                         "LIKE 's%' ORDER BY game_id, seq")
+        rows = await host.store.fetchall(
+            "SELECT game_id, seq, action FROM events WHERE seq > 0 AND user_id "
+            "LIKE 's%' ORDER BY game_id, seq"
+        )
         outbox = await host.store.fetchall("SELECT id FROM outbox")
     finally:
         await host.close()

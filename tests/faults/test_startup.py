@@ -25,7 +25,7 @@ async def test_a_start_up_over_copied_games_arms_their_timers_and_loads_them(tmp
         due = await host.store.fetchone("SELECT MIN(due) FROM timers")
         assert due is not None and startup.next_due == due[0]
         rows = await host.store.fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
-        for row in rows[-len(TEMPLATES):]:  # the copies are games the host can load and play on
+        for row in rows[-len(TEMPLATES) :]:  # the copies are games the host can load and play on
             info = await host.game_info(row["id"])
             assert info.pending_users and all(user.endswith(f"-{row['id']}") for user in info.pending_users)
             assert (await host._load(row["id"])).state == await host.replay_state(row["id"])

@@ -18,7 +18,9 @@ def _replayed(export: dict) -> dict:
     """The state rebuilt from an export alone: the proof that a complete export holds the whole game."""
     game = get_game(export["game"]["kind"])
     events = [event for event in export["events"] if not event["undone"]]
-    state = game.setup(export["game"]["num_players"], export["game"]["options"], ReplayRng(events[0]["draws"]))
+    state = game.setup(
+        export["game"]["num_players"], export["game"]["options"], ReplayRng(events[0]["draws"])
+    )
     for event in events[1:]:
         state = game.apply(state, event["seat"], event["action"], ReplayRng(event["draws"])).state
     return state
@@ -79,7 +81,13 @@ async def test_sealed_choices_show_their_commits_until_the_end(host: Host, seale
     export = await host.export(CHANNEL)
     assert nonce not in json.dumps(export)
     assert export["sealed"] == [
-        {"decision_id": "round-1", "seat": 0, "commit": export["sealed"][0]["commit"], "action": None, "nonce": None}
+        {
+            "decision_id": "round-1",
+            "seat": 0,
+            "commit": export["sealed"][0]["commit"],
+            "action": None,
+            "nonce": None,
+        }
     ]
     while (await host.game_info(game_id)).status == "active":
         for actor in (ALICE, BOB):

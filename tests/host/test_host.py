@@ -92,7 +92,9 @@ async def test_stale_or_doubled_click_applies_once(host: Host) -> None:
         await host.act(game_id, ALICE, action, prompt.decision_id)
     bob_prompt = await host.prompt_of(game_id, BOB.user_id)
     await host.act(game_id, BOB, bob_prompt.choices[0].action, bob_prompt.decision_id)
-    with pytest.raises(HostError, match="no longer open"):  # alice's old button, now that it is her turn again
+    with pytest.raises(
+        HostError, match="no longer open"
+    ):  # alice's old button, now that it is her turn again
         await host.act(game_id, ALICE, prompt.choices[1].action, prompt.decision_id)
     assert len(await host.store.events(game_id)) == 3
 
@@ -146,7 +148,9 @@ async def test_snapshots_and_reload_equal_replay(database, clock) -> None:
     await first.add_ai(CHANNEL, ALICE, "easy")
     await first.leave(CHANNEL, ALICE)  # leaving empties the human seats: the lobby is abandoned
     assert await first.game_in_channel(CHANNEL) is None
-    await first.create_game(None, CHANNEL, MOD, "babylone", {"match": "best-of-3"}, seat_creator=False, seed=5)
+    await first.create_game(
+        None, CHANNEL, MOD, "babylone", {"match": "best-of-3"}, seat_creator=False, seed=5
+    )
     await first.add_ai(CHANNEL, MOD, "easy")
     await first.add_ai(CHANNEL, MOD, "random")
     await first.start(CHANNEL, MOD)

@@ -25,9 +25,12 @@ async def test_resolution_40_solo_one_person_against_two_ai_principalities(host:
             break
         prompt = await host.prompt_of(game_id, ALICE.user_id)
         assert prompt is not None, "the game waits on nobody: the AI seats must have answered"
-        actions = [c.action for c in prompt.choices if c.action != "undo" and not c.action.startswith(FREE_VERBS)]
-        await host.act(game_id, ALICE, rng.choice(actions or [c.action for c in prompt.choices]),
-                       prompt.decision_id)
+        actions = [
+            c.action for c in prompt.choices if c.action != "undo" and not c.action.startswith(FREE_VERBS)
+        ]
+        await host.act(
+            game_id, ALICE, rng.choice(actions or [c.action for c in prompt.choices]), prompt.decision_id
+        )
     final = await host.game_info(game_id)
     assert final.status == "finished" and final.result is not None
     assert await host.replay_state(game_id) == (await host._load(game_id)).state

@@ -41,8 +41,9 @@ async def test_sealed_choices_commit_then_reveal_together(host: Host, sealed_gam
     record = await host.sealed_record(game_id)
     assert len(record) == 3
     for row in record:  # every published commit is the hash of what was applied
-        assert row["commit_hash"] == commit_hash(row["nonce"], game_id, row["decision_id"], row["seat"],
-                                                 row["action"])
+        assert row["commit_hash"] == commit_hash(
+            row["nonce"], game_id, row["decision_id"], row["seat"], row["action"]
+        )
         expected = f"{row['nonce']}|{game_id}|{row['decision_id']}|{row['seat']}|{row['action']}"
         assert row["commit_hash"] == hashlib.sha256(expected.encode()).hexdigest()
     assert record[0]["commit_hash"] == commit

@@ -98,7 +98,9 @@ def test_unknown_region_is_refused_with_a_sentence() -> None:
 
 
 def _load_map_script():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("make_principes_map", ROOT / "scripts" / "make_principes_map.py")
+    spec = importlib.util.spec_from_file_location(
+        "make_principes_map", ROOT / "scripts" / "make_principes_map.py"
+    )
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -43,8 +43,9 @@ def _checked_playout(key: str, players: int, seed: int) -> Playout:
         seen_views.append((view, seat))
         return random_chooser(game_, view, seat, legal, rng)
 
-    playout = play(game, players, seed, max_actions=MAX_ACTIONS,
-                   choosers={seat: chooser for seat in range(players)})
+    playout = play(
+        game, players, seed, max_actions=MAX_ACTIONS, choosers={seat: chooser for seat in range(players)}
+    )
     assert seen_views, "the game asked nobody for a decision"
     return playout
 
@@ -65,8 +66,9 @@ def test_same_seed_same_game(key: str, players: int) -> None:
     game = get_game(key)
     first = play(game, players, 11, max_actions=300)
     second = play(game, players, 11, max_actions=300)
-    assert [(r.seat, r.action, r.draws) for r in first.records] == \
-        [(r.seat, r.action, r.draws) for r in second.records]
+    assert [(r.seat, r.action, r.draws) for r in first.records] == [
+        (r.seat, r.action, r.draws) for r in second.records
+    ]
     assert first.state == second.state
 
 
@@ -92,6 +94,7 @@ def test_json_round_trip_views_and_notation(key: str, players: int) -> None:
         assert json.loads(json.dumps(public)) == public
         seat = min(pending)
         from rules.engine.playout import step
+
         step(game, playout, seat, rng.choice(game.legal_actions(state, seat)))
 
 
@@ -102,6 +105,7 @@ def test_every_legal_action_applies_and_views_keep_secrets(key: str, players: in
     rng = random.Random(7)
     from rules.engine import Rng
     from rules.engine.playout import step
+
     for turn in range(150):
         state = playout.state
         pending = game.pending(state)
@@ -129,6 +133,7 @@ def test_not_pending_seat_is_refused(key: str, players: int) -> None:
     pending = game.pending(playout.state)
     idle = [seat for seat in range(players) if seat not in pending]
     from rules.engine import Rng
+
     for seat in idle:
         some_action = next(iter(game.legal_actions(playout.state, min(pending))))
         if game.is_free(playout.state, seat, some_action):
@@ -178,6 +183,7 @@ def test_parse_never_crashes(key: str, text: str) -> None:
     playout = play(game, game.min_players, 1, stop_after=0)
     seat = min(game.pending(playout.state))
     from rules.engine import Rng
+
     try:
         action = game.parse(playout.state, seat, text)
     except InvalidAction as error:

@@ -14,8 +14,13 @@ from rules.game_of_princes.board import Board, components
 RNG = Rng.for_event(0, 0)
 
 
-def _state(carpets: dict[tuple[int, int], str], servitors: dict[tuple[int, int], int],
-           princes: list[tuple[int, int]], to_move: int = 0, **options: str) -> dict:
+def _state(
+    carpets: dict[tuple[int, int], str],
+    servitors: dict[tuple[int, int], int],
+    princes: list[tuple[int, int]],
+    to_move: int = 0,
+    **options: str,
+) -> dict:
     """A state holding a hand-built position (the rules never assume the standard start)."""
     state = GAME.setup(2, options, RNG)
     store_board(state, Board(dict(carpets), dict(servitors), list(princes)))
@@ -33,8 +38,12 @@ def test_start_position() -> None:
     state = start(GAME, 2, {}, 1).state
     board = board_of(state)
     assert len(board.carpets) == 24 and (3, 3) not in board.carpets
-    assert {cell for cell, colour in board.carpets.items() if colour == "red"} == {(x, 1) for x in range(1, 6)}
-    assert {cell for cell, colour in board.carpets.items() if colour == "blue"} == {(x, 5) for x in range(1, 6)}
+    assert {cell for cell, colour in board.carpets.items() if colour == "red"} == {
+        (x, 1) for x in range(1, 6)
+    }
+    assert {cell for cell, colour in board.carpets.items() if colour == "blue"} == {
+        (x, 5) for x in range(1, 6)
+    }
     assert board.princes == [(3, 1), (3, 5)]
     assert GAME.pending(state).keys() == {0}
 
@@ -91,8 +100,12 @@ def test_the_opponents_carpet_may_not_move() -> None:
     with pytest.raises(IllegalAction, match="blue"):
         _apply(state, 0, "C3,1>3,2")
     assert not any(action.startswith("C3,1") for action in GAME.legal_actions(state, 0))
-    assert any(action.startswith("C3,1") for action in GAME.legal_actions(_state(
-        carpets, {(1, 1): 0, (2, 1): 1}, [(1, 1), (2, 1)], to_move=1), 1))
+    assert any(
+        action.startswith("C3,1")
+        for action in GAME.legal_actions(
+            _state(carpets, {(1, 1): 0, (2, 1): 1}, [(1, 1), (2, 1)], to_move=1), 1
+        )
+    )
 
 
 def test_a_carpet_under_a_servitor_may_not_move() -> None:
@@ -220,16 +233,19 @@ def test_move_limit_draws() -> None:
 
 
 # ---- notation ---------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("typed", "canonical"), [
-    ("S2,1>2,2", "S2,1>2,2"),
-    ("s2,1-2,2", "S2,1>2,2"),
-    ("2 1 to 2 2", "S2,1>2,2"),
-    ("(3,1) > (2,1)", "P3,1>2,1"),
-    ("prince 3,1 2,1", "P3,1>2,1"),
-    ("1,2-0,1", "C1,2>0,1"),
-    ("c1,2 > -0,1", "C1,2>0,1"),
-    ("PASS", "pass"),
-])
+@pytest.mark.parametrize(
+    ("typed", "canonical"),
+    [
+        ("S2,1>2,2", "S2,1>2,2"),
+        ("s2,1-2,2", "S2,1>2,2"),
+        ("2 1 to 2 2", "S2,1>2,2"),
+        ("(3,1) > (2,1)", "P3,1>2,1"),
+        ("prince 3,1 2,1", "P3,1>2,1"),
+        ("1,2-0,1", "C1,2>0,1"),
+        ("c1,2 > -0,1", "C1,2>0,1"),
+        ("PASS", "pass"),
+    ],
+)
 def test_parse_is_lenient_and_canonical(typed: str, canonical: str) -> None:
     state = start(GAME, 2, {}, 1).state
     assert GAME.parse(state, 0, typed) == canonical
@@ -285,8 +301,14 @@ def test_ai_takes_a_win_in_one(level: str) -> None:
 def test_ai_does_not_open_the_way_to_a_losing_jump(level: str) -> None:
     # long jump: Red's servitor on 2,3 is all that stops Blue's Prince (2,4) jumping to Blue's servitor on
     # Red's carpet 2,2; moving that servitor loses at once, moving a free carpet does not
-    carpets = {(1, 1): "red", (2, 2): "red", (2, 3): "neutral", (2, 4): "blue", (1, 2): "neutral",
-               (3, 3): "neutral"}
+    carpets = {
+        (1, 1): "red",
+        (2, 2): "red",
+        (2, 3): "neutral",
+        (2, 4): "blue",
+        (1, 2): "neutral",
+        (3, 3): "neutral",
+    }
     servitors = {(1, 1): 0, (2, 2): 1, (2, 3): 0, (2, 4): 1}
     state = _state(carpets, servitors, [(1, 1), (2, 4)], **{"long-jump": "yes"})
     legal = GAME.legal_actions(state, 0)
@@ -300,6 +322,7 @@ def test_ai_does_not_open_the_way_to_a_losing_jump(level: str) -> None:
 
 def test_hard_ai_beats_random_in_a_small_sample() -> None:
     """The benchmark plays 200 games; here 10 games, seats alternating, must give at least 9 wins."""
+
     def hard(game, view, seat, legal, rng):
         return game.choose_action(view, seat, legal, "hard", rng)
 

@@ -15,8 +15,9 @@ from rules.pharaoh.board import GOAL_LINES, cell_name, chance_at_least, goal_lin
 LETTERS = "SML"
 
 
-def position(players: int, pieces: dict[int, dict[str, str]], to_move: int = 0, left: int = 6,
-             **options: str) -> dict:
+def position(
+    players: int, pieces: dict[int, dict[str, str]], to_move: int = 0, left: int = 6, **options: str
+) -> dict:
     """A state with the given pieces on the board (``{seat: {"M": "c3"}}``), ``to_move`` holding ``left`` points."""
     state = GAME.setup(players, options, Rng.for_event(1, 0))
     state["pieces"] = [[None, None, None] for _ in range(players)]
@@ -27,7 +28,9 @@ def position(players: int, pieces: dict[int, dict[str, str]], to_move: int = 0, 
     return state
 
 
-def step(state: dict, action: str, seat: int | None = None, draws: list[int] | None = None) -> tuple[dict, list]:
+def step(
+    state: dict, action: str, seat: int | None = None, draws: list[int] | None = None
+) -> tuple[dict, list]:
     """Apply ``action`` for the seat to move; ``draws`` are the next rolls (none expected by default)."""
     rng = NoChance() if draws is None else ReplayRng(draws)
     applied = GAME.apply(state, state["to_move"] if seat is None else seat, action, rng)
@@ -66,8 +69,12 @@ def test_end_turn_rolls_for_the_next_seat_clockwise_and_says_so() -> None:
 def test_every_roll_is_in_the_event_texts_and_the_same_seed_gives_the_same_dice() -> None:
     first = play(GAME, 2, 42)
     again = play(GAME, 2, 42)
-    rolls = [int(match.group(1)) for event in first.events
-             for match in [re.search(r"rolls (\d)", event.text)] if match]
+    rolls = [
+        int(match.group(1))
+        for event in first.events
+        for match in [re.search(r"rolls (\d)", event.text)]
+        if match
+    ]
     turn_draws = [draw for record in first.records for draw in record.draws]
     assert rolls == turn_draws
     assert [event.text for event in first.events] == [event.text for event in again.events]
@@ -155,20 +162,24 @@ def _finish(players: int, cells: tuple[str, str, str], last: str, **options: str
     return step(state, f"L {cells[2]}", draws=[1])[0]
 
 
-@pytest.mark.parametrize(("players", "options", "line", "wins"), [
-    (2, {}, ("b3", "d3", "c3"), True),
-    (2, {}, ("c2", "c4", "c3"), False),
-    (2, {"goal": "across"}, ("c2", "c4", "c3"), True),
-    (2, {"goal": "across"}, ("b3", "d3", "c3"), False),
-    (3, {}, ("b3", "d3", "c3"), True),
-    (3, {}, ("c2", "c4", "c3"), True),
-    (3, {}, ("b2", "d4", "c3"), False),
-    (4, {}, ("b2", "d4", "c3"), True),
-    (4, {}, ("b4", "d2", "c3"), True),
-    (4, {}, ("b3", "d3", "c3"), True),
-])
-def test_goal_lines_per_player_count(players: int, options: dict[str, str], line: tuple[str, str, str],
-                                     wins: bool) -> None:
+@pytest.mark.parametrize(
+    ("players", "options", "line", "wins"),
+    [
+        (2, {}, ("b3", "d3", "c3"), True),
+        (2, {}, ("c2", "c4", "c3"), False),
+        (2, {"goal": "across"}, ("c2", "c4", "c3"), True),
+        (2, {"goal": "across"}, ("b3", "d3", "c3"), False),
+        (3, {}, ("b3", "d3", "c3"), True),
+        (3, {}, ("c2", "c4", "c3"), True),
+        (3, {}, ("b2", "d4", "c3"), False),
+        (4, {}, ("b2", "d4", "c3"), True),
+        (4, {}, ("b4", "d2", "c3"), True),
+        (4, {}, ("b3", "d3", "c3"), True),
+    ],
+)
+def test_goal_lines_per_player_count(
+    players: int, options: dict[str, str], line: tuple[str, str, str], wins: bool
+) -> None:
     state = _finish(players, line, "c2" if line[0] != "c2" else "b3", **options)
     outcome = GAME.outcome(state)
     assert outcome.finished is wins
@@ -201,10 +212,20 @@ def test_three_hundred_turns_without_a_win_is_a_draw() -> None:
 
 
 # ---- notation, deadline, undo, views -------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("typed", "canonical"), [
-    ("m c3", "M c3"), ("medium to c3", "M c3"), ("L@b1", "L b1"), ("3 c3", "L c3"), ("s-c2", "S c2"),
-    ("b2-c3", "M c3"), ("b2 c3", "M c3"), ("End Turn", "end"), ("done", "end"),
-])
+@pytest.mark.parametrize(
+    ("typed", "canonical"),
+    [
+        ("m c3", "M c3"),
+        ("medium to c3", "M c3"),
+        ("L@b1", "L b1"),
+        ("3 c3", "L c3"),
+        ("s-c2", "S c2"),
+        ("b2-c3", "M c3"),
+        ("b2 c3", "M c3"),
+        ("End Turn", "end"),
+        ("done", "end"),
+    ],
+)
 def test_parse_reads_what_players_type(typed: str, canonical: str) -> None:
     state = position(2, {0: {"M": "b2"}})
     assert GAME.parse(state, 0, typed) == canonical
@@ -255,7 +276,9 @@ def test_ai_takes_a_win_within_reach() -> None:
     for level in GAME.ai_levels:
         first = GAME.choose_action(view, 0, legal, level, random.Random(1))
         after, _ = step(state, first, draws=[1])
-        second = GAME.choose_action(GAME.view(after, 0), 0, GAME.legal_actions(after, 0), level, random.Random(1))
+        second = GAME.choose_action(
+            GAME.view(after, 0), 0, GAME.legal_actions(after, 0), level, random.Random(1)
+        )
         assert GAME.outcome(step(after, second, draws=[1])[0]).winners == (0,)
 
 

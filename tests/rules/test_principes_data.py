@@ -20,6 +20,7 @@ def start(players: int, seed: int = 1, **options: str) -> dict:
 
 # ---- map ------------------------------------------------------------------------------------------------------
 
+
 def test_the_data_files_keep_every_rulebook_constraint() -> None:
     assert validate() == []
 
@@ -88,16 +89,20 @@ def test_six_off_map_areas_touch_real_lands() -> None:
 
 # ---- components -----------------------------------------------------------------------------------------------
 
+
 def test_deck_sizes_and_progress_tiles() -> None:
     components = catalog().components
-    sizes = {deck: sum(len(instances(record)) for record in components[deck])
-             for deck in ("princes", "court", "battle", "neighbour", "history")}
+    sizes = {
+        deck: sum(len(instances(record)) for record in components[deck])
+        for deck in ("princes", "court", "battle", "neighbour", "history")
+    }
     assert sizes == {"princes": 18, "court": 32, "battle": 32, "neighbour": 12, "history": 18}
     tiles = components["progress"]
     assert len(tiles) == 24 and all(tile["copies"] == 2 for tile in tiles)
     assert sum(len(instances(tile)) for tile in tiles) == 48
     assert Counter(tile["colour"] for tile in tiles) == dict.fromkeys(
-        ("green", "yellow", "rose", "blue", "brown", "gray"), 4)
+        ("green", "yellow", "rose", "blue", "brown", "gray"), 4
+    )
     assert sum(1 for tile in tiles if tile["rulebook"]) == 14
 
 
@@ -145,32 +150,46 @@ def test_every_effect_parses_into_known_primitives() -> None:
         assert statements or record.get("timing") == "none", f"{kind} has no effect"
         used |= primitives_used(statements)
     assert used <= set(PRIMITIVES)
-    assert {"gain_track", "gain_gold", "draw", "extra_swords", "extra_shields", "movement_bonus",
-            "immunity", "neighbour"} <= used
+    assert {
+        "gain_track",
+        "gain_gold",
+        "draw",
+        "extra_swords",
+        "extra_shields",
+        "movement_bonus",
+        "immunity",
+        "neighbour",
+    } <= used
 
 
 def test_effects_become_plain_data() -> None:
     (statement,) = parse_effect("if(opponent(invader), extra_shields(1))")
-    assert statement.to_data() == {"op": "if", "args": [{"op": "opponent", "args": ["invader"]},
-                                                         {"op": "extra_shields", "args": [1]}]}
+    assert statement.to_data() == {
+        "op": "if",
+        "args": [{"op": "opponent", "args": ["invader"]}, {"op": "extra_shields", "args": [1]}],
+    }
     (choice,) = parse_effect("track_cost(taxes, people|clergy)")
     assert choice.to_data() == {"op": "track_cost", "args": ["taxes", {"any_of": ["people", "clergy"]}]}
 
 
-@pytest.mark.parametrize("text", [
-    "gain_track(self, gold, 1)",            # gold is not a support track
-    "fly(self, 2)",                          # unknown primitive
-    "draw(self, court)",                     # missing argument
-    "gain_gold(controller(atlantis), 1)",    # unknown land
-    "extra_swords(1) extra_shields(1)",      # missing separator
-    "if(sunny, draw(self, battle, 1))",      # unknown condition
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "gain_track(self, gold, 1)",  # gold is not a support track
+        "fly(self, 2)",  # unknown primitive
+        "draw(self, court)",  # missing argument
+        "gain_gold(controller(atlantis), 1)",  # unknown land
+        "extra_swords(1) extra_shields(1)",  # missing separator
+        "if(sunny, draw(self, battle, 1))",  # unknown condition
+    ],
+)
 def test_bad_effects_are_refused_with_a_sentence(text: str) -> None:
     with pytest.raises(EffectError, match="card X"):
         parse_effect(text, "card X")
 
 
 # ---- setup ----------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_starting_position(players: int) -> None:
@@ -188,7 +207,10 @@ def test_starting_position(players: int) -> None:
     hands = [card for player in state["players"].values() for card in player["hand"]]
     assert len(hands) == len(set(hands)) == 3 * players
     assert {deck: len(cards) for deck, cards in state["decks"].items()} == {
-        "court": 32 - players, "battle": 32 - players, "neighbour": 12 - players}
+        "court": 32 - players,
+        "battle": 32 - players,
+        "neighbour": 12 - players,
+    }
     assert [data.kinds[card]["period"] for card in state["history"]["deck"]] == [1, 1, 2, 2, 3, 3]
     json.loads(json.dumps(state))  # plain JSON data
 
@@ -233,7 +255,9 @@ def test_market_shows_two_different_tiles_per_colour() -> None:
         for colour, pile in state["market"].items():
             kinds = [catalog().kind_of(tile)["id"] for tile in pile["face_up"]]
             assert len(kinds) == 2 and kinds[0] != kinds[1]
-            assert all(catalog().kind_of(tile)["colour"] == colour for tile in pile["face_up"] + pile["stack"])
+            assert all(
+                catalog().kind_of(tile)["colour"] == colour for tile in pile["face_up"] + pile["stack"]
+            )
             assert len(pile["stack"]) == 6
 
 
@@ -244,14 +268,19 @@ def test_same_seed_same_game_other_seed_other_decks() -> None:
 
 def test_options() -> None:
     no_heir = start(4, elimination="off")
-    courts = no_heir["decks"]["court"] + [card for p in no_heir["players"].values() for card in p["hand"]
-                                          if card.startswith("C")]
+    courts = no_heir["decks"]["court"] + [
+        card for p in no_heir["players"].values() for card in p["hand"] if card.startswith("C")
+    ]
     assert len(courts) == 30 and not any(card.startswith("C01") for card in courts)
     assert start(2, maior_prince="odonic")["players"]["PMA"]["prince"] == "PMA-1b"
     assert "PMA-1a" in start(2, maior_prince="odonic")["players"]["PMA"]["princes"]
     assert start(2, gold_supply="limited")["supply"]["gold"] == 66 - 10
-    assert start(3, principalities="random")["seats"] in (["PMA", "MAS", "PMI"], ["PMA", "MAS", "SIL"],
-                                                          ["PMA", "PMI", "SIL"], ["MAS", "PMI", "SIL"])
+    assert start(3, principalities="random")["seats"] in (
+        ["PMA", "MAS", "PMI"],
+        ["PMA", "MAS", "SIL"],
+        ["PMA", "PMI", "SIL"],
+        ["MAS", "PMI", "SIL"],
+    )
     with pytest.raises(OptionError):
         start(3, principalities="pma-pmi")
     with pytest.raises(OptionError):
@@ -272,6 +301,7 @@ def test_control_follows_units_and_division_tokens() -> None:
 
 
 # ---- game object, views and secrets ---------------------------------------------------------------------------
+
 
 def test_registered_and_playable() -> None:
     game = get_game("principes")

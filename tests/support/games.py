@@ -22,14 +22,22 @@ class SealedGuess(Game):
     rules_notes = "A test-only game: " + __doc__ * 2  # type: ignore[operator]
 
     def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
-        return {"players": num_players, "round": 1, "picks": [None] * num_players, "score": [0] * num_players,
-                "revealed": []}
+        return {
+            "players": num_players,
+            "round": 1,
+            "picks": [None] * num_players,
+            "score": [0] * num_players,
+            "revealed": [],
+        }
 
     def pending(self, state: State) -> dict[int, Decision]:
         if self.outcome(state).finished:
             return {}
-        return {seat: Decision(f"round-{state['round']}", "pick", "Pick 1, 2 or 3 in secret.", sealed=True)
-                for seat, pick in enumerate(state["picks"]) if pick is None}
+        return {
+            seat: Decision(f"round-{state['round']}", "pick", "Pick 1, 2 or 3 in secret.", sealed=True)
+            for seat, pick in enumerate(state["picks"])
+            if pick is None
+        }
 
     def legal_actions(self, state: State, seat: int) -> list[str]:
         return ["pick 1", "pick 2", "pick 3"] if seat in self.pending(state) else []

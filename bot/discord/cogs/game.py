@@ -169,7 +169,8 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         await send(interaction, await self.host.status(channel_key(interaction)))
 
     @app_commands.command(
-        name="export", description="This channel's game as a JSON file with every event (secrets once it is over)"
+        name="export",
+        description="This channel's game as a JSON file with every event (secrets once it is over)",
     )
     async def export(self, interaction: Interaction) -> None:
         data = await self.host.export(channel_key(interaction))

@@ -83,11 +83,53 @@ from .notes import RULES_NOTES_PLAY
 ACTION_KINDS = ("progress", "taxes", "assembly", "building", "politics", "politics_return", "council")
 PLANS = [f"plan {' '.join(p)}" for p in permutations(ACTIONS, 3)]
 CONSENT = ["allow", "deny", "allow always", "deny always"]
-VERBS = {"plan", "direction", "take", "exchange", "collect", "assemble", "found", "build", "draw", "return",
-         "council", "pledge", "move", "ask", "undo", "allow", "deny", "penalty", "destroy", "keep", "battle",
-         "before", "extra", "pass", "reroll", "flip", "play", "as", "neighbour", "block", "cancel", "withdraw", "after", "prince", "place", "stay", "done",
-         "choose", "division", "release", "call", "send", "discard", "combined",
-         *FREE_VERBS}
+VERBS = {
+    "plan",
+    "direction",
+    "take",
+    "exchange",
+    "collect",
+    "assemble",
+    "found",
+    "build",
+    "draw",
+    "return",
+    "council",
+    "pledge",
+    "move",
+    "ask",
+    "undo",
+    "allow",
+    "deny",
+    "penalty",
+    "destroy",
+    "keep",
+    "battle",
+    "before",
+    "extra",
+    "pass",
+    "reroll",
+    "flip",
+    "play",
+    "as",
+    "neighbour",
+    "block",
+    "cancel",
+    "withdraw",
+    "after",
+    "prince",
+    "place",
+    "stay",
+    "done",
+    "choose",
+    "division",
+    "release",
+    "call",
+    "send",
+    "discard",
+    "combined",
+    *FREE_VERBS,
+}
 ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "direction ccw"}
 
 
@@ -100,18 +142,27 @@ def _ctx(state: State) -> Ctx:
 
 # ---- decisions ---------------------------------------------------------------------------------------------
 
+
 def pending(state: State) -> dict[int, Decision]:
     play = state.get("play")
     if play is None or play["result"] is not None:
         return {}
     over = {code: n for code in state["seats"] if (n := over_limit(state, code))}
     if over:  # the hand limit is enforced at once: the game waits for the conversions
-        return {state["players"][code]["seat"]: Decision(
-            f"hand-{play['seq']}-{code}-{len(state['players'][code]['hand'])}", "hand_limit",
-            f"Your hand is over the limit: sell or play {n} card(s) for support.") for code, n in over.items()}
-    return {state["players"][code]["seat"]: Decision(p["id"], p["kind"], p["text"], sealed=p["sealed"],
-                                                     timing=p["timing"])
-            for code, p in play["prompts"].items()}
+        return {
+            state["players"][code]["seat"]: Decision(
+                f"hand-{play['seq']}-{code}-{len(state['players'][code]['hand'])}",
+                "hand_limit",
+                f"Your hand is over the limit: sell or play {n} card(s) for support.",
+            )
+            for code, n in over.items()
+        }
+    return {
+        state["players"][code]["seat"]: Decision(
+            p["id"], p["kind"], p["text"], sealed=p["sealed"], timing=p["timing"]
+        )
+        for code, p in play["prompts"].items()
+    }
 
 
 def _answers(state: State, code: str, kind: str) -> list[str]:
@@ -168,7 +219,9 @@ def legal_actions(state: State, seat: int) -> list[str]:
     decision = pending(state).get(seat)
     answers = _answers(state, code, decision.kind) if decision else []
     seen = set(answers)
-    return answers + [action for action in free_listing(state, code, decision is not None) if action not in seen]
+    return answers + [
+        action for action in free_listing(state, code, decision is not None) if action not in seen
+    ]
 
 
 def is_free(state: State, seat: int, action: str) -> bool:
@@ -289,6 +342,7 @@ def outcome(state: State) -> Outcome:
 
 # ---- notation ----------------------------------------------------------------------------------------------
 
+
 def parse(state: State, seat: int, text: str) -> str:
     """Lower case, single spaces, commas dropped; a few aliases (skip = done, cw/ccw = direction)."""
     canonical = " ".join(text.replace(",", " ").strip().lower().split())
@@ -296,12 +350,15 @@ def parse(state: State, seat: int, text: str) -> str:
     if not canonical:
         raise InvalidAction("Type an action, for example one of those /move suggests (or 'done').")
     if canonical.split()[0] not in VERBS:
-        raise InvalidAction(f"'{canonical.split()[0]}' is not a PRINCIPES action word; /move lists the actions.")
+        raise InvalidAction(
+            f"'{canonical.split()[0]}' is not a PRINCIPES action word; /move lists the actions."
+        )
     return canonical
 
 
 def describe(state: State, action: str) -> str:
     from .labels import describe_action
+
     return describe_action(state, action)
 
 
@@ -319,8 +376,12 @@ def on_deadline(state: State, seat: int) -> str | None:
     kind = decision.kind
     if kind == "plan":
         legal = legal_actions(state, seat)
-        return ai.choose_plan(view_play(state, build_view_for(state, seat), seat), seat, legal,
-                              random.Random(f"{state['round']}:{seat}"))
+        return ai.choose_plan(
+            view_play(state, build_view_for(state, seat), seat),
+            seat,
+            legal,
+            random.Random(f"{state['round']}:{seat}"),
+        )
     if kind == "consent":
         return "deny"
     if kind in WINDOW_PASS:
@@ -354,6 +415,7 @@ def auto_pass(state: State, seat: int) -> str | None:
 
 def build_view_for(state: State, seat: int | None) -> View:
     from ..state import build_view
+
     return build_view(state, seat)
 
 
@@ -397,5 +459,19 @@ def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: 
     return ai.choose_action(view, seat, legal, level, rng)
 
 
-__all__ = ["RULES_NOTES_PLAY", "apply", "auto_pass", "choose_action", "describe", "is_free", "legal_actions", "on_deadline",
-           "outcome", "parse", "pending", "secrets_play", "start_play", "view_play"]
+__all__ = [
+    "RULES_NOTES_PLAY",
+    "apply",
+    "auto_pass",
+    "choose_action",
+    "describe",
+    "is_free",
+    "legal_actions",
+    "on_deadline",
+    "outcome",
+    "parse",
+    "pending",
+    "secrets_play",
+    "start_play",
+    "view_play",
+]

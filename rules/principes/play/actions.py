@@ -36,16 +36,29 @@ from .ending import finish
 from .history import begin_action, city_cost
 
 BUILDINGS = ("castle", "tiltyard", "abbey")
-DRAW_SPLITS = {"draw 3 court": (3, 0), "draw 2 court 1 neighbour": (2, 1), "draw 1 court 2 neighbour": (1, 2),
-               "draw 3 neighbour": (0, 3)}
+DRAW_SPLITS = {
+    "draw 3 court": (3, 0),
+    "draw 2 court 1 neighbour": (2, 1),
+    "draw 1 court 2 neighbour": (1, 2),
+    "draw 3 neighbour": (0, 3),
+}
 TWO_GORD_LAND = "pomocc"  # Western Pomerania may hold two Cities (resolution 6)
 SILESIA_TAX_BONUS = 2
 
 
 def begin(ctx: Ctx, code: str, kind: str) -> None:
-    ctx.play["action"] = {"who": code, "kind": kind, "stage": "main", "count": 0, "founded": False,
-                          "cities": 0, "tax_people": 1, "extra_units": 0, "free_knight": False,
-                          "extra_tile": False}
+    ctx.play["action"] = {
+        "who": code,
+        "kind": kind,
+        "stage": "main",
+        "count": 0,
+        "founded": False,
+        "cities": 0,
+        "tax_people": 1,
+        "extra_units": 0,
+        "free_knight": False,
+        "extra_tile": False,
+    }
     begin_action(ctx, code, kind)  # a History text of this Round (Privilege of Cienia)
     if kind == "movement":
         movement.begin(ctx, code)
@@ -95,9 +108,15 @@ PROMPTS = {
 
 def options(ctx: Ctx, code: str, kind: str) -> list[str]:
     action = ctx.play["action"]
-    listing = {"progress": _progress_options, "taxes": _taxes_options, "assembly": _assembly_options,
-               "building": _building_options, "politics": _politics_options,
-               "politics_return": _return_options, "council": _council_options}
+    listing = {
+        "progress": _progress_options,
+        "taxes": _taxes_options,
+        "assembly": _assembly_options,
+        "building": _building_options,
+        "politics": _politics_options,
+        "politics_return": _return_options,
+        "council": _council_options,
+    }
     return listing[kind](ctx, code, action)
 
 
@@ -120,12 +139,20 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
                 ctx.log("skip", f"{name(code)} skips its {kind.title()} action.")
             end(ctx)
         return
-    handlers = {"progress": _progress, "taxes": _taxes, "assembly": _assembly, "building": _building,
-                "politics": _politics, "politics_return": _return, "council": _pledge}
+    handlers = {
+        "progress": _progress,
+        "taxes": _taxes,
+        "assembly": _assembly,
+        "building": _building,
+        "politics": _politics,
+        "politics_return": _return,
+        "council": _pledge,
+    }
     handlers[kind](ctx, code, action, words)
 
 
 # ---- Progress ----------------------------------------------------------------------------------------------
+
 
 def _owned_kinds(player: dict[str, Any]) -> set[str]:
     return {instance_kind(tile) for tiles in player["progress"].values() for tile in tiles}
@@ -141,8 +168,8 @@ def _holds_rule(state: dict[str, Any], code: str, rule: str) -> bool:
 def _slots(state: dict[str, Any], code: str, tile: str) -> int:
     """2 tiles per colour; German Settlers allows a third (also for itself: tiles act as soon as taken)."""
     settlers = _holds_rule(state, code, "third_slot") or any(
-        term.name == "progress_rule" and term.args[0].name == "third_slot"
-        for term in effect_of(tile))
+        term.name == "progress_rule" and term.args[0].name == "third_slot" for term in effect_of(tile)
+    )
     return 3 if settlers else 2
 
 
@@ -152,8 +179,12 @@ def _progress_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     result = []
     if action["count"] == 0 and _holds_rule(state, code, "wildcard_token"):
         result += [f"as {kind}" for kind in ("taxes", "movement", "assembly", "building", "politics")]
-    extra = (action["count"] == state["period"] and not action["extra_tile"] and player["gold"] >= EXTRA_TILE_GOLD
-             and any(term.args[0].name == "extra_tile" for term in rule_terms(state, code, "progress_rule")))
+    extra = (
+        action["count"] == state["period"]
+        and not action["extra_tile"]
+        and player["gold"] >= EXTRA_TILE_GOLD
+        and any(term.args[0].name == "extra_tile" for term in rule_terms(state, code, "progress_rule"))
+    )
     if action["count"] < state["period"] or extra:
         owned = _owned_kinds(player)
         for colour in COLOURS:
@@ -214,8 +245,10 @@ def _progress(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
     if action["count"] >= state["period"]:  # Church Schools: the additional tile costs 2 gold
         action["extra_tile"] = True
         pay_gold(ctx, code, EXTRA_TILE_GOLD)
-        ctx.log("church_schools", f"{name(code)} pays {EXTRA_TILE_GOLD} gold for an additional tile "
-                "(Church Schools).")
+        ctx.log(
+            "church_schools",
+            f"{name(code)} pays {EXTRA_TILE_GOLD} gold for an additional tile (Church Schools).",
+        )
     action["count"] += 1
     cards.tile_taken(ctx, code, tile)
 
@@ -225,6 +258,7 @@ def _tile_title(tile: str) -> str:
 
 
 # ---- Taxes -------------------------------------------------------------------------------------------------
+
 
 def tax_income(state: dict[str, Any], code: str) -> int:
     """Might of the controlled lands (a Division token's land pays nothing); Silesia's Colour of Gold adds 2."""
@@ -253,6 +287,7 @@ def _taxes(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> Non
 
 # ---- Assembly ----------------------------------------------------------------------------------------------
 
+
 def assembly_targets(state: dict[str, Any], code: str) -> list[str]:
     """The Prince's land and the controlled Capital; if either is missing, also the richest controlled
     land(s) (resolution 7)."""
@@ -270,8 +305,11 @@ def assembly_targets(state: dict[str, Any], code: str) -> list[str]:
             best = max(land_might(state, land) for land in owned)
             targets += [land for land in owned if land_might(state, land) == best and land not in targets]
     if has_rule(state, code, "assembly", "sites"):  # Castle Garrisons
-        targets += sorted(land for land, owner in control.items() if owner == code
-                          and state["lands"][land]["building"] == "castle" and land not in targets)
+        targets += sorted(
+            land
+            for land, owner in control.items()
+            if owner == code and state["lands"][land]["building"] == "castle" and land not in targets
+        )
     return targets
 
 
@@ -320,6 +358,7 @@ def _assembly(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
 
 # ---- Building ----------------------------------------------------------------------------------------------
 
+
 def _gord_index() -> dict[str, tuple[str, dict[str, Any]]]:
     return {gord["id"]: (land, gord) for land, record in catalog().lands.items() for gord in record["gords"]}
 
@@ -350,7 +389,9 @@ def _building_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     if action["count"] < 2 + rule_number(state, code, "build_limit", "building"):
         for building in BUILDINGS:
             if tokens[building] > 0 and player["gold"] >= princes.build_cost(state, code, building, 1):
-                result += [f"build {building} {land}" for land in owned if state["lands"][land]["building"] is None]
+                result += [
+                    f"build {building} {land}" for land in owned if state["lands"][land]["building"] is None
+                ]
     return result + ["done"]
 
 
@@ -388,6 +429,7 @@ def built(ctx: Ctx, code: str, building: str) -> None:
 
 # ---- Politics ----------------------------------------------------------------------------------------------
 
+
 def _politics_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     plays = cards.plays(ctx, code, "own_action:politics") + neighbours.card_options(ctx, code, action)
     return [*DRAW_SPLITS, "council", *plays, "done"]
@@ -398,11 +440,19 @@ def _politics(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
         summon_council(ctx, code, action)
         return
     court, neighbour = DRAW_SPLITS[" ".join(words)]
-    drawn = [card for deck, count in (("court", court), ("neighbour", neighbour)) for _ in range(count)
-             if (card := draw(ctx.state, code, deck)) is not None]
+    drawn = [
+        card
+        for deck, count in (("court", court), ("neighbour", neighbour))
+        for _ in range(count)
+        if (card := draw(ctx.state, code, deck)) is not None
+    ]
     action["count"] += 1
-    ctx.log("politics_draw", f"{name(code)} draws {court} Court and {neighbour} Neighbour card(s)"
-            + ("" if len(drawn) == 3 else f" (only {len(drawn)} were left)") + ".")
+    ctx.log(
+        "politics_draw",
+        f"{name(code)} draws {court} Court and {neighbour} Neighbour card(s)"
+        + ("" if len(drawn) == 3 else f" (only {len(drawn)} were left)")
+        + ".",
+    )
     if len(drawn) == 3:
         ctx.play["private"][code]["drawn"] = drawn
         action["stage"] = "return"
@@ -448,7 +498,9 @@ def _council_step(ctx: Ctx, action: dict[str, Any]) -> None:
     while queue and ctx.state["players"][queue[0]]["eliminated"]:
         queue.pop(0)
     if queue:
-        prompt(ctx, queue[0], "council", "Council: play Court and Neighbour cards for their support, then done.")
+        prompt(
+            ctx, queue[0], "council", "Council: play Court and Neighbour cards for their support, then done."
+        )
         return
     ctx.play["council"] = None
     council_verdict(ctx, action["who"])
@@ -457,8 +509,11 @@ def _council_step(ctx: Ctx, action: dict[str, Any]) -> None:
 
 
 def _council_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
-    result = [f"pledge {card.lower()} {track}" for card in ctx.state["players"][code]["hand"]
-              for track in support_tracks(card)]
+    result = [
+        f"pledge {card.lower()} {track}"
+        for card in ctx.state["players"][code]["hand"]
+        for track in support_tracks(card)
+    ]
     return result + cards.plays(ctx, code, "council") + ["done"]
 
 
@@ -495,7 +550,9 @@ def council_verdict(ctx: Ctx, host: str) -> None:
     if state["players"][host]["eliminated"]:
         return
     if all(value >= TRACK_MAX for value in positions(state, host)):
-        ctx.log("coronation", f"{name(host)} has all three tracks at 10 and crowns its Prince King of Poland!")
+        ctx.log(
+            "coronation", f"{name(host)} has all three tracks at 10 and crowns its Prince King of Poland!"
+        )
         finish(ctx, [host], f"{name(host)} is crowned at the Council and wins.")
         return
     table = {code: positions(state, code) for code in round_order(state)}
@@ -504,7 +561,10 @@ def council_verdict(ctx: Ctx, host: str) -> None:
             ctx.log("princeps_kept", f"{name(host)} leads the Council and keeps the Princeps token.")
         else:
             state["princeps"]["holder"] = host
-            ctx.log("princeps_claimed", f"{name(host)} leads the Council and claims the Princeps token "
-                    "(the turn order of this Round is unchanged).")
+            ctx.log(
+                "princeps_claimed",
+                f"{name(host)} leads the Council and claims the Princeps token "
+                "(the turn order of this Round is unchanged).",
+            )
     else:
         ctx.log("council_failed", f"{name(host)} does not lead the Council: the Princeps token stays.")

@@ -27,6 +27,7 @@ def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: 
         return rng.choice(list(legal))
     if level == "strong":
         from .ai_strong import choose  # the strong level builds on this module's choosers
+
         return choose(view, seat, legal, rng)
     me = view["you"]["principality"]
     prompt = view["play"]["prompts"].get(me)
@@ -41,9 +42,14 @@ def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: 
 def choose_plan(view: View, seat: int, legal: Sequence[str], rng: random.Random) -> str:
     me = view["you"]["principality"]
     player = view["players"][me]
-    score = {"taxes": 3.0 if player["people"] > 1 else -5.0, "assembly": 2.0 + min(player["gold"], 4) / 2,
-             "movement": 2.5, "building": 1.0 + (2.0 if player["gold"] >= 3 else -2.0),
-             "politics": 1.5 + (2.0 if _council_ready(view, me) else 0.0), "progress": 1.2}
+    score = {
+        "taxes": 3.0 if player["people"] > 1 else -5.0,
+        "assembly": 2.0 + min(player["gold"], 4) / 2,
+        "movement": 2.5,
+        "building": 1.0 + (2.0 if player["gold"] >= 3 else -2.0),
+        "politics": 1.5 + (2.0 if _council_ready(view, me) else 0.0),
+        "progress": 1.2,
+    }
     noisy = {action: value + rng.random() * 1.5 for action, value in score.items()}
     chosen = sorted(sorted(noisy, key=noisy.__getitem__, reverse=True)[:3], key=PLAN_ORDER.index)
     plan = f"plan {' '.join(chosen)}"
@@ -118,11 +124,13 @@ def _politics(view: View, me: str, answers: list[str], rng: random.Random) -> st
 
 def _with_texts(chooser: Chooser) -> Chooser:
     """Play a Court card's text (an 'own action' card) before the action's main choice, most of the time."""
+
     def choose(view: View, me: str, answers: list[str], rng: random.Random) -> str:
         texts = [a for a in answers if a.startswith("play ")]
         if texts and rng.random() < 0.7:
             return rng.choice(texts)
         return chooser(view, me, answers, rng)
+
     return choose
 
 
@@ -172,8 +180,10 @@ def _movement(view: View, me: str, answers: list[str], rng: random.Random) -> st
         defenders = [f for f, units in lands[target]["units"].items() if f != me and _strength(units)]
         if not defenders:
             good.append(move)
-        elif _strength(lands[origin]["units"].get(me, {})) >= 2 * sum(
-                _strength(lands[target]["units"][f]) for f in defenders) + 2:
+        elif (
+            _strength(lands[origin]["units"].get(me, {}))
+            >= 2 * sum(_strength(lands[target]["units"][f]) for f in defenders) + 2
+        ):
             good.append(move)
     return rng.choice(good) if good else "done"
 
@@ -229,17 +239,29 @@ def _princess(view: View, me: str, answers: list[str], rng: random.Random) -> st
 CHOOSERS = {
     "plan": lambda view, me, answers, rng: choose_plan(view, view["you"]["seat"], answers, rng),
     "direction": lambda view, me, answers, rng: rng.choice(answers),
-    "progress": _progress, "taxes": _with_texts(_taxes), "assembly": _with_texts(_assembly),
-    "building": _with_texts(_building), "politics": _politics, "council": _council, "movement": _movement, "consent": _consent,
-    "clergy_penalty": _penalty, "before_battle": _before, "extra_cards": _extra, "reroll": _reroll,
-    "after_battle": _after, "prince_place": _place,
+    "progress": _progress,
+    "taxes": _with_texts(_taxes),
+    "assembly": _with_texts(_assembly),
+    "building": _with_texts(_building),
+    "politics": _politics,
+    "council": _council,
+    "movement": _movement,
+    "consent": _consent,
+    "clergy_penalty": _penalty,
+    "before_battle": _before,
+    "extra_cards": _extra,
+    "reroll": _reroll,
+    "after_battle": _after,
+    "prince_place": _place,
     "destroy": lambda view, me, answers, rng: _first("keep", answers, answers[0]),
     "hand_limit": lambda view, me, answers, rng: _convert(view, me, answers),
     "flip": lambda view, me, answers, rng: rng.choice(answers),
-    "neighbour_block": _block, "neighbour_move": _neighbour_move,
+    "neighbour_block": _block,
+    "neighbour_move": _neighbour_move,
     "neighbour_destroy": lambda view, me, answers, rng: answers[-1],
     **HISTORY_CHOOSERS,
     "combined": lambda view, me, answers, rng: answers[0],
-    "princess": _princess, "princess_draw": lambda view, me, answers, rng: answers[0],
+    "princess": _princess,
+    "princess_draw": lambda view, me, answers, rng: answers[0],
     "princess_discard": lambda view, me, answers, rng: answers[0],
 }

@@ -37,10 +37,16 @@ def tracks_needed(view: View, code: str) -> int:
     return 1 if code == "PMI" and view["control"].get("cracovia") == "PMI" else 2
 
 
-def qualifying(view: View, host: str, bonus: tuple[int, int, int] = (0, 0, 0),
-               others: dict[str, tuple[int, int, int]] | None = None) -> int:
+def qualifying(
+    view: View,
+    host: str,
+    bonus: tuple[int, int, int] = (0, 0, 0),
+    others: dict[str, tuple[int, int, int]] | None = None,
+) -> int:
     """On how many tracks ``host`` (its positions raised by ``bonus``) is highest or tied-highest."""
-    mine = tuple(min(TRACK_MAX, value + extra) for value, extra in zip(positions(view, host), bonus, strict=True))
+    mine = tuple(
+        min(TRACK_MAX, value + extra) for value, extra in zip(positions(view, host), bonus, strict=True)
+    )
     table = others or {code: positions(view, code) for code in rivals(view, host)}
     return sum(1 for track in range(3) if all(mine[track] >= other[track] for other in table.values()))
 
@@ -96,10 +102,12 @@ def _council_text_track(card: str) -> str | None:
 def card_record(card: str) -> dict[str, Any]:
     """The catalog record of a card instance id (``C02b`` -> ``C02``)."""
     from .common import card_record as record
+
     return record(card)
 
 
 # ---- the map -------------------------------------------------------------------------------------------------
+
 
 def land_value(view: View, land: str, me: str) -> float:
     """What holding ``land`` is worth to ``me``: its Might (the track, which Councils compare, and taxes), its
@@ -132,8 +140,11 @@ def penalty_land(view: View, land: str, me: str) -> bool:
 
 def foreign(view: View, land: str, me: str) -> list[str]:
     """Factions other than ``me`` with fighting units on ``land``."""
-    return [faction for faction, units in view["lands"][land]["units"].items()
-            if faction != me and any(n for unit, n in units.items() if unit in FIGHTERS)]
+    return [
+        faction
+        for faction, units in view["lands"][land]["units"].items()
+        if faction != me and any(n for unit, n in units.items() if unit in FIGHTERS)
+    ]
 
 
 def distances(view: View, origin: str, me: str, reach: int) -> dict[str, tuple[int, str]]:
@@ -165,12 +176,18 @@ def strength(units: dict[str, int]) -> int:
 
 # ---- battle odds ---------------------------------------------------------------------------------------------
 
+
 def _faces() -> list[list[str]]:
     return [list(face) for face in catalog().setup["die"]["faces"]]
 
 
-def battle_odds(view: View, land: str, attackers: dict[str, int], defenders: dict[str, int],
-                extra: tuple[int, int, int, int] = (0, 0, 0, 0)) -> tuple[float, float, float]:
+def battle_odds(
+    view: View,
+    land: str,
+    attackers: dict[str, int],
+    defenders: dict[str, int],
+    extra: tuple[int, int, int, int] = (0, 0, 0, 0),
+) -> tuple[float, float, float]:
     """Attacker's chance to win, and the expected Might-weighted losses (attacker, defender) over every roll of
     the two dice; ``extra`` adds (attacker swords, attacker shields, defender swords, defender shields)."""
     fort = fortification(view, land)

@@ -68,6 +68,7 @@ def choose(view: View, seat: int, legal: Sequence[str], rng: random.Random) -> s
 
 # ---- the clock and the token -----------------------------------------------------------------------------
 
+
 def last_round(view: View) -> bool:
     return bool(view["round"] >= view["play"]["last_round"])
 
@@ -102,6 +103,7 @@ def _record(view: View, action: str) -> dict[str, Any]:
 
 
 # ---- plans ---------------------------------------------------------------------------------------------------
+
 
 def choose_plan(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     score = plan_scores(view, me)
@@ -150,6 +152,7 @@ def _movement_prospect(view: View, me: str) -> float:
 
 # ---- Politics and the Council --------------------------------------------------------------------------------
 
+
 def _politics(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     if "council" in answers and (can_lead(view, me) or (last_round(view) and holder(view) != me)):
         if not (holder(view) == me and not _coronation_in_reach(view, me)):
@@ -172,10 +175,12 @@ def _track_text(view: View, action: str) -> bool:
 
 def _return(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Give back the drawn card worth least: Council texts and 'either' support cards are kept."""
+
     def worth(action: str) -> float:
         record = _record(view, action)
         value = 1.0 + (1.5 if record.get("timing") == "council" else 0.0)
         return value + (0.5 if record.get("support") == "either" else 0.0)
+
     return min(answers, key=lambda a: (worth(a), a))
 
 
@@ -219,6 +224,7 @@ def _host_pledge(view: View, me: str, answers: list[str]) -> str:
         index = _index(option[1])
         behind = best[index] - mine[index]
         return (0 if behind >= 0 else 1, behind if behind >= 0 else -behind, option[0])
+
     return min(options, key=gap)[0]
 
 
@@ -261,8 +267,12 @@ def _defend(view: View, me: str, host: str, answers: list[str]) -> str:
             continue
         raised = list(mine)
         raised[index] = min(TRACK_MAX, raised[index] + amount)
-        key = (qualifying(view, host, others={me: tuple(raised)}),  # type: ignore[dict-item]
-               host_pos[index] - mine[index], -amount, action)
+        key = (
+            qualifying(view, host, others={me: tuple(raised)}),  # type: ignore[dict-item]
+            host_pos[index] - mine[index],
+            -amount,
+            action,
+        )
         if best_key is None or key < best_key:
             best_move, best_key = action, key
     if best_key is None:
@@ -273,6 +283,7 @@ def _defend(view: View, me: str, host: str, answers: list[str]) -> str:
 
 
 # ---- the hand --------------------------------------------------------------------------------------------------
+
 
 def _hand_limit(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Sell Battle cards without a use first; otherwise raise the track where I lag most."""
@@ -290,13 +301,18 @@ def _hand_limit(view: View, me: str, answers: list[str], rng: random.Random) -> 
 
 # ---- Movement ------------------------------------------------------------------------------------------------
 
+
 def _groups(view: View, me: str, planning: bool) -> list[tuple[str, str, int]]:
     """(unit, land, Movement Points left) of the units that may still move; while planning, every unit at
     full reach."""
     if planning:
         reach = {"knight": 3, "prince": 3, "footman": 2}
-        return [(unit, land, reach[unit]) for land, state in sorted(view["lands"].items())
-                for unit, n in state["units"].get(me, {}).items() if n and unit in reach]
+        return [
+            (unit, land, reach[unit])
+            for land, state in sorted(view["lands"].items())
+            for unit, n in state["units"].get(me, {}).items()
+            if n and unit in reach
+        ]
     pieces = view["play"]["action"]["pieces"]
     return sorted({(p["type"], p["at"], p["mp"]) for p in pieces if p["mp"] > 0 and not p["stopped"]})
 
@@ -404,8 +420,9 @@ def _attackers_in_reach(memo: _Reach, target: str) -> dict[str, int]:
     for piece in pieces:
         if piece["type"] == "prince":
             continue
-        if piece["at"] == target or (not piece["stopped"] and piece["mp"] > 0
-                                     and target in memo.distances(piece["at"], piece["mp"])):
+        if piece["at"] == target or (
+            not piece["stopped"] and piece["mp"] > 0 and target in memo.distances(piece["at"], piece["mp"])
+        ):
             force[piece["type"]] = force.get(piece["type"], 0) + 1
     return force
 
@@ -435,6 +452,7 @@ def _penalty(view: View, me: str, answers: list[str], rng: random.Random) -> str
 
 
 # ---- battles -----------------------------------------------------------------------------------------------------
+
 
 def _side(view: View, me: str) -> str:
     return "A" if view["play"]["battle"]["sides"]["A"] == me else "D"
@@ -468,6 +486,7 @@ def _battle_won(view: View, battle: dict[str, Any], side: str, extra: tuple[int,
         if s == "D":
             shields += fortification(view, battle["land"], tuple(battle.get("ignore", ())))
         return swords, shields
+
     a_sw, a_sh = total("A")
     d_sw, d_sh = total("D")
     lost_d = sum(casualties(battle["units"]["D"], max(0, a_sw - d_sh))[0].values())
@@ -511,12 +530,23 @@ def _withdraw(view: View, me: str, answers: list[str], rng: random.Random) -> st
     """Withdraw toward the land worth most to me (my Capital, then Might); a beaten horde's withdrawal names the
     land only (``withdraw <land>``), other answers (e.g. leaving the map) rank last."""
     lands = view["lands"]
-    return max(answers, key=lambda a: (land_value(view, a.split()[-1], me) if a.split()[-1] in lands else -99.0, a))
+    return max(
+        answers, key=lambda a: (land_value(view, a.split()[-1], me) if a.split()[-1] in lands else -99.0, a)
+    )
 
 
 STRONG: dict[str, Chooser] = {
-    "plan": choose_plan, "politics": _politics, "politics_return": _return, "council": _council,
-    "movement": _movement, "consent": _consent, "clergy_penalty": _penalty, "extra_cards": _extra,
-    "before_battle": _before, "reroll": _reroll, "flip": _flip, "neighbour_block": _block,
+    "plan": choose_plan,
+    "politics": _politics,
+    "politics_return": _return,
+    "council": _council,
+    "movement": _movement,
+    "consent": _consent,
+    "clergy_penalty": _penalty,
+    "extra_cards": _extra,
+    "before_battle": _before,
+    "reroll": _reroll,
+    "flip": _flip,
+    "neighbour_block": _block,
     "withdraw": _withdraw,
 }

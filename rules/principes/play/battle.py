@@ -55,14 +55,32 @@ def start(ctx: Ctx, land: str, attacker: str) -> None:
     ctx.play["battles"] += 1
     mover = ctx.play["action"]["who"] if ctx.play["action"] else attacker
     ctx.play["battle"] = {
-        "no": ctx.play["battles"], "land": land, "sides": {"A": attacker, "D": defender}, "mover": mover,
+        "no": ctx.play["battles"],
+        "land": land,
+        "sides": {"A": attacker, "D": defender},
+        "mover": mover,
         "stage": "before_A",
-        "units": {"A": fighters(dict(state["lands"][land]["units"][attacker])),
-                  "D": fighters(dict(state["lands"][land]["units"][defender]))},
-        "cards": {"A": [], "D": []}, "extra": {"A": [0, 0], "D": [0, 0]}, "bonus": {"A": [0, 0], "D": [0, 0]},
-        "dice": {"A": None, "D": None}, "rerolled": False, "winner": None, "retreat": {}, "deaths": [],
-        "after_sealed": [], "used": [], "cancelled": [], "blocked": {}, "ignore": [], "order": {},
-        "people_lost": [], "withdrawn": {}, "flipped": [],
+        "units": {
+            "A": fighters(dict(state["lands"][land]["units"][attacker])),
+            "D": fighters(dict(state["lands"][land]["units"][defender])),
+        },
+        "cards": {"A": [], "D": []},
+        "extra": {"A": [0, 0], "D": [0, 0]},
+        "bonus": {"A": [0, 0], "D": [0, 0]},
+        "dice": {"A": None, "D": None},
+        "rerolled": False,
+        "winner": None,
+        "retreat": {},
+        "deaths": [],
+        "after_sealed": [],
+        "used": [],
+        "cancelled": [],
+        "blocked": {},
+        "ignore": [],
+        "order": {},
+        "people_lost": [],
+        "withdrawn": {},
+        "flipped": [],
     }
     ctx.log("battle", f"Battle in {land_name(land)}: {name(attacker)} attacks {name(defender)}.")
 
@@ -77,6 +95,7 @@ def unit_count(battle: dict[str, Any], side: str) -> int:
 
 
 # ---- the stages --------------------------------------------------------------------------------------------
+
 
 def step(ctx: Ctx) -> None:
     battle = ctx.play["battle"]
@@ -109,11 +128,23 @@ def _window(ctx: Ctx, battle: dict[str, Any], stage: str) -> None:
             apply_before_cards(ctx, battle)
         return
     if kind == "before":
-        prompt(ctx, code, "before_battle", f"Battle in {land_name(battle['land'])}: play 'before battle' "
-               "cards (at most one per unit you have there), or pass.", timing="window")
+        prompt(
+            ctx,
+            code,
+            "before_battle",
+            f"Battle in {land_name(battle['land'])}: play 'before battle' "
+            "cards (at most one per unit you have there), or pass.",
+            timing="window",
+        )
     else:
-        prompt(ctx, code, "extra_cards", f"Battle in {land_name(battle['land'])}: play Battle cards for an "
-               "extra sword or shield (at most one per unit), or pass.", timing="window")
+        prompt(
+            ctx,
+            code,
+            "extra_cards",
+            f"Battle in {land_name(battle['land'])}: play Battle cards for an "
+            "extra sword or shield (at most one per unit), or pass.",
+            timing="window",
+        )
 
 
 WINDOW_NAMES = {"before": "before_battle", "extra": "extra_phase"}
@@ -122,8 +153,12 @@ WINDOW_NAMES = {"before": "before_battle", "extra": "extra_phase"}
 def blocked(ctx: Ctx, battle: dict[str, Any], side: str, window: str) -> bool:
     """Whether a card of the other side (Night March) closes this side's window."""
     other = OTHER[side]
-    return any(term.args[1].name == window for card in battle["cards"][other] if card not in battle["cancelled"]
-               for term in reachable(Effect(ctx, battle["sides"][other], card, battle, other), "block_window"))
+    return any(
+        term.args[1].name == window
+        for card in battle["cards"][other]
+        if card not in battle["cancelled"]
+        for term in reachable(Effect(ctx, battle["sides"][other], card, battle, other), "block_window")
+    )
 
 
 def window_open(ctx: Ctx, battle: dict[str, Any], kind: str, side: str) -> bool:
@@ -145,7 +180,9 @@ def window_options(ctx: Ctx, code: str, battle: dict[str, Any], kind: str, side:
                 result.append(f"before {card.lower()}")
             elif kind == "extra":
                 corner = record["corner"]
-                result += [f"extra {card.lower()} {sym}" for sym in ("sword", "shield") if corner in (sym, "either")]
+                result += [
+                    f"extra {card.lower()} {sym}" for sym in ("sword", "shield") if corner in (sym, "either")
+                ]
     return result + ["pass"]
 
 
@@ -164,8 +201,10 @@ def window_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     battle["used"].append(card)  # shuffled under the deck after the battle (resolution 41)
     if words[0] == "before":
         battle["cards"][side].append(card)
-        ctx.log("battle_card", f"{name(code)} plays {card_title(card)} before the battle: "
-                f"{card_record(card)['text']}")
+        ctx.log(
+            "battle_card",
+            f"{name(code)} plays {card_title(card)} before the battle: {card_record(card)['text']}",
+        )
     else:
         battle["extra"][side][0 if words[2] == "sword" else 1] += 1
         ctx.log("battle_extra", f"{name(code)} plays a Battle card for an extra {words[2]}.")
@@ -176,12 +215,18 @@ def apply_before_cards(ctx: Ctx, battle: dict[str, Any]) -> None:
     then every remaining card's text applies in play order, then the held 'before battle' tiles (Town Walls)."""
     for side in SIDES:
         for card in battle["cards"][side]:
-            if card in battle["cancelled"] or not reachable(Effect(ctx, battle["sides"][side], card, battle, side),
-                                                            "cancel_card"):
+            if card in battle["cancelled"] or not reachable(
+                Effect(ctx, battle["sides"][side], card, battle, side), "cancel_card"
+            ):
                 continue
-            victims = [c for c in battle["cards"][OTHER[side]] if c not in battle["cancelled"]
-                       and not reachable(Effect(ctx, battle["sides"][OTHER[side]], c, battle, OTHER[side]),
-                                         "cancel_card")]
+            victims = [
+                c
+                for c in battle["cards"][OTHER[side]]
+                if c not in battle["cancelled"]
+                and not reachable(
+                    Effect(ctx, battle["sides"][OTHER[side]], c, battle, OTHER[side]), "cancel_card"
+                )
+            ]
             if victims:
                 battle["cancelled"].append(victims[0])
                 ctx.log("card_cancelled", f"{card_title(card)} cancels {card_title(victims[0])}.")
@@ -201,11 +246,17 @@ def _face(ctx: Ctx) -> list[str]:
 
 def _roll(ctx: Ctx, battle: dict[str, Any]) -> None:
     battle["dice"] = {"A": _face(ctx), "D": _face(ctx)}
-    ctx.log("dice", f"Dice in {land_name(battle['land'])}: attacker {'+'.join(battle['dice']['A'])}, "
-            f"defender {'+'.join(battle['dice']['D'])}.")
+    ctx.log(
+        "dice",
+        f"Dice in {land_name(battle['land'])}: attacker {'+'.join(battle['dice']['A'])}, "
+        f"defender {'+'.join(battle['dice']['D'])}.",
+    )
     damage = damages(ctx.state, battle)
-    ctx.log("casualties", f"Initial count: {damage['D']} damage to {name(battle['sides']['D'])}, "
-            f"{damage['A']} to {name(battle['sides']['A'])}.")
+    ctx.log(
+        "casualties",
+        f"Initial count: {damage['D']} damage to {name(battle['sides']['D'])}, "
+        f"{damage['A']} to {name(battle['sides']['A'])}.",
+    )
     battle["stage"] = "reroll"
 
 
@@ -213,16 +264,31 @@ def _offer_reroll(ctx: Ctx, battle: dict[str, Any]) -> None:
     """Die modifications after the initial count, attacker then defender (resolution 15): Masovia's reroll,
     then Learning Chess's flip."""
     for side in SIDES:
-        if battle["sides"][side] == REROLLER and side_player(ctx.state, battle, side) and not battle["rerolled"]:
-            prompt(ctx, REROLLER, "reroll", f"With the Wind: your die shows {'+'.join(battle['dice'][side])}. "
-                   "Reroll it once, or keep it?", timing="window")
+        if (
+            battle["sides"][side] == REROLLER
+            and side_player(ctx.state, battle, side)
+            and not battle["rerolled"]
+        ):
+            prompt(
+                ctx,
+                REROLLER,
+                "reroll",
+                f"With the Wind: your die shows {'+'.join(battle['dice'][side])}. "
+                "Reroll it once, or keep it?",
+                timing="window",
+            )
             return
     for side in SIDES:
         code = side_player(ctx.state, battle, side)
         if code is not None and side not in battle["flipped"] and can_flip(ctx.state, code):
-            prompt(ctx, code, "flip", f"Learning Chess: your die shows {'+'.join(battle['dice'][side])}. Flip it "
-                   f"to its opposite face ({'+'.join(opposite(battle['dice'][side]))}), or keep it?",
-                   timing="window")
+            prompt(
+                ctx,
+                code,
+                "flip",
+                f"Learning Chess: your die shows {'+'.join(battle['dice'][side])}. Flip it "
+                f"to its opposite face ({'+'.join(opposite(battle['dice'][side]))}), or keep it?",
+                timing="window",
+            )
             return
     battle["stage"] = "extra_A"
 
@@ -261,12 +327,15 @@ def reroll_answer(ctx: Ctx, words: list[str]) -> None:
 
 # ---- counting ----------------------------------------------------------------------------------------------
 
+
 def fortification(state: dict[str, Any], land: str, ignore: tuple[str, ...] = ()) -> int:
     """The defender's shields: 1 per gord, 2 per City, +2 for a Castle (both gords count in W. Pomerania);
     ``ignore`` drops the settlement or Castle shields (Siege Engines)."""
     land_state = state["lands"][land]
-    shields = sum(CITY_SHIELDS if gord["id"] in land_state["cities"] else GORD_SHIELDS
-                  for gord in catalog().lands[land]["gords"])
+    shields = sum(
+        CITY_SHIELDS if gord["id"] in land_state["cities"] else GORD_SHIELDS
+        for gord in catalog().lands[land]["gords"]
+    )
     castle = CASTLE_SHIELDS if land_state["building"] == "castle" else 0
     return (0 if "settlement" in ignore else shields) + (0 if "castle" in ignore else castle)
 
@@ -321,6 +390,7 @@ def winner(battle: dict[str, Any], toppled: dict[str, dict[str, int]]) -> str:
 
 # ---- resolution --------------------------------------------------------------------------------------------
 
+
 def _steal(ctx: Ctx, battle: dict[str, Any]) -> None:
     """A coin face steals 1 gold on the final faces (resolution 14)."""
     for side in SIDES:
@@ -337,14 +407,18 @@ def _steal(ctx: Ctx, battle: dict[str, Any]) -> None:
             continue
         if thief is not None:
             gain_gold(ctx, thief, loot)
-        ctx.log("coin", f"{name(battle['sides'][side])} loots {loot} gold from "
-                f"{name(battle['sides'][OTHER[side]])}.")
+        ctx.log(
+            "coin",
+            f"{name(battle['sides'][side])} loots {loot} gold from {name(battle['sides'][OTHER[side]])}.",
+        )
 
 
 def vault(state: dict[str, Any], code: str) -> bool:
     """A held ``coin_steal(against_self, 0)`` tile: coin faces rolled against this player steal nothing."""
-    return any(term.args[0].name == "against_self" and term.args[1].number == 0
-               for term in rule_terms(state, code, "coin_steal"))
+    return any(
+        term.args[0].name == "against_self" and term.args[1].number == 0
+        for term in rule_terms(state, code, "coin_steal")
+    )
 
 
 def _resolve(ctx: Ctx, battle: dict[str, Any]) -> None:
@@ -353,16 +427,20 @@ def _resolve(ctx: Ctx, battle: dict[str, Any]) -> None:
     damage = damages(state, battle)
     toppled = {}
     for side in SIDES:
-        toppled[side], wound, loose = casualties(battle["units"][side], damage[side],
-                                                 battle.get("order", {}).get(side, ""))
+        toppled[side], wound, loose = casualties(
+            battle["units"][side], damage[side], battle.get("order", {}).get(side, "")
+        )
     win = winner(battle, toppled)
     battle["winner"] = win
     lose = OTHER[win]
-    text = "; ".join(f"{name(battle['sides'][side])} loses "
-                     + (", ".join(f"{n} {unit}" for unit, n in toppled[side].items()) or "nothing")
-                     for side in SIDES)
-    ctx.log("battle_result", f"Battle in {land_name(battle['land'])}: {text}. "
-            f"{name(battle['sides'][win])} wins.")
+    text = "; ".join(
+        f"{name(battle['sides'][side])} loses "
+        + (", ".join(f"{n} {unit}" for unit, n in toppled[side].items()) or "nothing")
+        for side in SIDES
+    )
+    ctx.log(
+        "battle_result", f"Battle in {land_name(battle['land'])}: {text}. {name(battle['sides'][win])} wins."
+    )
     for side in SIDES:
         for unit, count in toppled[side].items():
             add_units(state, battle["land"], battle["sides"][side], unit, -count)
@@ -407,8 +485,9 @@ def _respawn_neutral_prince(ctx: Ctx, faction: str) -> None:
     """A neutral principality's Prince returns on one of its own lands: the Capital if free of foreign units,
     else the first such land (rulebook, games for 2 and 3 players)."""
     state = ctx.state
-    lands = [capital(faction)] + sorted(land for land, r in catalog().lands.items()
-                                        if r["principality"] == faction)
+    lands = [capital(faction)] + sorted(
+        land for land, r in catalog().lands.items() if r["principality"] == faction
+    )
     for land in lands:
         if all(f == faction for f in occupants(state, land)):
             pool = state["supply"]["units"][faction]
@@ -421,6 +500,7 @@ def _respawn_neutral_prince(ctx: Ctx, faction: str) -> None:
 
 
 # ---- withdrawal (resolution 18) ----------------------------------------------------------------------------
+
 
 def retreat_lands(state: dict[str, Any], land: str, faction: str) -> list[str]:
     if faction == MONGOLS:  # beaten Mongols may withdraw to a land without units or tokens (resolution 29)
@@ -446,7 +526,9 @@ def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
         battle["stage"] = "after"
         return
     group = catalog().factions[loser]["group"]
-    targets = retreat_lands(state, battle["land"], loser) if group == "principality" or loser == MONGOLS else []
+    targets = (
+        retreat_lands(state, battle["land"], loser) if group == "principality" or loser == MONGOLS else []
+    )
     decider = withdraw_decider(state, battle)
     if not targets or decider is None:
         for unit, count in standing.items():
@@ -458,15 +540,24 @@ def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
         battle["retreat"] = {}
         battle["stage"] = "after"
         return
-    prompt(ctx, decider, "withdraw", f"Withdraw {name(loser)}'s standing units from "
-           f"{land_name(battle['land'])} to adjacent lands it controls, one unit at a time.")
+    prompt(
+        ctx,
+        decider,
+        "withdraw",
+        f"Withdraw {name(loser)}'s standing units from "
+        f"{land_name(battle['land'])} to adjacent lands it controls, one unit at a time.",
+    )
 
 
 def withdraw_options(ctx: Ctx, battle: dict[str, Any]) -> list[str]:
     loser = battle["sides"][OTHER[battle["winner"]]]
     targets = retreat_lands(ctx.state, battle["land"], loser)
-    return [f"withdraw {unit} {land}" for unit, count in sorted(battle["retreat"].items()) if count
-            for land in targets]
+    return [
+        f"withdraw {unit} {land}"
+        for unit, count in sorted(battle["retreat"].items())
+        if count
+        for land in targets
+    ]
 
 
 def withdraw_answer(ctx: Ctx, words: list[str]) -> None:
@@ -484,9 +575,13 @@ def withdraw_answer(ctx: Ctx, words: list[str]) -> None:
 
 # ---- after the battle (resolutions 19 and 43) --------------------------------------------------------------
 
+
 def after_cards(ctx: Ctx, code: str) -> list[str]:
-    return [card for card in ctx.state["players"][code]["hand"]
-            if card_record(card)["deck"] == "battle" and card_record(card)["timing"] == "after_battle"]
+    return [
+        card
+        for card in ctx.state["players"][code]["hand"]
+        if card_record(card)["deck"] == "battle" and card_record(card)["timing"] == "after_battle"
+    ]
 
 
 def _after_window(ctx: Ctx, battle: dict[str, Any]) -> None:
@@ -497,15 +592,24 @@ def _after_window(ctx: Ctx, battle: dict[str, Any]) -> None:
     decision = f"after{battle['no']}-{ctx.play['seq'] + 1}"
     ctx.play["seq"] += 1
     for code in seats:
-        prompt(ctx, code, "after_battle", "After the battle: choose your 'after battle' cards (both sides choose "
-               "at the same time), or pass.", timing="window", sealed=True, decision_id=decision)
+        prompt(
+            ctx,
+            code,
+            "after_battle",
+            "After the battle: choose your 'after battle' cards (both sides choose "
+            "at the same time), or pass.",
+            timing="window",
+            sealed=True,
+            decision_id=decision,
+        )
     battle["after_sealed"] = seats
 
 
 def after_options(ctx: Ctx, code: str) -> list[str]:
     cards = [card.lower() for card in after_cards(ctx, code)]
-    return ["pass"] + [f"after {' '.join(c)}" for size in range(1, len(cards) + 1)
-                       for c in combinations(cards, size)]
+    return ["pass"] + [
+        f"after {' '.join(c)}" for size in range(1, len(cards) + 1) for c in combinations(cards, size)
+    ]
 
 
 def after_answer(ctx: Ctx, code: str, words: list[str]) -> None:
@@ -525,8 +629,10 @@ def _reveal_after(ctx: Ctx, battle: dict[str, Any]) -> None:
                 continue
             ctx.state["players"][code]["hand"].remove(card)
             to_deck_bottom(ctx.state, card)
-            ctx.log("after_card", f"{name(code)} plays {card_title(card)} after the battle: "
-                    f"{card_record(card)['text']}")
+            ctx.log(
+                "after_card",
+                f"{name(code)} plays {card_title(card)} after the battle: {card_record(card)['text']}",
+            )
             run(Effect(ctx, code, card, battle, side))
     for side in SIDES:  # then the 'after battle' rules in force (a History text of this Round)
         if (code := side_player(ctx.state, battle, side)) is not None:

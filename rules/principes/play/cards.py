@@ -76,25 +76,45 @@ def _land_choices(state: dict[str, Any], code: str, card: str) -> list[str]:
         words = [arg.name for arg in term.args]
         if term.name == "build" and "own_land" in words:
             kind = words[1]
-            result += [land for land, owner in control.items() if owner == code
-                       and state["lands"][land]["building"] is None and state["supply"]["tokens"][kind] > 0]
+            result += [
+                land
+                for land, owner in control.items()
+                if owner == code
+                and state["lands"][land]["building"] is None
+                and state["supply"]["tokens"][kind] > 0
+            ]
         elif term.name == "build" and "own_small_gord" in words:
-            result += [land for land, owner in control.items() if owner == code
-                       and not state["lands"][land]["cities"] and state["supply"]["tokens"]["civitas"] > 0
-                       and any(gord["might"] == 0 for gord in lands[land]["gords"])]
+            result += [
+                land
+                for land, owner in control.items()
+                if owner == code
+                and not state["lands"][land]["cities"]
+                and state["supply"]["tokens"]["civitas"] > 0
+                and any(gord["might"] == 0 for gord in lands[land]["gords"])
+            ]
         elif term.name == "princess" and words == ["send"]:
             from .princesses import legal_areas
+
             result += legal_areas(state, code)
         elif term.name == "immunity" and "chosen_land" in words:
             result += [land for land, owner in control.items() if owner == code]
         elif term.name == "division" and words == ["remove", "own_borders"]:
-            result += [land for land, ls in state["lands"].items() if ls["division"]
-                       and lands[land]["principality"] == code]
+            result += [
+                land
+                for land, ls in state["lands"].items()
+                if ls["division"] and lands[land]["principality"] == code
+            ]
         elif term.name == "division" and words == ["place", "rival_land"]:
-            result += [land for land, owner in control.items() if owner in active_players(state)
-                       and owner != code and lands[land]["principality"] == owner
-                       and not occupants(state, land) and not state["lands"][land]["division"]
-                       and state["supply"]["tokens"]["division"] > 0]  # resolution 24
+            result += [
+                land
+                for land, owner in control.items()
+                if owner in active_players(state)
+                and owner != code
+                and lands[land]["principality"] == owner
+                and not occupants(state, land)
+                and not state["lands"][land]["division"]
+                and state["supply"]["tokens"]["division"] > 0
+            ]  # resolution 24
     return sorted(set(result))
 
 
@@ -143,22 +163,35 @@ def play(ctx: Ctx, code: str, words: list[str]) -> None:
     ctx.state["players"][code]["hand"].remove(card)
     record = card_record(card)
     ctx.log("court_card", f"{name(code)} plays {card_title(card)}: {record['text']}")
-    reactors = [other for other in active_players(ctx.state) if other != code and other not in ctx.play["prompts"]]
+    reactors = [
+        other for other in active_players(ctx.state) if other != code and other not in ctx.play["prompts"]
+    ]
     if ctx.play.get("council") is not None or not reactors:
         resolve(ctx, code, card, words)
         return
     decision = new_id(ctx, "legate")
     ctx.play["reaction"] = {"who": code, "card": card, "words": words, "waiting": reactors}
     for other in reactors:  # offered to everyone who could react, whatever their hand (no leaks)
-        prompt(ctx, other, "court_reaction", f"{name(code)} plays {card_title(card)}: {record['text']} "
-               "Cancel it with a Papal Legate, or pass.", timing="window", decision_id=decision)
+        prompt(
+            ctx,
+            other,
+            "court_reaction",
+            f"{name(code)} plays {card_title(card)}: {record['text']} "
+            "Cancel it with a Papal Legate, or pass.",
+            timing="window",
+            decision_id=decision,
+        )
 
 
 def reaction_options(ctx: Ctx, code: str) -> list[str]:
     """``cancel <card>`` with a card whose text cancels the last Court text (the Papal Legate), or pass."""
-    cards = [card for card in ctx.state["players"][code]["hand"]
-             if any(term.name == "cancel_card" and term.args[0].name == "last_court_text"
-                    for term in effect_of(card))]
+    cards = [
+        card
+        for card in ctx.state["players"][code]["hand"]
+        if any(
+            term.name == "cancel_card" and term.args[0].name == "last_court_text" for term in effect_of(card)
+        )
+    ]
     return [f"cancel {card.lower()}" for card in cards] + ["pass"]
 
 
@@ -171,8 +204,11 @@ def reaction_answer(ctx: Ctx, code: str, words: list[str]) -> None:
         ctx.state["players"][code]["hand"].remove(legate)
         to_deck_bottom(ctx.state, legate)
         reaction["cancelled"] = code
-        ctx.log("card_cancelled", f"{name(code)} plays {card_title(legate)}: "
-                f"{card_record(legate)['text']} {card_title(reaction['card'])} has no effect.")
+        ctx.log(
+            "card_cancelled",
+            f"{name(code)} plays {card_title(legate)}: "
+            f"{card_record(legate)['text']} {card_title(reaction['card'])} has no effect.",
+        )
     if reaction["waiting"]:
         return
     for other in active_players(ctx.state):  # the first cancel decides: the others need not answer
@@ -201,6 +237,7 @@ def resolve(ctx: Ctx, code: str, card: str, words: list[str]) -> None:
 
 
 # ---- Progress tiles ------------------------------------------------------------------------------------------
+
 
 def tile_taken(ctx: Ctx, code: str, tile: str) -> None:
     """A tile's effect starts when taken (rulebook: 'take effect immediately upon acquisition'). Chronicle: a

@@ -17,8 +17,14 @@ from .hooks import hand_limit_bonus
 
 #: the six Action tokens in the rulebook's order (the deadline default takes the first three)
 ACTIONS = ("progress", "taxes", "movement", "assembly", "building", "politics")
-ACTION_TITLES = {"progress": "Progress", "taxes": "Taxes", "movement": "Movement", "assembly": "Assembly",
-                 "building": "Building", "politics": "Politics"}
+ACTION_TITLES = {
+    "progress": "Progress",
+    "taxes": "Taxes",
+    "movement": "Movement",
+    "assembly": "Assembly",
+    "building": "Building",
+    "politics": "Politics",
+}
 TRACK_MAX = 10
 HAND_LIMIT = 6
 CAVALRY = ("knight", "prince")
@@ -58,6 +64,7 @@ def land_name(land: str) -> str:
 
 # ---- players ----------------------------------------------------------------------------------------------
 
+
 def active(state: State, principality: str) -> bool:
     """A principality played by someone who is still in the game."""
     player = state["players"].get(principality)
@@ -83,17 +90,30 @@ def round_order(state: State) -> list[str]:
 
 # ---- prompts ----------------------------------------------------------------------------------------------
 
+
 def new_id(ctx: Ctx, prefix: str = "d") -> str:
     """A decision id unique in the game: a counter in the state."""
     ctx.play["seq"] += 1
     return f"{prefix}{ctx.play['seq']}"
 
 
-def prompt(ctx: Ctx, principality: str, kind: str, text: str, timing: str = "turn",
-           sealed: bool = False, decision_id: str | None = None) -> None:
+def prompt(
+    ctx: Ctx,
+    principality: str,
+    kind: str,
+    text: str,
+    timing: str = "turn",
+    sealed: bool = False,
+    decision_id: str | None = None,
+) -> None:
     """Pose a decision to one player (``decision_id`` shared by a sealed decision's seats)."""
-    ctx.play["prompts"][principality] = {"id": decision_id or new_id(ctx), "kind": kind, "text": text,
-                                         "timing": timing, "sealed": sealed}
+    ctx.play["prompts"][principality] = {
+        "id": decision_id or new_id(ctx),
+        "kind": kind,
+        "text": text,
+        "timing": timing,
+        "sealed": sealed,
+    }
 
 
 def clear_prompt(ctx: Ctx, principality: str) -> None:
@@ -101,6 +121,7 @@ def clear_prompt(ctx: Ctx, principality: str) -> None:
 
 
 # ---- tracks and gold --------------------------------------------------------------------------------------
+
 
 def change_track(ctx: Ctx, principality: str, track: str, amount: int, why: str) -> int:
     """Move People or Clergy within 0..10 (resolution 4); returns the change that really happened."""
@@ -111,8 +132,11 @@ def change_track(ctx: Ctx, principality: str, track: str, amount: int, why: str)
     player[track] = max(0, min(TRACK_MAX, before + amount))
     done = player[track] - before
     if done:
-        ctx.log(f"track_{track}", f"{name(principality)} {'gains' if done > 0 else 'loses'} {abs(done)} "
-                f"{track.title()} ({why}): now {player[track]}.")
+        ctx.log(
+            f"track_{track}",
+            f"{name(principality)} {'gains' if done > 0 else 'loses'} {abs(done)} "
+            f"{track.title()} ({why}): now {player[track]}.",
+        )
     return int(done)
 
 
@@ -137,6 +161,7 @@ def pay_gold(ctx: Ctx, principality: str, amount: int) -> int:
 
 
 # ---- cards --------------------------------------------------------------------------------------------------
+
 
 def card_record(card: str) -> dict[str, Any]:
     return catalog().kind_of(card)
@@ -190,6 +215,7 @@ def card_id_from(state: State, principality: str, token: str) -> str | None:
 
 # ---- units on the map ---------------------------------------------------------------------------------------
 
+
 def units_at(state: State, land: str, faction: str) -> dict[str, int]:
     units: dict[str, int] = state["lands"][land]["units"].get(faction, {})
     return units
@@ -240,6 +266,7 @@ def is_neutral_faction(state: State, faction: str) -> bool:
 
 
 # ---- assets: Tiltyards, Abbeys and Lancicia (resolutions 1 and 5) ------------------------------------------
+
 
 def assets(state: State) -> dict[str, list[int]]:
     """Per principality: [Tiltyards, Abbeys + Lancicia] it controls; their changes move People and Clergy."""

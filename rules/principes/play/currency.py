@@ -41,8 +41,11 @@ def over_limit(state: dict, code: str) -> int:
 def card_support(state: dict, code: str, card: str) -> tuple[str, ...]:
     """The tracks a card may raise: its support icon; a Battle card either track with Heralds of Peace."""
     tracks = support_tracks(card)
-    if not tracks and card_record(card)["deck"] == "battle" and any(
-            term.args[0].name == "battle_as_support" for term in rule_terms(state, code, "card_rule")):
+    if (
+        not tracks
+        and card_record(card)["deck"] == "battle"
+        and any(term.args[0].name == "battle_as_support" for term in rule_terms(state, code, "card_rule"))
+    ):
         return ("people", "clergy")
     return tracks
 
@@ -64,8 +67,11 @@ def free_listing(state: dict, code: str, deciding: bool) -> list[str]:
     result = conversions(state, code) + any_time_plays(state, code)
     if state["players"][code]["gold"] > 0 and not deciding:
         result += [f"give {other.lower()} 1" for other in active_players(state) if other != code]
-    result += [f"standing {other.lower()} ask" for other in sorted(state["play"]["standing"][code])
-               if active(state, other)]
+    result += [
+        f"standing {other.lower()} ask"
+        for other in sorted(state["play"]["standing"][code])
+        if active(state, other)
+    ]
     return result
 
 

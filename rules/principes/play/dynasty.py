@@ -58,7 +58,9 @@ def prince_died(ctx: Ctx, codes: list[str]) -> None:
 def lose_last_prince(ctx: Ctx, code: str) -> None:
     """No Prince can take the throne: eliminated, or (option elimination=off) an heir rules without a figure."""
     if ctx.state["options"].get("elimination", "on") == "off":
-        ctx.log("heir", f"{name(code)} has no Prince left: a young heir keeps the claim (no-elimination variant).")
+        ctx.log(
+            "heir", f"{name(code)} has no Prince left: a young heir keeps the claim (no-elimination variant)."
+        )
         return
     if ctx.state["players"][code].get("heir") or _play_heir(ctx, code):
         return
@@ -76,13 +78,17 @@ def _play_heir(ctx: Ctx, code: str) -> bool:
         return False
     hand.remove(card)
     to_deck_bottom(ctx.state, card)
-    ctx.log("court_card", f"{name(code)} plays the Heir: a young heir rules until a later Prince takes the throne.")
+    ctx.log(
+        "court_card",
+        f"{name(code)} plays the Heir: a young heir rules until a later Prince takes the throne.",
+    )
     run(Effect(ctx, code, card))
     return True
 
 
 def _effect(card: str) -> tuple:
     from .effects_engine import effect_of
+
     return effect_of(card)
 
 
@@ -109,8 +115,11 @@ def eliminate(ctx: Ctx, code: str) -> None:
     play["private"][code] = {}
     play["succession"] = [entry for entry in play["succession"] if entry["who"] != code]
     play["last_round"] = min(play["last_round"], state["round"] + 1)
-    ctx.log("elimination", f"{name(code)} has no Prince left and is eliminated; its units are neutral now. "
-            f"Round {play['last_round']} is the last.")
+    ctx.log(
+        "elimination",
+        f"{name(code)} has no Prince left and is eliminated; its units are neutral now. "
+        f"Round {play['last_round']} is the last.",
+    )
     if state["princeps"]["holder"] == code:
         _pass_princeps(ctx, code)
 
@@ -128,6 +137,7 @@ def _pass_princeps(ctx: Ctx, code: str) -> None:
 
 
 # ---- the succession queue ----------------------------------------------------------------------------------
+
 
 def step(ctx: Ctx) -> None:
     entry = ctx.play["succession"][0]
@@ -187,8 +197,13 @@ def _place_stage(ctx: Ctx, entry: dict) -> None:
         ctx.play["succession"].pop(0)  # the figure waits off the map for an Assembly (resolution 8)
         return
     where = prince_land(ctx.state, code)
-    prompt(ctx, code, "prince_place", "Place your Prince's figure on a land you control"
-           + (" or keep it where it stands." if where else "."))
+    prompt(
+        ctx,
+        code,
+        "prince_place",
+        "Place your Prince's figure on a land you control"
+        + (" or keep it where it stands." if where else "."),
+    )
 
 
 def place_options(ctx: Ctx, code: str) -> list[str]:

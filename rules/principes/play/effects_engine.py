@@ -53,10 +53,10 @@ class Effect:
     source: str
     battle: dict[str, Any] | None = None
     side: str | None = None
-    target: str | None = None       # the chosen player (``target``)
-    choice: str | None = None       # the chosen track or alternative (``either``, ``a|b``)
-    land: str | None = None         # the chosen land (``own_land``, ``rival_land``...)
-    done: list[str] = field(default_factory=list)   # primitives that changed something
+    target: str | None = None  # the chosen player (``target``)
+    choice: str | None = None  # the chosen track or alternative (``either``, ``a|b``)
+    land: str | None = None  # the chosen land (``own_land``, ``rival_land``...)
+    done: list[str] = field(default_factory=list)  # primitives that changed something
 
     @property
     def state(self) -> dict[str, Any]:
@@ -84,7 +84,9 @@ def run(effect: Effect, text: str | None = None) -> list[str]:
         for term in statements(text) if text is not None else effect_of(effect.source):
             apply_term(effect, term)
     except Unpaid:
-        effect.ctx.log("effect_unpaid", f"{name(effect.who)} cannot pay for {_title(effect.source)}: no effect.")
+        effect.ctx.log(
+            "effect_unpaid", f"{name(effect.who)} cannot pay for {_title(effect.source)}: no effect."
+        )
     return effect.done
 
 
@@ -106,8 +108,11 @@ def reachable(effect: Effect, primitive: str) -> list[Term]:
 
 def affordable(state: dict[str, Any], code: str, component: str) -> bool:
     """Whether the player holds the gold every top-level ``pay(self, n)`` of the component asks."""
-    due = sum(term.args[1].number or 0 for term in effect_of(component)
-              if term.name == "pay" and term.args[0].name == "self")
+    due = sum(
+        term.args[1].number or 0
+        for term in effect_of(component)
+        if term.name == "pay" and term.args[0].name == "self"
+    )
     return bool(state["players"][code]["gold"] >= due)
 
 
@@ -121,7 +126,13 @@ def apply_term(effect: Effect, term: Term) -> None:
         return
     if term.name == "this_round":
         effect.ctx.play.setdefault("round_effects", []).append(
-            {"who": effect.who, "source": effect.source, "effect": term.args[0].to_data(), "land": effect.land})
+            {
+                "who": effect.who,
+                "source": effect.source,
+                "effect": term.args[0].to_data(),
+                "land": effect.land,
+            }
+        )
         effect.done.append(term.args[0].name)
         return
     if term.name == "at":
@@ -133,6 +144,7 @@ def apply_term(effect: Effect, term: Term) -> None:
 
 
 # ---- conditions, amounts and players -----------------------------------------------------------------------
+
 
 def holds(effect: Effect, term: Term) -> bool:
     """Whether a condition of the vocabulary holds in the effect's context."""
@@ -173,8 +185,12 @@ def _opponent_kind(state: dict[str, Any], battle: dict[str, Any], side: str | No
 def holds_foreign_land(state: dict[str, Any], code: str) -> bool:
     """Controls a land inside another principality's borders."""
     lands = catalog().lands
-    return any(owner == code and lands[land]["principality"] in PRINCIPALITIES
-               and lands[land]["principality"] != code for land, owner in controllers(state).items())
+    return any(
+        owner == code
+        and lands[land]["principality"] in PRINCIPALITIES
+        and lands[land]["principality"] != code
+        for land, owner in controllers(state).items()
+    )
 
 
 def count(effect: Effect, countable: str) -> int:
@@ -232,6 +248,7 @@ def players(effect: Effect, term: Term) -> list[str]:
 
 # ---- immediate primitives ----------------------------------------------------------------------------------
 
+
 def _gain_track(effect: Effect, args: tuple[Term, ...]) -> bool:
     track = args[1].name
     if track == "either":
@@ -287,8 +304,10 @@ def _draw(effect: Effect, args: tuple[Term, ...]) -> bool:
         got = sum(draw(effect.state, code, args[1].name) is not None for _ in range(amount(effect, args[2])))
         drawn += got
         if got:
-            effect.ctx.log("effect_draw", f"{name(code)} draws {got} {args[1].name.title()} card(s) "
-                           f"({_title(effect.source)}).")
+            effect.ctx.log(
+                "effect_draw",
+                f"{name(code)} draws {got} {args[1].name.title()} card(s) ({_title(effect.source)}).",
+            )
     return drawn > 0
 
 
@@ -299,24 +318,30 @@ def _force_discard(effect: Effect, args: tuple[Term, ...]) -> bool:
     discarded = 0
     for code in players(effect, args[0]):
         hand = effect.state["players"][code]["hand"]
-        chosen = [card for card in hand if card_record(card)["deck"] in decks][:args[2].number or 0]
+        chosen = [card for card in hand if card_record(card)["deck"] in decks][: args[2].number or 0]
         for card in chosen:
             hand.remove(card)
             to_deck_bottom(effect.state, card)
             gain_gold(effect.ctx, code, 1)
             discarded += 1
         if chosen:
-            effect.ctx.log("effect_discard", f"{name(code)} must discard {len(chosen)} card(s) and converts "
-                           f"them for {len(chosen)} gold ({_title(effect.source)}).")
+            effect.ctx.log(
+                "effect_discard",
+                f"{name(code)} must discard {len(chosen)} card(s) and converts "
+                f"them for {len(chosen)} gold ({_title(effect.source)}).",
+            )
     return discarded > 0
 
 
 def _peek(effect: Effect, args: tuple[Term, ...]) -> bool:
-    deck = effect.state["history"]["deck"] if args[0].name == "history" else effect.state["decks"][args[0].name]
-    seen = list(deck[:args[1].number or 0])
+    deck = (
+        effect.state["history"]["deck"] if args[0].name == "history" else effect.state["decks"][args[0].name]
+    )
+    seen = list(deck[: args[1].number or 0])
     effect.ctx.play["private"][effect.who]["peek"] = seen
-    effect.ctx.log("effect_peek", f"{name(effect.who)} looks at the top {len(seen)} {args[0].name.title()} "
-                   "card(s).")
+    effect.ctx.log(
+        "effect_peek", f"{name(effect.who)} looks at the top {len(seen)} {args[0].name.title()} card(s)."
+    )
     return bool(seen)
 
 
@@ -327,6 +352,7 @@ def _battle_bonus(index: int) -> Any:
         value = amount(effect, args[0])
         effect.battle["bonus"][effect.side][index] += value
         return value > 0
+
     return handler
 
 
@@ -361,12 +387,17 @@ def _return_unit(effect: Effect, args: tuple[Term, ...]) -> bool:
     removed = 0
     for code in players(effect, args[0]):
         for land in effect.battle.get("withdrawn", {}).get(unit, []):
-            if removed < (args[2].number or 0) and effect.state["lands"][land]["units"].get(code, {}).get(unit):
+            if removed < (args[2].number or 0) and effect.state["lands"][land]["units"].get(code, {}).get(
+                unit
+            ):
                 add_units(effect.state, land, code, unit, -1)
                 to_pool(effect.state, code, unit, 1)
                 removed += 1
-                effect.ctx.log("effect_remove", f"{name(code)} loses a withdrawing {unit.title()} in "
-                               f"{land_name(land)} ({_title(effect.source)}).")
+                effect.ctx.log(
+                    "effect_remove",
+                    f"{name(code)} loses a withdrawing {unit.title()} in "
+                    f"{land_name(land)} ({_title(effect.source)}).",
+                )
     return removed > 0
 
 
@@ -396,12 +427,19 @@ def _build(effect: Effect, args: tuple[Term, ...]) -> bool:
     land_state, tokens = state["lands"][land], state["supply"]["tokens"]
     cost = 0 if args[3].name in ("free",) else (args[3].number or 0)
     if kind in ("civitas", "city"):
-        gord = next((g for g in catalog().lands[land]["gords"] if g["id"] not in land_state["cities"]
-                     and (kind != "civitas" or g["might"] == 0)), None)
+        gord = next(
+            (
+                g
+                for g in catalog().lands[land]["gords"]
+                if g["id"] not in land_state["cities"] and (kind != "civitas" or g["might"] == 0)
+            ),
+            None,
+        )
         if gord is None or land_state["cities"] or tokens[city_token(land, gord)] <= 0:
             return False
         if args[3].name == "normal":  # the City's usual price (Kraków under Magdeburg Law)
             from .history import city_cost
+
             cost = city_cost(state, effect.who, gord)
         pay_gold(effect.ctx, effect.who, cost)
         tokens[city_token(land, gord)] -= 1
@@ -414,8 +452,10 @@ def _build(effect: Effect, args: tuple[Term, ...]) -> bool:
     pay_gold(effect.ctx, effect.who, cost)
     tokens[kind] -= 1
     land_state["building"] = kind
-    effect.ctx.log("effect_build", f"{name(effect.who)} builds a {kind.title()} on {land_name(land)} "
-                   f"({_title(effect.source)}).")
+    effect.ctx.log(
+        "effect_build",
+        f"{name(effect.who)} builds a {kind.title()} on {land_name(land)} ({_title(effect.source)}).",
+    )
     effect.ctx.play["last_built"] = kind
     fire(effect.ctx, effect.who, "on_build")  # French Style counts Abbeys built by a card too
     effect.ctx.play["last_built"] = None
@@ -433,7 +473,9 @@ def _division(effect: Effect, args: tuple[Term, ...]) -> bool:
             return False
         land_state["division"] = False
         tokens["division"] += 1
-        effect.ctx.log("division_removed", f"{name(effect.who)} removes the Division token of {land_name(land)}.")
+        effect.ctx.log(
+            "division_removed", f"{name(effect.who)} removes the Division token of {land_name(land)}."
+        )
         return True
     if land_state["division"] or tokens["division"] <= 0:
         return False
@@ -465,16 +507,30 @@ def _survive(effect: Effect, args: tuple[Term, ...]) -> bool:
 
 
 IMMEDIATE: dict[str, Any] = {
-    "gain_track": _gain_track, "gain_gold": _gain_gold, "pay": _pay, "steal_gold": _steal_gold,
-    "draw": _draw, "force_discard": _force_discard, "peek": _peek,
-    "extra_swords": _battle_bonus(0), "extra_shields": _battle_bonus(1), "ignore_defender_bonus": _ignore_bonus,
-    "block_window": _block_window, "damage_order": _damage_order, "return_unit": _return_unit,
-    "track_cost": _track_cost, "build": _build, "division": _division, "assembly": _assembly,
-    "survive_elimination": _survive, "princess": _princess,
+    "gain_track": _gain_track,
+    "gain_gold": _gain_gold,
+    "pay": _pay,
+    "steal_gold": _steal_gold,
+    "draw": _draw,
+    "force_discard": _force_discard,
+    "peek": _peek,
+    "extra_swords": _battle_bonus(0),
+    "extra_shields": _battle_bonus(1),
+    "ignore_defender_bonus": _ignore_bonus,
+    "block_window": _block_window,
+    "damage_order": _damage_order,
+    "return_unit": _return_unit,
+    "track_cost": _track_cost,
+    "build": _build,
+    "division": _division,
+    "assembly": _assembly,
+    "survive_elimination": _survive,
+    "princess": _princess,
 }
 
 
 # ---- rules changed while a tile is held --------------------------------------------------------------------
+
 
 def tiles_of(state: dict[str, Any], code: str) -> list[str]:
     player = state["players"].get(code)
@@ -486,7 +542,9 @@ def tiles_of(state: dict[str, Any], code: str) -> list[str]:
 def sources_of(state: dict[str, Any], code: str) -> list[str]:
     """The tiles ``code`` holds and the card of its ruling Prince (his rule lasts while he rules)."""
     player = state["players"].get(code)
-    prince = [player["prince"]] if player is not None and not player["eliminated"] and player["prince"] else []
+    prince = (
+        [player["prince"]] if player is not None and not player["eliminated"] and player["prince"] else []
+    )
     return tiles_of(state, code) + prince
 
 
@@ -522,8 +580,9 @@ def rule_number(state: dict[str, Any], code: str, primitive: str, word: str) -> 
     return total
 
 
-def fire(ctx: Ctx, code: str, timing: str, battle: dict[str, Any] | None = None,
-         side: str | None = None) -> list[str]:
+def fire(
+    ctx: Ctx, code: str, timing: str, battle: dict[str, Any] | None = None, side: str | None = None
+) -> list[str]:
     """Run the effects of the tiles ``code`` holds and of its ruling Prince whose timing is ``timing``; returns
     the sources that acted."""
     acted = []
@@ -534,6 +593,7 @@ def fire(ctx: Ctx, code: str, timing: str, battle: dict[str, Any] | None = None,
         if run(effect):
             acted.append(tile)
     from .history import fire_round
+
     return acted + fire_round(ctx, code, timing, battle, side)  # History "In this Round ... at(timing)" texts
 
 

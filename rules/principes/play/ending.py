@@ -28,5 +28,3 @@ def check_last_standing(ctx: Ctx) -> bool:
         finish(ctx, [], "The last Princes fell together: the game is a draw.", draw=True)
         return True
     return False
-
-

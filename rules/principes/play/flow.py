@@ -36,21 +36,24 @@ def start_play(state: State, rng: Rng) -> State:
     """Add the play sub-state to P1's starting position and pose Round 1's first decision."""
     state["phase"] = "play"
     state["play"] = {
-        "seq": 0,                     # decision id counter
-        "phase": "direction",         # direction | reveal | plan | actions | end
-        "prompts": {},                # principality -> {id, kind, text, timing, sealed}
-        "order": turn_order(state),   # turn order fixed for the Round
-        "slot": 0, "turn": 0,         # which Action token (0..2) of which player in the order is next
+        "seq": 0,  # decision id counter
+        "phase": "direction",  # direction | reveal | plan | actions | end
+        "prompts": {},  # principality -> {id, kind, text, timing, sealed}
+        "order": turn_order(state),  # turn order fixed for the Round
+        "slot": 0,
+        "turn": 0,  # which Action token (0..2) of which player in the order is next
         "revealed": {code: [] for code in state["seats"]},
-        "action": None, "battle": None, "succession": [],
+        "action": None,
+        "battle": None,
+        "succession": [],
         "last_round": LAST_ROUND,
-        "standing": {code: {} for code in state["seats"]},   # consent answers given in advance
-        "private": {code: {} for code in state["seats"]},    # per player, shown only in that player's view
+        "standing": {code: {} for code in state["seats"]},  # consent answers given in advance
+        "private": {code: {} for code in state["seats"]},  # per player, shown only in that player's view
         "assets": assets(state),
-        "pomerania_out": {},          # Pomeranian units removed after losing at home (rulebook p. 21)
+        "pomerania_out": {},  # Pomeranian units removed after losing at home (rulebook p. 21)
         "battles": 0,
         "result": None,
-        "event": None,                # a History card's text or icons being resolved (``history``)
+        "event": None,  # a History card's text or icons being resolved (``history``)
     }
     ctx = Ctx(state, rng)
     advance(ctx)
@@ -82,8 +85,13 @@ def _phase_step(ctx: Ctx) -> None:
     play = ctx.play
     if play["phase"] == "direction":
         holder = ctx.state["princeps"]["holder"]
-        prompt(ctx, holder, "direction", f"Round {ctx.state['round']}: choose the turn order direction "
-               "(cw = Polonia Maior, Masovia, Polonia Minor, Silesia; ccw = the reverse), starting with you.")
+        prompt(
+            ctx,
+            holder,
+            "direction",
+            f"Round {ctx.state['round']}: choose the turn order direction "
+            "(cw = Polonia Maior, Masovia, Polonia Minor, Silesia; ccw = the reverse), starting with you.",
+        )
     elif play["phase"] == "reveal":
         _reveal_history(ctx)
         for code in round_order(ctx.state):
@@ -103,8 +111,11 @@ def choose_direction(ctx: Ctx, direction: str) -> None:
     state["princeps"]["direction"] = direction
     ctx.play["order"] = [code for code in turn_order(state) if active(state, code)]
     names = ", ".join(name(code) for code in ctx.play["order"])
-    ctx.log("direction", f"The Princeps ({name(state['princeps']['holder'])}) chooses "
-            f"{'clockwise' if direction == 'cw' else 'counter-clockwise'}: {names}.")
+    ctx.log(
+        "direction",
+        f"The Princeps ({name(state['princeps']['holder'])}) chooses "
+        f"{'clockwise' if direction == 'cw' else 'counter-clockwise'}: {names}.",
+    )
     princesses.start_round(ctx)  # resolution 31: missions, then the History card
     ctx.play["phase"] = "reveal"
 
@@ -137,8 +148,14 @@ def _pose_plans(ctx: Ctx) -> None:
         ctx.log("ready", "Every player has sealed a plan: actions are revealed one at a time.")
         return
     for code in waiting:
-        prompt(ctx, code, "plan", "Seal your plan: 3 of your 6 Action tokens in order I, II, III.",
-               sealed=True, decision_id=plan_id(ctx.state))
+        prompt(
+            ctx,
+            code,
+            "plan",
+            "Seal your plan: 3 of your 6 Action tokens in order I, II, III.",
+            sealed=True,
+            decision_id=plan_id(ctx.state),
+        )
 
 
 def seal_plan(ctx: Ctx, principality: str, plan: list[str]) -> None:
@@ -187,8 +204,10 @@ def _end_round(ctx: Ctx) -> None:
     new_round = state["round"] + 1
     if (new_round + 1) // 2 != state["period"]:
         state["period"] = (new_round + 1) // 2
-        ctx.log("period", f"Period {ROMAN[state['period'] - 1]} begins: the Princes of the past Period die "
-                "of old age.")
+        ctx.log(
+            "period",
+            f"Period {ROMAN[state['period'] - 1]} begins: the Princes of the past Period die of old age.",
+        )
         play["succession"] = [{"who": code, "why": "period", "stage": None} for code in round_order(state)]
     state["round"] = new_round
     state["princeps"]["direction"] = None

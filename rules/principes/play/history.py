@@ -57,14 +57,32 @@ from .effects_engine import Effect, apply_term, effect_of, fire
 
 #: text primitives that ask each player, and the prompt kind they pose
 PROMPTED = {"choose": "history_choice", "build": "history_build", "relocate": "history_relocate"}
-ICON_TITLES = {"division": "Division", "urbanization": "Urbanization", "release": "Release to Home",
-               "council": "Common Council", "balt_raid": "Balt Raid", "teutonic": "Teutonic Knights",
-               "mongols": "Mongol Invasion"}
+ICON_TITLES = {
+    "division": "Division",
+    "urbanization": "Urbanization",
+    "release": "Release to Home",
+    "council": "Common Council",
+    "balt_raid": "Balt Raid",
+    "teutonic": "Teutonic Knights",
+    "mongols": "Mongol Invasion",
+}
 QUEUED_ICONS = ("division", "urbanization", "release", "council")
-ICON_KINDS = {"division": "division", "urbanization": "urbanization", "release": "release",
-              "council": "common_council"}
-KINDS = ("history_choice", "history_build", "history_relocate", "division", "urbanization", "release",
-         "common_council", *invaders.KINDS)
+ICON_KINDS = {
+    "division": "division",
+    "urbanization": "urbanization",
+    "release": "release",
+    "council": "common_council",
+}
+KINDS = (
+    "history_choice",
+    "history_build",
+    "history_relocate",
+    "division",
+    "urbanization",
+    "release",
+    "common_council",
+    *invaders.KINDS,
+)
 TWO_GORD_LAND = "pomocc"  # Western Pomerania may hold two Cities (resolution 6)
 
 
@@ -73,6 +91,7 @@ def _record(card: str) -> dict[str, Any]:
 
 
 # ---- the text ----------------------------------------------------------------------------------------------
+
 
 def reveal(ctx: Ctx, card: str) -> None:
     """Announce the card, apply its text (prompting where players choose) and announce its icons."""
@@ -91,8 +110,12 @@ def reveal(ctx: Ctx, card: str) -> None:
     elif icons:
         ctx.log("history_icons", f"At the end of this Round: {' then '.join(icons)}.")
     if asked:
-        ctx.play["event"] = {"part": "text", "card": card, "statements": asked,
-                             "queue": list(round_order(ctx.state))}
+        ctx.play["event"] = {
+            "part": "text",
+            "card": card,
+            "statements": asked,
+            "queue": list(round_order(ctx.state)),
+        }
 
 
 def _statement(event: dict[str, Any]) -> Term:
@@ -132,14 +155,22 @@ def _text_options(ctx: Ctx, code: str, kind: str) -> list[str]:
     what, cost = term.args[1].name, term.args[3]
     gold = state["players"][code]["gold"]
     if what == "city":  # the interpreter's ``build`` founds the first free gord of a land without a City
-        firsts = [(land, gord) for land, gord in _foundable(state, controlled_lands(state, code))
-                  if not state["lands"][land]["cities"] and gord == catalog().lands[land]["gords"][0]]
-        return [f"found {gord['id']}" for land, gord in firsts if city_cost(state, code, gord) <= gold] + ["pass"]
+        firsts = [
+            (land, gord)
+            for land, gord in _foundable(state, controlled_lands(state, code))
+            if not state["lands"][land]["cities"] and gord == catalog().lands[land]["gords"][0]
+        ]
+        return [f"found {gord['id']}" for land, gord in firsts if city_cost(state, code, gord) <= gold] + [
+            "pass"
+        ]
     tokens = state["supply"]["tokens"]
     if tokens[what] <= 0 or gold < (cost.number or 0):
         return ["pass"]
-    return [f"build {what} {land}" for land in sorted(controlled_lands(state, code))
-            if state["lands"][land]["building"] is None] + ["pass"]
+    return [
+        f"build {what} {land}"
+        for land in sorted(controlled_lands(state, code))
+        if state["lands"][land]["building"] is None
+    ] + ["pass"]
 
 
 def _text_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
@@ -187,10 +218,13 @@ def relocate_prince(ctx: Ctx, code: str, land: str) -> None:
         return
     add_units(ctx.state, where, code, "prince", -1)
     add_units(ctx.state, land, code, "prince", 1)
-    ctx.log("prince_relocated", f"{name(code)} moves its Prince from {land_name(where)} to {land_name(land)}.")
+    ctx.log(
+        "prince_relocated", f"{name(code)} moves its Prince from {land_name(where)} to {land_name(land)}."
+    )
 
 
 # ---- "In this Round" texts read by the rules ---------------------------------------------------------------
+
 
 def _round_statements(state: dict[str, Any]) -> list[tuple[str, Term]]:
     """(card, statement) of every ``this_round(statement)`` of a History card applied this Round."""
@@ -216,8 +250,9 @@ def round_terms(state: dict[str, Any], primitive: str) -> list[Term]:
     return [term for _, term in _round_statements(state) if term.name == primitive]
 
 
-def fire_round(ctx: Ctx, code: str, timing: str, battle: dict[str, Any] | None = None,
-               side: str | None = None) -> list[str]:
+def fire_round(
+    ctx: Ctx, code: str, timing: str, battle: dict[str, Any] | None = None, side: str | None = None
+) -> list[str]:
     """Apply the History texts ``at(timing, statement)`` in force this Round for ``code``."""
     acted = []
     for source, term in _round_statements(ctx.state):
@@ -231,6 +266,7 @@ def fire_round(ctx: Ctx, code: str, timing: str, battle: dict[str, Any] | None =
 
 # ---- the icons ---------------------------------------------------------------------------------------------
 
+
 def start_icons(ctx: Ctx) -> bool:
     """At the end of a Round but the last, open the icons' event once; True if it was opened."""
     state, play = ctx.state, ctx.play
@@ -238,8 +274,15 @@ def start_icons(ctx: Ctx) -> bool:
     if state["round"] >= play["last_round"] or play.get("icons_round") == state["round"] or not icons:
         return False
     play["icons_round"] = state["round"]
-    play["event"] = {"part": "icons", "card": state["history"]["revealed"], "icons": icons, "icon": None,
-                     "queue": [], "army": None, "movers": []}
+    play["event"] = {
+        "part": "icons",
+        "card": state["history"]["revealed"],
+        "icons": icons,
+        "icon": None,
+        "queue": [],
+        "army": None,
+        "movers": [],
+    }
     return True
 
 
@@ -282,7 +325,7 @@ def _icons_step(ctx: Ctx, event: dict[str, Any]) -> None:
 
 ICON_PROMPTS = {
     "division": "Division: place a Division token on a unit-free land of another player that they control, or "
-                "pass.",
+    "pass.",
     "urbanization": "Urbanization: found 1 City for free on a land you do not control, or pass.",
     "release": "Release to Home: remove 1 of your Knights or Footmen from the map.",
     "common_council": "Common Council: play Court and Neighbour cards for their support, then done.",
@@ -300,8 +343,12 @@ def _icon_options(ctx: Ctx, code: str, kind: str) -> list[str]:
         lands = [land for land in sorted(state["lands"]) if owners[land] != code]
         return [f"found {gord['id']}" for _, gord in _foundable(state, lands)] + ["pass"]
     if kind == "release":
-        return [f"release {unit} {land}" for land, land_state in sorted(state["lands"].items())
-                for unit in ("knight", "footman") if land_state["units"].get(code, {}).get(unit)]
+        return [
+            f"release {unit} {land}"
+            for land, land_state in sorted(state["lands"].items())
+            for unit in ("knight", "footman")
+            if land_state["units"].get(code, {}).get(unit)
+        ]
     return _council_options(ctx, code, ctx.play["action"])
 
 
@@ -322,8 +369,10 @@ def _icon_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
     if words == ["pass"]:
         return
     if kind == "division":
-        apply_term(Effect(ctx, code, event["card"], land=words[1]), Term(
-            "division", (Term("place"), Term("rival_land")), call=True))
+        apply_term(
+            Effect(ctx, code, event["card"], land=words[1]),
+            Term("division", (Term("place"), Term("rival_land")), call=True),
+        )
     elif kind == "urbanization":
         land = _gord_land(words[1])
         found_city(ctx, code, land, words[1])
@@ -341,9 +390,15 @@ def division_lands(state: dict[str, Any], code: str) -> list[str]:
         return []
     owners = controllers(state)
     lands = catalog().lands
-    return [land for land in sorted(state["lands"])
-            if (owner := lands[land]["principality"]) != code and active(state, owner) and owners[land] == owner
-            and not state["lands"][land]["units"] and not state["lands"][land]["division"]]
+    return [
+        land
+        for land in sorted(state["lands"])
+        if (owner := lands[land]["principality"]) != code
+        and active(state, owner)
+        and owners[land] == owner
+        and not state["lands"][land]["units"]
+        and not state["lands"][land]["division"]
+    ]
 
 
 def _foundable(state: dict[str, Any], lands: list[str]) -> list[tuple[str, dict[str, Any]]]:
@@ -356,8 +411,11 @@ def _foundable(state: dict[str, Any], lands: list[str]) -> list[tuple[str, dict[
         cities = state["lands"][land]["cities"]
         if cities and land != TWO_GORD_LAND:
             continue
-        found += [(land, gord) for gord in catalog().lands[land]["gords"]
-                  if gord["id"] not in cities and tokens[city_token(land, gord)] > 0]
+        found += [
+            (land, gord)
+            for gord in catalog().lands[land]["gords"]
+            if gord["id"] not in cities and tokens[city_token(land, gord)] > 0
+        ]
     return found
 
 
@@ -370,8 +428,11 @@ def city_cost(state: dict[str, Any], code: str, gord: dict[str, Any]) -> int:
 
 
 def _gord_land(gord_id: str) -> str:
-    return next(land for land, record in catalog().lands.items()
-                if any(gord["id"] == gord_id for gord in record["gords"]))
+    return next(
+        land
+        for land, record in catalog().lands.items()
+        if any(gord["id"] == gord_id for gord in record["gords"])
+    )
 
 
 def found_city(ctx: Ctx, code: str, land: str, gord_id: str) -> None:
@@ -387,6 +448,7 @@ def found_city(ctx: Ctx, code: str, land: str, gord_id: str) -> None:
 
 
 # ---- the Common Council (resolution 35) --------------------------------------------------------------------
+
 
 def _open_council(ctx: Ctx) -> None:
     ctx.play["council"] = "common"  # conversions for support wait, as in every Council
@@ -404,8 +466,11 @@ def common_verdict(ctx: Ctx) -> None:
     order = round_order(state)
     crowned = [code for code in order if all(value >= TRACK_MAX for value in positions(state, code))]
     if crowned:
-        ctx.log("coronation", f"{name(crowned[0])} has all three tracks at 10 and is crowned King of Poland at "
-                "the Common Council!")
+        ctx.log(
+            "coronation",
+            f"{name(crowned[0])} has all three tracks at 10 and is crowned King of Poland at "
+            "the Common Council!",
+        )
         finish(ctx, [crowned[0]], f"{name(crowned[0])} is crowned at the Common Council and wins.")
         return
     table = {code: positions(state, code) for code in order}
@@ -414,14 +479,19 @@ def common_verdict(ctx: Ctx) -> None:
     if not qualified:
         ctx.log("council_failed", "Nobody leads the Common Council: the Princeps token stays.")
     elif holder in qualified:
-        ctx.log("princeps_kept", f"{name(holder)} qualifies at the Common Council and keeps the Princeps token.")
+        ctx.log(
+            "princeps_kept", f"{name(holder)} qualifies at the Common Council and keeps the Princeps token."
+        )
     else:
         state["princeps"]["holder"] = qualified[0]
-        ctx.log("princeps_claimed", f"{name(qualified[0])} leads the Common Council and claims the Princeps "
-                "token.")
+        ctx.log(
+            "princeps_claimed",
+            f"{name(qualified[0])} leads the Common Council and claims the Princeps token.",
+        )
 
 
 # ---- entry points ------------------------------------------------------------------------------------------
+
 
 def step(ctx: Ctx) -> None:
     event = ctx.play["event"]

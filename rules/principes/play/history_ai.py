@@ -33,8 +33,11 @@ def _urbanization(view: View, me: str, answers: list[str], rng: random.Random) -
     for answer in answers:
         if not answer.startswith("found "):
             continue
-        land = next(name for name, record in catalog().lands.items()
-                    if any(gord["id"] == answer.split()[1] for gord in record["gords"]))
+        land = next(
+            name
+            for name, record in catalog().lands.items()
+            if any(gord["id"] == answer.split()[1] for gord in record["gords"])
+        )
         if view["control"].get(land) is None:
             return answer
     return "pass"
@@ -42,16 +45,20 @@ def _urbanization(view: View, me: str, answers: list[str], rng: random.Random) -
 
 def _division(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     rival = _strongest_rival(view, me)
-    return next((a for a in answers if a.startswith("division ") and view["control"].get(a.split()[1]) == rival),
-                "pass")
+    return next(
+        (a for a in answers if a.startswith("division ") and view["control"].get(a.split()[1]) == rival),
+        "pass",
+    )
 
 
 def _release(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Send a Footman home first, from the land where most of one's units stand."""
+
     def crowd(answer: str) -> tuple[bool, int]:
         _, unit, land = answer.split()
         units = view["lands"][land]["units"].get(me, {})
         return unit == "footman", sum(units.values())
+
     return max((a for a in answers if a.startswith("release ")), key=crowd, default=answers[0])
 
 
@@ -81,9 +88,15 @@ def _invader_move(view: View, me: str, answers: list[str], rng: random.Random) -
 
 
 CHOOSERS = {
-    "history_choice": _choice, "history_build": _build,
+    "history_choice": _choice,
+    "history_build": _build,
     "history_relocate": lambda view, me, answers, rng: "stay" if "stay" in answers else answers[0],
-    "division": _division, "urbanization": _urbanization, "release": _release, "common_council": _council,
-    "teutonic_call": lambda view, me, answers, rng: "call" if me == "MAS" else "pass",  # a shield vs Prussians
+    "division": _division,
+    "urbanization": _urbanization,
+    "release": _release,
+    "common_council": _council,
+    "teutonic_call": lambda view, me, answers, rng: (
+        "call" if me == "MAS" else "pass"
+    ),  # a shield vs Prussians
     "invader_move": _invader_move,
 }

@@ -14,6 +14,9 @@ def hand_limit_bonus(state: State, principality: str) -> int:
     from .common import HAND_LIMIT
     from .effects_engine import rule_terms
 
-    limits = [term.args[0].args[0].number or HAND_LIMIT for term in rule_terms(state, principality, "card_rule")
-              if term.args[0].call and term.args[0].name == "hand_limit"]
+    limits = [
+        term.args[0].args[0].number or HAND_LIMIT
+        for term in rule_terms(state, principality, "card_rule")
+        if term.args[0].call and term.args[0].name == "hand_limit"
+    ]
     return max(limits, default=HAND_LIMIT) - HAND_LIMIT

@@ -44,7 +44,7 @@ from .princesses import remove_princess
 
 PRUSSIANS, LITHUANIANS, TEUTONS, MONGOLS = "PRU", "LIT", "TEU", "MON"
 MONGOL_AREA = "rus"
-MONGOL_RIDERS = 4          # 4, then 3, 2, 1 riders (resolution 29)
+MONGOL_RIDERS = 4  # 4, then 3, 2, 1 riders (resolution 29)
 TEUTON_KNIGHTS = 2
 UNITS = ("knight", "footman")
 
@@ -61,18 +61,24 @@ def teuton_land() -> str:
 
 
 def units_on_map(state: dict[str, Any], faction: str) -> int:
-    return sum(n for land in state["lands"].values() for unit, n in land["units"].get(faction, {}).items()
-               if unit in UNITS)
+    return sum(
+        n
+        for land in state["lands"].values()
+        for unit, n in land["units"].get(faction, {}).items()
+        if unit in UNITS
+    )
 
 
 def _army_size(state: dict[str, Any], faction: str) -> dict[str, int]:
     """The faction's Knights and Footmen on the map and in the off-map areas (all of them may move)."""
-    places = [area["units"] for area in state["offmap"].values()] + [land["units"] for land in
-                                                                    state["lands"].values()]
+    places = [area["units"] for area in state["offmap"].values()] + [
+        land["units"] for land in state["lands"].values()
+    ]
     return {unit: sum(units.get(faction, {}).get(unit, 0) for units in places) for unit in UNITS}
 
 
 # ---- starting an icon --------------------------------------------------------------------------------------
+
 
 def start(ctx: Ctx, event: dict[str, Any], icon: str) -> None:
     """Queue the armies the icon activates (``event["movers"]``: [faction, mover] pairs)."""
@@ -81,8 +87,10 @@ def start(ctx: Ctx, event: dict[str, Any], icon: str) -> None:
     event["movers"], event["army"] = [], None
     if icon == "balt_raid":
         if units_on_map(state, TEUTONS):
-            ctx.log("balt_blocked", "The Teutonic Knights stand on the map: the Prussians stay home, only the "
-                    "Lithuanians raid.")
+            ctx.log(
+                "balt_blocked",
+                "The Teutonic Knights stand on the map: the Prussians stay home, only the Lithuanians raid.",
+            )
         else:
             event["movers"].append([PRUSSIANS, princeps])
         event["movers"].append([LITHUANIANS, princeps])
@@ -94,8 +102,10 @@ def start(ctx: Ctx, event: dict[str, Any], icon: str) -> None:
             if owner is not None and active(state, owner):
                 event["caller"] = owner
             else:
-                ctx.log("teutons_uncalled", f"No player controls {land_name(teuton_land())}: nobody calls the "
-                        "Teutonic Knights.")
+                ctx.log(
+                    "teutons_uncalled",
+                    f"No player controls {land_name(teuton_land())}: nobody calls the Teutonic Knights.",
+                )
     elif icon == "mongols":
         _mongols_arrive(ctx, event)
 
@@ -111,22 +121,30 @@ def _mongols_arrive(ctx: Ctx, event: dict[str, Any]) -> None:
     pool["knight"] -= riders
     area = state["offmap"][MONGOL_AREA]["units"].setdefault(MONGOLS, {})
     area["knight"] = area.get("knight", 0) + riders
-    ctx.log("mongols_arrive", f"{riders} Mongol riders gather in the Rus Fiefdoms; each player in turn may move "
-            "the horde.")
+    ctx.log(
+        "mongols_arrive",
+        f"{riders} Mongol riders gather in the Rus Fiefdoms; each player in turn may move the horde.",
+    )
     event["movers"] = [[MONGOLS, code] for code in round_order(state)]
     event["mongols"] = True
 
 
 # ---- the steps ---------------------------------------------------------------------------------------------
 
+
 def step(ctx: Ctx, event: dict[str, Any]) -> bool:
     """Pose the next decision of an Invader icon or resolve its automatic part; True once the icon is over."""
     if event.get("caller"):
         code = event["caller"]
         if active(ctx.state, code) and controllers(ctx.state)[teuton_land()] == code:
-            prompt(ctx, code, "teutonic_call", f"You control {land_name(teuton_land())}: call the Teutonic "
-                   "Knights there (2 Knights, a Civitas and a Castle; your units there withdraw and you lose "
-                   "the land), or pass?")
+            prompt(
+                ctx,
+                code,
+                "teutonic_call",
+                f"You control {land_name(teuton_land())}: call the Teutonic "
+                "Knights there (2 Knights, a Civitas and a Castle; your units there withdraw and you lose "
+                "the land), or pass?",
+            )
             return False
         event["caller"] = None
     army = event.get("army")
@@ -137,9 +155,14 @@ def step(ctx: Ctx, event: dict[str, Any]) -> bool:
                 _mongols_leave(ctx)
             return True
     if army["stage"] == "move":
-        prompt(ctx, army["mover"], "invader_move", f"Move the {name(army['faction'])} ({army['knights']} "
-               f"Knight(s), {army['footmen']} Footman/men): move <unit> <from> <to>, undo, then done. They may "
-               "not end on lands you control.")
+        prompt(
+            ctx,
+            army["mover"],
+            "invader_move",
+            f"Move the {name(army['faction'])} ({army['knights']} "
+            f"Knight(s), {army['footmen']} Footman/men): move <unit> <from> <to>, undo, then done. They may "
+            "not end on lands you control.",
+        )
         return False
     _battles_step(ctx, event, army)
     return False
@@ -153,8 +176,13 @@ def _next_army(ctx: Ctx, event: dict[str, Any]) -> dict[str, Any] | None:
         size = _army_size(ctx.state, faction)
         if not active(ctx.state, mover) or not any(size.values()):
             continue
-        army = {"invader": True, "faction": faction, "mover": mover, "knights": size["knight"],
-                "footmen": size["footman"]}
+        army = {
+            "invader": True,
+            "faction": faction,
+            "mover": mover,
+            "knights": size["knight"],
+            "footmen": size["footman"],
+        }
         begin_move(ctx, mover, army)
         event["army"] = army
         ctx.log("invaders_activated", f"{name(mover)} moves the {name(faction)}.")
@@ -185,8 +213,14 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         move_answer(ctx, code, words)
         return
     army = army_of(ctx)
-    army.update({"stage": "battles", "ended": sorted({p["at"] for p in army["pieces"] if p["moved"]}),
-                 "pieces": [], "log": []})
+    army.update(
+        {
+            "stage": "battles",
+            "ended": sorted({p["at"] for p in army["pieces"] if p["moved"]}),
+            "pieces": [],
+            "log": [],
+        }
+    )
     ctx.log("invaders_moved", f"{name(code)} ends the move of the {name(army['faction'])}.")
 
 
@@ -195,8 +229,11 @@ def _battles_step(ctx: Ctx, event: dict[str, Any], army: dict[str, Any]) -> None
     from . import battle
 
     faction = army["faction"]
-    contested = [land for land in army["ended"] if faction in occupants(ctx.state, land)
-                 and len(occupants(ctx.state, land)) > 1]
+    contested = [
+        land
+        for land in army["ended"]
+        if faction in occupants(ctx.state, land) and len(occupants(ctx.state, land)) > 1
+    ]
     if contested:
         battle.start(ctx, contested[0], faction)
         ctx.play["battle"]["mover"] = army["mover"]  # the player moving them decides their withdrawal
@@ -209,6 +246,7 @@ def _battles_step(ctx: Ctx, event: dict[str, Any], army: dict[str, Any]) -> None
 
 # ---- devastation and going home (resolution 30) ------------------------------------------------------------
 
+
 def devastate(ctx: Ctx, faction: str, lands: list[str]) -> None:
     """Every City and building on the lands where the Invaders stand alone is removed; so is a Princess."""
     state = ctx.state
@@ -217,7 +255,9 @@ def devastate(ctx: Ctx, faction: str, lands: list[str]) -> None:
         land_state = state["lands"][land]
         if occupants(state, land) != [faction]:
             continue
-        razed = [gord["name"] for gord in catalog().lands[land]["gords"] if gord["id"] in land_state["cities"]]
+        razed = [
+            gord["name"] for gord in catalog().lands[land]["gords"] if gord["id"] in land_state["cities"]
+        ]
         for token in land_state["cities"].values():
             tokens[token] += 1
         land_state["cities"] = {}
@@ -227,8 +267,10 @@ def devastate(ctx: Ctx, faction: str, lands: list[str]) -> None:
             land_state["building"] = None
         remove_princess(state, land, ctx)  # devastation sends her home until the next Period (30)
         if razed:
-            ctx.log("devastation", f"The {name(faction)} devastate {land_name(land)}: {', '.join(razed)} "
-                    "destroyed.")
+            ctx.log(
+                "devastation",
+                f"The {name(faction)} devastate {land_name(land)}: {', '.join(razed)} destroyed.",
+            )
 
 
 def go_home(ctx: Ctx, faction: str) -> None:
@@ -285,13 +327,18 @@ def mongol_refuges(state: dict[str, Any], land: str) -> list[str]:
     result = []
     for near in sorted(catalog().adjacency[land]):
         near_state = state["lands"][near]
-        if not near_state["units"] and not near_state["cities"] and near_state["building"] is None \
-                and not near_state["division"]:
+        if (
+            not near_state["units"]
+            and not near_state["cities"]
+            and near_state["building"] is None
+            and not near_state["division"]
+        ):
             result.append(near)
     return result
 
 
 # ---- calling the Teutonic Knights (resolution 28) ----------------------------------------------------------
+
 
 def call_teutons(ctx: Ctx, code: str) -> None:
     """2 Knights, a Civitas (if the gord has no City) and a Castle (if one is left) on Culmen; its building is
@@ -325,8 +372,11 @@ def call_teutons(ctx: Ctx, code: str) -> None:
         del pool["knight"]
     add_units(state, land, TEUTONS, "knight", knights)
     ctx.play["teutons"] = True
-    ctx.log("teutons_called", f"{name(code)} calls the Teutonic Knights to {land_name(land)}: "
-            f"{knights} Knights, a Civitas and a Castle; the land is theirs now.")
+    ctx.log(
+        "teutons_called",
+        f"{name(code)} calls the Teutonic Knights to {land_name(land)}: "
+        f"{knights} Knights, a Civitas and a Castle; the land is theirs now.",
+    )
 
 
 KINDS = ("teutonic_call", "invader_move")

@@ -26,11 +26,17 @@ def _land(token: str) -> str:
 @cache
 def _card_titles() -> dict[str, str]:
     """Lower-case instance id -> title, for every card and tile."""
-    return {instance.lower(): str(record.get("title") or record.get("name") or instance)
-            for record in catalog().kinds.values() for instance in instances(record)}
+    return {
+        instance.lower(): str(record.get("title") or record.get("name") or instance)
+        for record in catalog().kinds.values()
+        for instance in instances(record)
+    }
 
 
-NAMES_LOWER = {code.lower(): title for code, title in NAMES.items()} | {"people": "People", "clergy": "Clergy"}
+NAMES_LOWER = {code.lower(): title for code, title in NAMES.items()} | {
+    "people": "People",
+    "clergy": "Clergy",
+}
 
 
 def _faction(token: str) -> str:
@@ -46,7 +52,9 @@ def describe_action(state: State, action: str) -> str:
     words = action.split()
     verb = words[0] if words else ""
     if verb == "plan":
-        return "Plan: " + ", ".join(f"{n} {ACTION_TITLES.get(w, w)}" for n, w in zip(("I", "II", "III"), words[1:], strict=False))
+        return "Plan: " + ", ".join(
+            f"{n} {ACTION_TITLES.get(w, w)}" for n, w in zip(("I", "II", "III"), words[1:], strict=False)
+        )
     if verb == "direction":
         return "Turn order clockwise" if words[1:] == ["cw"] else "Turn order counter-clockwise"
     if verb == "move" and len(words) == 4:
@@ -69,8 +77,11 @@ def describe_action(state: State, action: str) -> str:
     if verb == "after":
         return "Play after the battle: " + ", ".join(_card(w) for w in words[1:])
     if verb == "play" and len(words) >= 2:
-        target = f" ({_land(words[2]) if words[2] not in NAMES_LOWER else NAMES_LOWER[words[2]]})" \
-            if len(words) > 2 else ""
+        target = (
+            f" ({_land(words[2]) if words[2] not in NAMES_LOWER else NAMES_LOWER[words[2]]})"
+            if len(words) > 2
+            else ""
+        )
         return f"Play the text of {_card(words[1])}{target}"
     if verb == "neighbour" and len(words) == 3:
         return f"Play {_card(words[1])} to move {_faction(words[2])}"
@@ -81,23 +92,35 @@ def describe_action(state: State, action: str) -> str:
     if verb == "give" and len(words) == 3:
         return f"Give {words[2]} gold to {NAMES.get(words[1].upper(), words[1])}"
     if verb in ("ask", "keep", "battle", "place") and len(words) == 2:
-        label = {"ask": "Ask passage through", "keep": "Keep the buildings of", "battle": "Fight in",
-                 "place": "Place the Prince on"}[verb]
+        label = {
+            "ask": "Ask passage through",
+            "keep": "Keep the buildings of",
+            "battle": "Fight in",
+            "place": "Place the Prince on",
+        }[verb]
         return f"{label} {_land(words[1])}"
     if verb == "destroy":
         return f"Destroy on {_land(words[1])}: " + ", ".join(_land(w) for w in words[2:])
     if verb == "penalty" and len(words) == 3:
-        return f"Clergy penalty for {_land(words[1])}: " + ("lose 1 Clergy" if words[2] == "clergy" else "pay 1 gold")
+        return f"Clergy penalty for {_land(words[1])}: " + (
+            "lose 1 Clergy" if words[2] == "clergy" else "pay 1 gold"
+        )
     if verb == "division" and len(words) == 2:
         return f"Place a Division token on {_land(words[1])}"
     if verb == "release" and len(words) == 3:
         return f"Send a {words[1].title()} home from {_land(words[2])}"
     if verb == "choose" and len(words) == 2:
-        return "Pay the gold the History card asks" if words[1] == "pay" else \
-            f"Lose the {words[1].title()} the History card asks"
+        return (
+            "Pay the gold the History card asks"
+            if words[1] == "pay"
+            else f"Lose the {words[1].title()} the History card asks"
+        )
     if verb == "combined" and len(words) == 3:
-        what = {"assemble": "assemble 3 units for", "move": "move the units of",
-                "castle": "build a Castle on"}.get(words[1], words[1])
+        what = {
+            "assemble": "assemble 3 units for",
+            "move": "move the units of",
+            "castle": "build a Castle on",
+        }.get(words[1], words[1])
         target = _faction(words[2]) if words[1] != "castle" else _land(words[2])
         return f"Combined Actions: {what} {target}"
     if verb == "send" and len(words) == 2:
@@ -108,17 +131,28 @@ def describe_action(state: State, action: str) -> str:
         return "Collect taxes (-1 Clergy instead of People)"
     if verb == "prince" and len(words) == 2:
         return f"Crown {_card(words[1])}"
-    labels = {"collect": "Collect taxes (-1 People)", "council": "Summon a Council", "undo": "Undo the last move",
-              "done": "Done (end or skip the action)", "pass": "Pass", "allow": "Allow passage",
-              "deny": "Deny passage", "reroll": "Reroll the die (With the Wind)", "keep": "Keep the die",
-              "stay": "Keep the Prince where he stands", "flip": "Flip the die (Learning Chess)",
-              "call": "Call the Teutonic Knights to Culmen"}
+    labels = {
+        "collect": "Collect taxes (-1 People)",
+        "council": "Summon a Council",
+        "undo": "Undo the last move",
+        "done": "Done (end or skip the action)",
+        "pass": "Pass",
+        "allow": "Allow passage",
+        "deny": "Deny passage",
+        "reroll": "Reroll the die (With the Wind)",
+        "keep": "Keep the die",
+        "stay": "Keep the Prince where he stands",
+        "flip": "Flip the die (Learning Chess)",
+        "call": "Call the Teutonic Knights to Culmen",
+    }
     if action in labels:
         return labels[action]
     if action in ("allow always", "deny always"):
         return f"{words[0].title()} passage now and always for this player"
     if verb == "draw":
         return "Draw " + " ".join(words[1:])
-    if len(words) == 1 and verb.lower() in _card_titles():  # a bare card id (the host's round status names cards)
+    if (
+        len(words) == 1 and verb.lower() in _card_titles()
+    ):  # a bare card id (the host's round status names cards)
         return _card(verb.lower())
     return action

@@ -43,19 +43,39 @@ def begin(ctx: Ctx, code: str) -> None:
     for land, land_state in sorted(state["lands"].items()):
         for unit in ("prince", "knight", "footman"):
             for _ in range(land_state["units"].get(code, {}).get(unit, 0)):
-                pieces.append({"type": unit, "at": land, "mp": MOVEMENT_POINTS[unit] + bonus[unit], "stopped": False,
-                               "moved": False})
-    action.update({"stage": "move", "pieces": pieces, "log": [], "ops": 0, "consent": [], "denied": [],
-                   "asking": None, "penalties": [], "destroy": [],
-                   "start_control": controllers(state),
-                   "start_division": [land for land, ls in state["lands"].items() if ls["division"]]})
+                pieces.append(
+                    {
+                        "type": unit,
+                        "at": land,
+                        "mp": MOVEMENT_POINTS[unit] + bonus[unit],
+                        "stopped": False,
+                        "moved": False,
+                    }
+                )
+    action.update(
+        {
+            "stage": "move",
+            "pieces": pieces,
+            "log": [],
+            "ops": 0,
+            "consent": [],
+            "denied": [],
+            "asking": None,
+            "penalties": [],
+            "destroy": [],
+            "start_control": controllers(state),
+            "start_division": [land for land, ls in state["lands"].items() if ls["division"]],
+        }
+    )
 
 
 def movement_bonus(state: dict[str, Any], code: str) -> dict[str, int]:
     """Extra Movement Points per unit type from held tiles (Mounts for Infantry: Footmen +1)."""
     bonus = dict.fromkeys(MOVEMENT_POINTS, 0)
     for term in rule_terms(state, code, "movement_bonus"):
-        kinds = {"all": tuple(MOVEMENT_POINTS), "infantry": ("footman",), "cavalry": CAVALRY}[term.args[0].name]
+        kinds = {"all": tuple(MOVEMENT_POINTS), "infantry": ("footman",), "cavalry": CAVALRY}[
+            term.args[0].name
+        ]
         for unit in kinds:
             bonus[unit] += term.args[1].number or 0
     return bonus
@@ -77,17 +97,27 @@ def step(ctx: Ctx) -> None:
         if not active(ctx.state, code):
             finish_moves(ctx)
             return
-        prompt(ctx, code, "movement", "Movement: move your units one border at a time (undo allowed), "
-               "ask for passage, then done.")
+        prompt(
+            ctx,
+            code,
+            "movement",
+            "Movement: move your units one border at a time (undo allowed), ask for passage, then done.",
+        )
     elif stage == "consent":
         owner = action["asking"]["owners"][0]
-        prompt(ctx, owner, "consent", f"{name(code)} asks to pass through "
-               f"{land_name(action['asking']['land'])}, where your units stand: allow or deny?")
+        prompt(
+            ctx,
+            owner,
+            "consent",
+            f"{name(code)} asks to pass through "
+            f"{land_name(action['asking']['land'])}, where your units stand: allow or deny?",
+        )
     else:
         _resolve_step(ctx, action)
 
 
 # ---- moving ------------------------------------------------------------------------------------------------
+
 
 def _enemy_players(state: dict[str, Any], land: str, code: str) -> list[str]:
     """Who stops a unit entering ``land``: foreign occupants, and a Border Guards holder controlling it."""
@@ -122,17 +152,27 @@ def truce_lands(state: dict[str, Any], code: str) -> set[str]:
     """Lands where ``code``'s units (or the Neighbour units it moves) may not end a move this Round: the land
     chosen with a Truce of God by another player."""
     effects = state["play"].get("round_effects", [])
-    return {entry["land"] for entry in effects if entry["effect"].get("op") == "immunity"
-            and entry["who"] != code and entry["land"]}
+    return {
+        entry["land"]
+        for entry in effects
+        if entry["effect"].get("op") == "immunity" and entry["who"] != code and entry["land"]
+    }
 
 
 def move(ctx: Ctx, code: str, unit: str, origin: str, target: str) -> None:
     action = ctx.play["action"]
-    index = max((i for i, p in enumerate(action["pieces"])
-                 if p["type"] == unit and p["at"] == origin and p["mp"] > 0 and not p["stopped"]),
-                key=lambda i: action["pieces"][i]["mp"])
+    index = max(
+        (
+            i
+            for i, p in enumerate(action["pieces"])
+            if p["type"] == unit and p["at"] == origin and p["mp"] > 0 and not p["stopped"]
+        ),
+        key=lambda i: action["pieces"][i]["mp"],
+    )
     piece = action["pieces"][index]
-    action["log"].append({"piece": index, "from": origin, "stopped": piece["stopped"], "moved": piece["moved"]})
+    action["log"].append(
+        {"piece": index, "from": origin, "stopped": piece["stopped"], "moved": piece["moved"]}
+    )
     piece["at"], piece["mp"], piece["moved"] = target, piece["mp"] - 1, True
     if _enemy_players(ctx.state, target, code) and target not in action["consent"]:
         piece["stopped"] = True  # a land with units of another colour stops the move (resolution 9)
@@ -148,7 +188,9 @@ def undo(ctx: Ctx, code: str) -> None:
     piece = action["pieces"][last["piece"]]
     add_units(ctx.state, piece["at"], code, piece["type"], -1)
     add_units(ctx.state, last["from"], code, piece["type"], 1)
-    ctx.log("undo", f"{name(code)} takes back the move of a {piece['type'].title()} to {land_name(piece['at'])}.")
+    ctx.log(
+        "undo", f"{name(code)} takes back the move of a {piece['type'].title()} to {land_name(piece['at'])}."
+    )
     piece["at"], piece["mp"] = last["from"], piece["mp"] + 1
     piece["stopped"], piece["moved"] = last["stopped"], last["moved"]
     action["ops"] += 1
@@ -156,12 +198,15 @@ def undo(ctx: Ctx, code: str) -> None:
 
 # ---- consent to pass (resolution 10) -----------------------------------------------------------------------
 
+
 def ask(ctx: Ctx, code: str, land: str) -> None:
     action = ctx.play["action"]
     owners = _enemy_players(ctx.state, land, code)
     action["asking"] = {"land": land, "owners": owners}
-    ctx.log("consent_asked", f"{name(code)} asks {', '.join(name(o) for o in owners)} for passage through "
-            f"{land_name(land)}.")
+    ctx.log(
+        "consent_asked",
+        f"{name(code)} asks {', '.join(name(o) for o in owners)} for passage through {land_name(land)}.",
+    )
     action["stage"] = "consent"
     _apply_standing(ctx, action)
 
@@ -212,6 +257,7 @@ def consent_answer(ctx: Ctx, owner: str, words: list[str]) -> None:
 
 # ---- after the moves ---------------------------------------------------------------------------------------
 
+
 def finish_moves(ctx: Ctx) -> None:
     """``done``: Division tokens, the Clergy penalty lands, control changes and destruction are worked out."""
     state = ctx.state
@@ -256,48 +302,73 @@ def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> None:
         action["penalties"], action["destroy"] = [], []
     if action["penalties"]:
         from .princes import waive_penalties
+
         waive_penalties(ctx, code, action)  # Henry III of Głogów
     cap = penalty_cap(ctx.state, code)
     if cap is not None and len(action["penalties"]) > cap:
         waived = action["penalties"][cap:]
         action["penalties"] = action["penalties"][:cap]
-        ctx.log("penalty_waived", f"{name(code)} pays no Clergy penalty for "
-                f"{', '.join(land_name(land) for land in waived)} (Bishops' Safe-Conduct).")
+        ctx.log(
+            "penalty_waived",
+            f"{name(code)} pays no Clergy penalty for "
+            f"{', '.join(land_name(land) for land in waived)} (Bishops' Safe-Conduct).",
+        )
     if action["penalties"]:
         land = action["penalties"][0]
         choices = penalty_choices(player)
         if len(choices) == 2:
-            prompt(ctx, code, "clergy_penalty", f"The Church frowns on your army in {land_name(land)}: "
-                   "lose 1 Clergy or pay 1 gold.")
+            prompt(
+                ctx,
+                code,
+                "clergy_penalty",
+                f"The Church frowns on your army in {land_name(land)}: lose 1 Clergy or pay 1 gold.",
+            )
             return
         action["penalties"].pop(0)
         if choices:
             pay_penalty(ctx, code, land, choices[0])
         return
     if action["destroy"]:
-        prompt(ctx, code, "destroy", f"You took {land_name(action['destroy'][0])}: destroy its City and/or "
-               "building (costs 1 People and 1 Clergy) or keep them?")
+        prompt(
+            ctx,
+            code,
+            "destroy",
+            f"You took {land_name(action['destroy'][0])}: destroy its City and/or "
+            "building (costs 1 People and 1 Clergy) or keep them?",
+        )
         return
     contested = battle_lands(ctx, code)
     if not contested:
         from .neutrals import follow_up
+
         ctx.play["action"] = follow_up(ctx, action)  # the active variant's Combined Action
         return
     if len(contested) == 1 or not active(ctx.state, code):
         battle.start(ctx, contested[0], code)
         return
-    prompt(ctx, code, "battle_order", "Choose the next battle: " + ", ".join(land_name(land) for land in contested) + ".")
+    prompt(
+        ctx,
+        code,
+        "battle_order",
+        "Choose the next battle: " + ", ".join(land_name(land) for land in contested) + ".",
+    )
 
 
 def battle_lands(ctx: Ctx, code: str) -> list[str]:
-    return sorted(land for land in ctx.state["lands"]
-                  if code in occupants(ctx.state, land) and len(occupants(ctx.state, land)) > 1)
+    return sorted(
+        land
+        for land in ctx.state["lands"]
+        if code in occupants(ctx.state, land) and len(occupants(ctx.state, land)) > 1
+    )
 
 
 def penalty_cap(state: dict[str, Any], code: str) -> int | None:
     """At most this many Clergy penalty lands (a held ``penalty_waiver(cap(n))`` tile), else no cap."""
-    caps = [term.args[0].args[0].number or 0 for term in rule_terms(state, code, "penalty_waiver")
-            if term.args[0].name == "cap"]
+    caps = [
+        term.args[0].args[0].number or 0
+        for term in rule_terms(state, code, "penalty_waiver")
+        if term.args[0].name == "cap"
+    ]
     return min(caps) if caps else None
 
 

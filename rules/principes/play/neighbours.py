@@ -60,6 +60,7 @@ def _home(faction: str) -> str:
 
 # ---- playing a card ----------------------------------------------------------------------------------------
 
+
 def card_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     """``neighbour <card> <faction>`` for each Neighbour card in hand the player can pay for."""
     player = ctx.state["players"][code]
@@ -70,7 +71,9 @@ def card_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
         if record["deck"] != "neighbour" or player["gold"] < record["cost"]:
             continue
         factions = NEIGHBOURS if record["faction"] == "any" else (record["faction"],)
-        result += [f"neighbour {card.lower()} {faction.lower()}" for faction in factions if faction not in done]
+        result += [
+            f"neighbour {card.lower()} {faction.lower()}" for faction in factions if faction not in done
+        ]
     return result
 
 
@@ -83,18 +86,28 @@ def play_card(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
     to_deck_bottom(ctx.state, card)
     paid = pay_gold(ctx, code, int(record["cost"]))
     cost = f", paying {paid} gold" if paid else ""
-    ctx.log("neighbour_card", f"{name(code)} plays {card_title(card)}{cost}: {record['text']} "
-            f"Announced: {name(faction)} ({record['knights']} Knight(s), {record['footmen']} Footman/men).")
+    ctx.log(
+        "neighbour_card",
+        f"{name(code)} plays {card_title(card)}{cost}: {record['text']} "
+        f"Announced: {name(faction)} ({record['knights']} Knight(s), {record['footmen']} Footman/men).",
+    )
     action.setdefault("neighbours_done", []).append(faction)
     order = round_order(ctx.state)
     start = order.index(code) if code in order else 0
-    others = [other for other in order[start + 1:] + order[:start] if other != code]
-    action["neighbour"] = {"card": card, "faction": faction, "knights": int(record["knights"]),
-                           "footmen": int(record["footmen"]), "queue": others, "stage": "block"}
+    others = [other for other in order[start + 1 :] + order[:start] if other != code]
+    action["neighbour"] = {
+        "card": card,
+        "faction": faction,
+        "knights": int(record["knights"]),
+        "footmen": int(record["footmen"]),
+        "queue": others,
+        "stage": "block",
+    }
     action["stage"] = "neighbour"
 
 
 # ---- the steps ---------------------------------------------------------------------------------------------
+
 
 def step(ctx: Ctx, action: dict[str, Any]) -> None:
     army = action["neighbour"]
@@ -102,12 +115,22 @@ def step(ctx: Ctx, action: dict[str, Any]) -> None:
     if army["stage"] == "block":
         _block_step(ctx, code, army)
     elif army["stage"] == "move":
-        prompt(ctx, code, "neighbour_move", f"Move up to {army['knights']} Knight(s) and {army['footmen']} "
-               f"Footman/men of {name(army['faction'])} (move <unit> <from> <to>, undo), then done.")
+        prompt(
+            ctx,
+            code,
+            "neighbour_move",
+            f"Move up to {army['knights']} Knight(s) and {army['footmen']} "
+            f"Footman/men of {name(army['faction'])} (move <unit> <from> <to>, undo), then done.",
+        )
     elif army["stage"] == "destroy":
         if army["destroy"]:
-            prompt(ctx, code, "neighbour_destroy", f"{name(army['faction'])} took "
-                   f"{land_name(army['destroy'][0])}: destroy its City and/or building, or keep them?")
+            prompt(
+                ctx,
+                code,
+                "neighbour_destroy",
+                f"{name(army['faction'])} took "
+                f"{land_name(army['destroy'][0])}: destroy its City and/or building, or keep them?",
+            )
         else:
             army["stage"] = "battles"
     else:
@@ -123,9 +146,15 @@ def _block_step(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
         _finish(ctx, code)
         return
     if queue:
-        prompt(ctx, queue[0], "neighbour_block", f"{name(code)} activates {name(army['faction'])} "
-               f"({army['knights']} Knight(s), {army['footmen']} Footman/men): block them with a card of that "
-               "Neighbour or a joker, or pass.", timing="window")
+        prompt(
+            ctx,
+            queue[0],
+            "neighbour_block",
+            f"{name(code)} activates {name(army['faction'])} "
+            f"({army['knights']} Knight(s), {army['footmen']} Footman/men): block them with a card of that "
+            "Neighbour or a joker, or pass.",
+            timing="window",
+        )
         return
     begin_move(ctx, code, army)
 
@@ -136,12 +165,19 @@ def begin_move(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
     bonus = movement_bonus(state, code)  # the Neighbour's units move with the mover's range
     places = [(area, data["units"]) for area, data in state["offmap"].items()]
     places += [(land, data["units"]) for land, data in sorted(state["lands"].items())]
-    pieces = [{"type": unit, "at": place, "mp": MOVEMENT_POINTS[unit] + bonus[unit], "moved": False,
-               "stopped": False}
-              for place, units in places for unit in UNITS for _ in range(units.get(faction, {}).get(unit, 0))]
+    pieces = [
+        {
+            "type": unit,
+            "at": place,
+            "mp": MOVEMENT_POINTS[unit] + bonus[unit],
+            "moved": False,
+            "stopped": False,
+        }
+        for place, units in places
+        for unit in UNITS
+        for _ in range(units.get(faction, {}).get(unit, 0))
+    ]
     army.update({"stage": "move", "pieces": pieces, "log": [], "ops": 0, "start_control": controllers(state)})
-
-
 
 
 def _finish(ctx: Ctx, code: str) -> None:
@@ -151,6 +187,7 @@ def _finish(ctx: Ctx, code: str) -> None:
 
 
 # ---- blocking ----------------------------------------------------------------------------------------------
+
 
 def block_options(ctx: Ctx, code: str) -> list[str]:
     army = ctx.play["action"]["neighbour"]
@@ -170,11 +207,15 @@ def block_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     to_deck_bottom(ctx.state, card)
     army["knights"] = max(0, army["knights"] - int(record["knights"]))
     army["footmen"] = max(0, army["footmen"] - int(record["footmen"]))
-    ctx.log("neighbour_blocked", f"{name(code)} plays {card_title(card)} to block {name(army['faction'])}: "
-            f"{record['text']} Left to move: {army['knights']} Knight(s), {army['footmen']} Footman/men.")
+    ctx.log(
+        "neighbour_blocked",
+        f"{name(code)} plays {card_title(card)} to block {name(army['faction'])}: "
+        f"{record['text']} Left to move: {army['knights']} Knight(s), {army['footmen']} Footman/men.",
+    )
 
 
 # ---- moving ------------------------------------------------------------------------------------------------
+
 
 def _allowance(army: dict[str, Any], unit: str) -> int:
     used = sum(1 for piece in army["pieces"] if piece["type"] == unit and piece["moved"])
@@ -221,8 +262,13 @@ def move_options(ctx: Ctx, code: str) -> list[str]:
     army = army_of(ctx)
     result = []
     if army["ops"] < MAX_MOVES:
-        groups = sorted({(p["type"], p["at"]) for p in army["pieces"] if p["mp"] > 0 and not p["stopped"]
-                         and (p["moved"] or _allowance(army, p["type"]) > 0)})
+        groups = sorted(
+            {
+                (p["type"], p["at"])
+                for p in army["pieces"]
+                if p["mp"] > 0 and not p["stopped"] and (p["moved"] or _allowance(army, p["type"]) > 0)
+            }
+        )
         for unit, place in groups:
             result += [f"move {unit} {place} {near}" for near in _exits(place)]
     if army["log"]:
@@ -252,16 +298,27 @@ def move_answer(ctx: Ctx, code: str, words: list[str]) -> None:
         piece = army["pieces"][last["piece"]]
         _place_units(ctx.state, piece["at"], faction, piece["type"], -1)
         _place_units(ctx.state, last["from"], faction, piece["type"], 1)
-        piece.update({"at": last["from"], "mp": piece["mp"] + 1, "moved": last["moved"], "stopped": last["stopped"]})
+        piece.update(
+            {"at": last["from"], "mp": piece["mp"] + 1, "moved": last["moved"], "stopped": last["stopped"]}
+        )
         ctx.log("undo", f"{name(code)} takes back a move of {name(faction)}.")
         return
     if words == ["done"]:
         _end_moves(ctx, code, army)
         return
     unit, origin, target = words[1], words[2], words[3]
-    index = max((i for i, p in enumerate(army["pieces"]) if p["type"] == unit and p["at"] == origin
-                 and p["mp"] > 0 and not p["stopped"] and (p["moved"] or _allowance(army, unit) > 0)),
-                key=lambda i: (army["pieces"][i]["moved"], army["pieces"][i]["mp"]))
+    index = max(
+        (
+            i
+            for i, p in enumerate(army["pieces"])
+            if p["type"] == unit
+            and p["at"] == origin
+            and p["mp"] > 0
+            and not p["stopped"]
+            and (p["moved"] or _allowance(army, unit) > 0)
+        ),
+        key=lambda i: (army["pieces"][i]["moved"], army["pieces"][i]["mp"]),
+    )
     piece = army["pieces"][index]
     army["log"].append({"piece": index, "from": origin, "moved": piece["moved"], "stopped": piece["stopped"]})
     piece.update({"at": target, "mp": piece["mp"] - 1, "moved": True})
@@ -270,8 +327,11 @@ def move_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     _place_units(ctx.state, origin, faction, unit, -1)
     _place_units(ctx.state, target, faction, unit, 1)
     army["ops"] += 1
-    ctx.log("neighbour_move", f"{name(code)} moves a {name(faction)} {unit.title()} from "
-            f"{_place_name(origin)} to {land_name(target)}.")
+    ctx.log(
+        "neighbour_move",
+        f"{name(code)} moves a {name(faction)} {unit.title()} from "
+        f"{_place_name(origin)} to {land_name(target)}.",
+    )
 
 
 def _place_name(place: str) -> str:
@@ -286,16 +346,23 @@ def _end_moves(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
         if state["lands"][land]["division"]:  # Neighbour occupation removes the Division token
             state["lands"][land]["division"] = False
             state["supply"]["tokens"]["division"] += 1
-            ctx.log("division_removed", f"{name(faction)} occupies {land_name(land)}: its Division token is "
-                    "removed.")
+            ctx.log(
+                "division_removed",
+                f"{name(faction)} occupies {land_name(land)}: its Division token is removed.",
+            )
     lands = catalog().lands
-    army["destroy"] = [land for land in ended if occupants(state, land) == [faction]
-                       and lands[land]["principality"] != code
-                       and (state["lands"][land]["cities"] or state["lands"][land]["building"])]
+    army["destroy"] = [
+        land
+        for land in ended
+        if occupants(state, land) == [faction]
+        and lands[land]["principality"] != code
+        and (state["lands"][land]["cities"] or state["lands"][land]["building"])
+    ]
     army.update({"stage": "destroy", "ended": ended, "pieces": [], "log": []})
 
 
 # ---- destruction and battles -------------------------------------------------------------------------------
+
 
 def destroy_options(ctx: Ctx, code: str) -> list[str]:
     land = ctx.play["action"]["neighbour"]["destroy"][0]
@@ -319,16 +386,21 @@ def destroy_answer(ctx: Ctx, code: str, words: list[str]) -> None:
         else:
             tokens[item] += 1
             land_state["building"] = None
-    ctx.log("destruction", f"{name(code)} has {name(army['faction'])} destroy {', '.join(words[2:])} on "
-            f"{land_name(land)}.")
+    ctx.log(
+        "destruction",
+        f"{name(code)} has {name(army['faction'])} destroy {', '.join(words[2:])} on {land_name(land)}.",
+    )
 
 
 def _battle_step(ctx: Ctx, action: dict[str, Any], army: dict[str, Any]) -> None:
     from . import battle
 
     faction = army["faction"]
-    contested = [land for land in army["ended"] if faction in occupants(ctx.state, land)
-                 and len(occupants(ctx.state, land)) > 1]
+    contested = [
+        land
+        for land in army["ended"]
+        if faction in occupants(ctx.state, land) and len(occupants(ctx.state, land)) > 1
+    ]
     if contested:
         battle.start(ctx, contested[0], faction)  # in map order: the Neighbour attacks
         return

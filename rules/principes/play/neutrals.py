@@ -31,8 +31,15 @@ def follow_up(ctx: Ctx, ended: dict[str, Any] | None) -> dict[str, Any] | None:
     if ended is None or ended["kind"] not in FOLLOWS or state["options"].get("neutrals") != "active":
         return None
     if not state["players"][ended["who"]]["eliminated"] and _options(state, ended["kind"]):
-        return {"who": ended["who"], "kind": "combined", "follows": ended["kind"], "stage": "choose",
-                "count": 0, "founded": False, "neighbour": None}
+        return {
+            "who": ended["who"],
+            "kind": "combined",
+            "follows": ended["kind"],
+            "stage": "choose",
+            "count": 0,
+            "founded": False,
+            "neighbour": None,
+        }
     return None
 
 
@@ -48,15 +55,22 @@ def _options(state: dict[str, Any], follows: str) -> list[str]:
             pool = state["supply"]["units"].get(faction, {})
             home = capital(faction)
             if (pool.get("knight", 0) or pool.get("footman", 0)) and all(
-                    f == faction for f in occupants(state, home)):
+                f == faction for f in occupants(state, home)
+            ):
                 result.append(f"combined assemble {faction.lower()}")
         elif follows == "movement":
-            if any(land["units"].get(faction, {}).get(unit) for land in state["lands"].values()
-                   for unit in ("knight", "footman")):
+            if any(
+                land["units"].get(faction, {}).get(unit)
+                for land in state["lands"].values()
+                for unit in ("knight", "footman")
+            ):
                 result.append(f"combined move {faction.lower()}")
         elif state["supply"]["tokens"]["castle"] > 0:
-            result += [f"combined castle {land}" for land, owner in sorted(control.items())
-                       if owner == faction and state["lands"][land]["building"] is None]
+            result += [
+                f"combined castle {land}"
+                for land, owner in sorted(control.items())
+                if owner == faction and state["lands"][land]["building"] is None
+            ]
     return result
 
 
@@ -68,8 +82,12 @@ def step(ctx: Ctx, action: dict[str, Any]) -> None:
     from . import neighbours
 
     if action["stage"] == "choose":
-        prompt(ctx, action["who"], "combined", f"Combined Actions: perform a neutral principality's "
-               f"{action['follows'].title()} (or done).")
+        prompt(
+            ctx,
+            action["who"],
+            "combined",
+            f"Combined Actions: perform a neutral principality's {action['follows'].title()} (or done).",
+        )
     elif action["stage"] == "neighbour":
         neighbours.step(ctx, action)
     else:
@@ -107,15 +125,21 @@ def _assemble(ctx: Ctx, code: str, faction: str) -> None:
     for unit, count in placed.items():
         pieces[unit] = pieces.get(unit, 0) + count
     text = ", ".join(f"{count} {unit}" for unit, count in placed.items())
-    ctx.log("combined_assembly", f"{name(code)} has {name(faction)} assemble {text} in "
-            f"{land_name(capital(faction))} (Combined Actions).")
+    ctx.log(
+        "combined_assembly",
+        f"{name(code)} has {name(faction)} assemble {text} in "
+        f"{land_name(capital(faction))} (Combined Actions).",
+    )
 
 
 def _castle(ctx: Ctx, code: str, land: str) -> None:
     ctx.state["supply"]["tokens"]["castle"] -= 1
     ctx.state["lands"][land]["building"] = "castle"
-    ctx.log("combined_building", f"{name(code)} has {name(controllers(ctx.state)[land] or '')} build a Castle "
-            f"on {land_name(land)} (Combined Actions).")
+    ctx.log(
+        "combined_building",
+        f"{name(code)} has {name(controllers(ctx.state)[land] or '')} build a Castle "
+        f"on {land_name(land)} (Combined Actions).",
+    )
 
 
 def _start_move(ctx: Ctx, code: str, action: dict[str, Any], faction: str) -> None:
@@ -123,8 +147,14 @@ def _start_move(ctx: Ctx, code: str, action: dict[str, Any], faction: str) -> No
     from .neighbours import begin_move
 
     units = [land["units"].get(faction, {}) for land in ctx.state["lands"].values()]
-    army = {"card": None, "faction": faction, "knights": sum(u.get("knight", 0) for u in units),
-            "footmen": sum(u.get("footman", 0) for u in units), "queue": [], "stage": "move"}
+    army = {
+        "card": None,
+        "faction": faction,
+        "knights": sum(u.get("knight", 0) for u in units),
+        "footmen": sum(u.get("footman", 0) for u in units),
+        "queue": [],
+        "stage": "move",
+    }
     action["neighbour"] = army
     action["stage"] = "neighbour"
     ctx.log("combined_movement", f"{name(code)} moves the units of {name(faction)} (Combined Actions).")

@@ -48,8 +48,13 @@ def build_cost(state: dict[str, Any], code: str, item: str, base: int) -> int:
 
 def clergy_taxes(state: dict[str, Any], code: str) -> bool:
     """Spindleshanks: Taxes may be paid with 1 Clergy instead of 1 People (``track_cost(taxes, people|clergy)``)."""
-    return any(term.args[0].name == "taxes" and "clergy" in term.args[1].choices
-               for term in rule_terms(state, code, "track_cost")) and state["players"][code]["clergy"] > 0
+    return (
+        any(
+            term.args[0].name == "taxes" and "clergy" in term.args[1].choices
+            for term in rule_terms(state, code, "track_cost")
+        )
+        and state["players"][code]["clergy"] > 0
+    )
 
 
 def immune(state: dict[str, Any], code: str | None, faction: str) -> bool:
@@ -62,8 +67,11 @@ def immune(state: dict[str, Any], code: str | None, faction: str) -> bool:
 
 def waived_lands(state: dict[str, Any], code: str, lands: list[str]) -> list[str]:
     """The lands of ``lands`` whose end-of-move penalty a ``penalty_waiver(principality(P))`` waives."""
-    waived = {term.args[0].args[0].name for term in rule_terms(state, code, "penalty_waiver")
-              if term.args[0].call and term.args[0].name == "principality"}
+    waived = {
+        term.args[0].args[0].name
+        for term in rule_terms(state, code, "penalty_waiver")
+        if term.args[0].call and term.args[0].name == "principality"
+    }
     return [land for land in lands if catalog().lands[land]["principality"] in waived]
 
 
@@ -73,14 +81,20 @@ def waive_penalties(ctx: Ctx, code: str, action: dict[str, Any]) -> None:
     if not waived:
         return
     action["penalties"] = [land for land in action["penalties"] if land not in waived]
-    ctx.log("penalty_waived", f"{name(code)} pays no penalty for {', '.join(land_name(land) for land in waived)} "
-            "(the ruling Prince's rule).")
+    ctx.log(
+        "penalty_waived",
+        f"{name(code)} pays no penalty for {', '.join(land_name(land) for land in waived)} "
+        "(the ruling Prince's rule).",
+    )
 
 
 def coin_loot(state: dict[str, Any], code: str | None) -> int:
     """Gold a coin face rolled by ``code``'s side steals: 1, or n with ``coin_steal(self, n)`` (the Bald)."""
     if code is None:
         return 1
-    amounts = [term.args[1].number or 0 for term in rule_terms(state, code, "coin_steal")
-               if term.args[0].name == "self"]
+    amounts = [
+        term.args[1].number or 0
+        for term in rule_terms(state, code, "coin_steal")
+        if term.args[0].name == "self"
+    ]
     return max(amounts, default=1)

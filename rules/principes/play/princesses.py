@@ -71,8 +71,11 @@ def area_name(area: str) -> str:
 
 def strength(state: dict[str, Any], code: str) -> int:
     """Cards a Princess gives or takes each time: 1, or n with ``princess(strength(n))`` (Lady of the Court)."""
-    values = [term.args[0].args[0].number or 1 for term in rule_terms(state, code, "princess")
-              if term.args[0].call and term.args[0].name == "strength"]
+    values = [
+        term.args[0].args[0].number or 1
+        for term in rule_terms(state, code, "princess")
+        if term.args[0].call and term.args[0].name == "strength"
+    ]
     return max(values, default=1)
 
 
@@ -80,17 +83,23 @@ def legal_areas(state: dict[str, Any], code: str) -> list[str]:
     """Where the player may send the Princess: own Capital first (if controlled), then the other players'
     controlled Capitals, then the Neighbours; never the previous mission's area nor another Princess's."""
     control = controllers(state)
-    taken = {player["princess"] for other, player in state["players"].items()
-             if other != code and player["princess"] not in AWAY}
+    taken = {
+        player["princess"]
+        for other, player in state["players"].items()
+        if other != code and player["princess"] not in AWAY
+    }
     last = _record(state, code)["last"]
     current = state["players"][code]["princess"]
-    capitals = [capital(code)] + [capital(other) for other in state["seats"] if other != code and active(state, other)]
+    capitals = [capital(code)] + [
+        capital(other) for other in state["seats"] if other != code and active(state, other)
+    ]
     areas = [land for land in capitals if control.get(land) == catalog().lands[land]["principality"]]
     areas += sorted(neighbour_areas())
     return [area for area in areas if area not in taken and area != last and area != current]
 
 
 # ---- the figure ----------------------------------------------------------------------------------------------
+
 
 def _units(state: dict[str, Any], area: str) -> dict[str, Any]:
     place = state["offmap"][area] if area in state["offmap"] else state["lands"][area]
@@ -148,8 +157,10 @@ def remove_princess(state: dict[str, Any], land: str, ctx: Ctx | None = None) ->
         _lift(state, code)
         state["players"][code]["princess"] = "removed"
         if ctx is not None:
-            ctx.log("princess_removed", f"{name(code)}'s Princess is removed from {area_name(land)}; she "
-                    "returns at the next Period.")
+            ctx.log(
+                "princess_removed",
+                f"{name(code)}'s Princess is removed from {area_name(land)}; she returns at the next Period.",
+            )
     return removed
 
 
@@ -170,6 +181,7 @@ def check(ctx: Ctx) -> None:
 
 
 # ---- the Round's steps -------------------------------------------------------------------------------------
+
 
 def start_round(ctx: Ctx) -> None:
     """At the start of a Period: the old Princesses leave and everyone sends one; in the second Round of a
@@ -213,14 +225,28 @@ def step(ctx: Ctx) -> None:
             ctx.log("princess_discard", f"{name(who)} has no Court or Neighbour card to discard.")
         return
     if entry["do"] == "send":
-        prompt(ctx, who, "princess", "Send your Princess on a mission: a Neighbour (marriage: immunity from it "
-               "this Period), your Capital (draw cards) or a rival's Capital (they discard).")
+        prompt(
+            ctx,
+            who,
+            "princess",
+            "Send your Princess on a mission: a Neighbour (marriage: immunity from it "
+            "this Period), your Capital (draw cards) or a rival's Capital (they discard).",
+        )
     elif entry["do"] == "draw":
-        prompt(ctx, who, "princess_draw", "Your Princess holds court in your Capital: draw a Court or a "
-               "Neighbour card.")
+        prompt(
+            ctx,
+            who,
+            "princess_draw",
+            "Your Princess holds court in your Capital: draw a Court or a Neighbour card.",
+        )
     else:
-        prompt(ctx, who, "princess_discard", f"{name(entry['by'])}'s Princess plots in your Capital: discard a "
-               "Court or Neighbour card (you may sell or play cards for support first).")
+        prompt(
+            ctx,
+            who,
+            "princess_discard",
+            f"{name(entry['by'])}'s Princess plots in your Capital: discard a "
+            "Court or Neighbour card (you may sell or play cards for support first).",
+        )
 
 
 def options(ctx: Ctx, code: str, kind: str) -> list[str]:
@@ -229,8 +255,11 @@ def options(ctx: Ctx, code: str, kind: str) -> list[str]:
         return [f"send {area}" for area in legal_areas(state, code)]
     if kind == "princess_draw":
         return [f"draw {deck}" for deck in ("court", "neighbour") if state["decks"][deck]]
-    return [f"discard {card.lower()}" for card in state["players"][code]["hand"]
-            if card_record(card)["deck"] in ("court", "neighbour")]
+    return [
+        f"discard {card.lower()}"
+        for card in state["players"][code]["hand"]
+        if card_record(card)["deck"] in ("court", "neighbour")
+    ]
 
 
 def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
@@ -245,7 +274,9 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         assert card is not None
         ctx.state["players"][code]["hand"].remove(card)
         to_deck_bottom(ctx.state, card)
-        deck = card_record(card)["deck"].title()  # the deck shows, the card stays hidden (as a Politics return)
+        deck = card_record(card)[
+            "deck"
+        ].title()  # the deck shows, the card stays hidden (as a Politics return)
         ctx.log("princess_discard", f"{name(code)} discards a {deck} card (a foreign Princess at court).")
 
 
@@ -259,8 +290,11 @@ def send(ctx: Ctx, code: str, area: str) -> None:
     record["host"] = controllers(state).get(area) if area in state["lands"] else None
     neighbours = neighbour_areas()
     if area in neighbours:
-        ctx.log("princess_sent", f"{name(code)}'s Princess marries into {name(neighbours[area])}: its units "
-                f"cannot end a move on {name(code)}'s lands this Period.")
+        ctx.log(
+            "princess_sent",
+            f"{name(code)}'s Princess marries into {name(neighbours[area])}: its units "
+            f"cannot end a move on {name(code)}'s lands this Period.",
+        )
     else:
         host = catalog().lands[area]["principality"]
         role = "holds court at home" if host == code else f"plots at the court of {name(host)}"

@@ -153,15 +153,26 @@ def test_movement_spares_a_strong_garrison() -> None:
 
 def test_consent_is_refused_to_a_rival() -> None:
     state = new_state(2)
-    state["play"]["prompts"]["PMI"] = {"id": "c1", "kind": "consent", "text": "", "timing": "turn", "sealed": False}
+    state["play"]["prompts"]["PMI"] = {
+        "id": "c1",
+        "kind": "consent",
+        "text": "",
+        "timing": "turn",
+        "sealed": False,
+    }
     view = GAME.view(state, seat(state, "PMI"))
     assert ai_strong.STRONG["consent"](view, "PMI", ["allow", "deny"], random.Random(0)) == "deny"
 
 
 def test_unknown_prompt_kinds_fall_back_to_the_basic_chooser(monkeypatch) -> None:
     state = new_state(2)
-    state["play"]["prompts"]["PMA"] = {"id": "x", "kind": "princess_mission", "text": "", "timing": "turn",
-                                       "sealed": False}
+    state["play"]["prompts"]["PMA"] = {
+        "id": "x",
+        "kind": "princess_mission",
+        "text": "",
+        "timing": "turn",
+        "sealed": False,
+    }
     monkeypatch.setitem(ai.CHOOSERS, "princess_mission", lambda view, me, answers, rng: answers[-1])
     view = GAME.view(state, seat(state, "PMA"))
     assert ai.choose_action(view, 0, ["send a", "send b"], "strong", random.Random(0)) == "send b"

@@ -38,12 +38,15 @@ PENDING: set[str] = set()
 
 def covers(*kinds: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Marks the component kinds a test covers (read from the source by the enumeration test)."""
+
     def mark(test: Callable[..., Any]) -> Callable[..., Any]:
         return test
+
     return mark
 
 
 # ---- helpers -----------------------------------------------------------------------------------------------
+
 
 def give(state: dict, code: str, *cards: str) -> None:
     state["players"][code]["hand"] = list(cards)
@@ -54,8 +57,12 @@ def hold(state: dict, code: str, *tiles: str) -> None:
         state["players"][code]["progress"][catalog().kind_of(tile)["colour"]].append(tile)
 
 
-def battle_state(attacker_units: dict[str, int], defender_units: dict[str, int], land: str = "rava",
-                 hands: dict[str, list[str]] | None = None) -> dict:
+def battle_state(
+    attacker_units: dict[str, int],
+    defender_units: dict[str, int],
+    land: str = "rava",
+    hands: dict[str, list[str]] | None = None,
+) -> dict:
     """Polonia Minor attacks Masovia in ``land`` (4 players); the battle waits at the attacker's first window."""
     state = new_state(4)
     clear_units(state, land)
@@ -93,8 +100,12 @@ def finish(state: dict, dice: list[int], after: dict[str, str] | None = None) ->
         code = next(c for c in ("PMI", "MAS") if seat(state, c) in decisions)
         kind = decisions[seat(state, code)].kind
         options = legal_actions(state, seat(state, code))
-        answer = {"after_battle": (after or {}).get(code, "pass"), "reroll": "keep", "flip": "keep",
-                  "withdraw": options[0]}.get(kind, "pass")
+        answer = {
+            "after_battle": (after or {}).get(code, "pass"),
+            "reroll": "keep",
+            "flip": "keep",
+            "withdraw": options[0],
+        }.get(kind, "pass")
         state = act(state, code, answer, draws=dice).state
     return state
 
@@ -108,25 +119,33 @@ def play_text(state: dict, code: str, action: str) -> dict:
 
 # ---- Battle cards ------------------------------------------------------------------------------------------
 
+
 @covers("B01")
 def test_crossbowmen_sword_and_shield() -> None:
-    state = to_roll(battle_state({"footman": 1}, {"footman": 1}, hands={"PMI": ["B01a"]}),
-                    {"PMI": ["before b01a"]}, [3, 3])
+    state = to_roll(
+        battle_state({"footman": 1}, {"footman": 1}, hands={"PMI": ["B01a"]}),
+        {"PMI": ["before b01a"]},
+        [3, 3],
+    )
     assert state["play"]["battle"]["bonus"]["A"] == [1, 1]
 
 
 @covers("B02")
 def test_ambush_in_the_forest_defender_only() -> None:
     hands = {"PMI": ["B02a"], "MAS": ["B02b"]}
-    state = to_roll(battle_state({"footman": 1}, {"footman": 1}, hands=hands),
-                    {"PMI": ["before b02a"], "MAS": ["before b02b"]}, [3, 3])
+    state = to_roll(
+        battle_state({"footman": 1}, {"footman": 1}, hands=hands),
+        {"PMI": ["before b02a"], "MAS": ["before b02b"]},
+        [3, 3],
+    )
     assert state["play"]["battle"]["bonus"] == {"A": [0, 0], "D": [2, 0]}
 
 
 @covers("B03")
 def test_knightly_charge_per_cavalry() -> None:
-    state = to_roll(battle_state({"knight": 2}, {"footman": 1}, hands={"PMI": ["B03a"]}),
-                    {"PMI": ["before b03a"]}, [3, 3])
+    state = to_roll(
+        battle_state({"knight": 2}, {"footman": 1}, hands={"PMI": ["B03a"]}), {"PMI": ["before b03a"]}, [3, 3]
+    )
     assert state["play"]["battle"]["bonus"]["A"] == [2, 0]
 
 
@@ -140,8 +159,11 @@ def test_hired_knights_cost_gold() -> None:
 
 @covers("B05")
 def test_shield_wall_per_infantry() -> None:
-    state = to_roll(battle_state({"footman": 2}, {"footman": 1}, hands={"PMI": ["B05a"]}),
-                    {"PMI": ["before b05a"]}, [3, 3])
+    state = to_roll(
+        battle_state({"footman": 2}, {"footman": 1}, hands={"PMI": ["B05a"]}),
+        {"PMI": ["before b05a"]},
+        [3, 3],
+    )
     assert state["play"]["battle"]["bonus"]["A"] == [0, 2]
 
 
@@ -159,9 +181,15 @@ def test_siege_engines_ignore_the_castle() -> None:
 @covers("B07")
 def test_scouts_cancel_an_opponent_card() -> None:
     hands = {"PMI": ["B07a"], "MAS": ["B01a"]}
-    state = to_roll(battle_state({"footman": 1}, {"footman": 1}, hands=hands),
-                    {"PMI": ["before b07a"], "MAS": ["before b01a"]}, [3, 3])
-    assert state["play"]["battle"]["cancelled"] == ["B01a"] and state["play"]["battle"]["bonus"]["D"] == [0, 0]
+    state = to_roll(
+        battle_state({"footman": 1}, {"footman": 1}, hands=hands),
+        {"PMI": ["before b07a"], "MAS": ["before b01a"]},
+        [3, 3],
+    )
+    assert state["play"]["battle"]["cancelled"] == ["B01a"] and state["play"]["battle"]["bonus"]["D"] == [
+        0,
+        0,
+    ]
 
 
 @covers("B08")
@@ -245,6 +273,7 @@ def test_cards_without_text_give_their_corner(card: str, symbol: str) -> None:
 
 # ---- Court cards -------------------------------------------------------------------------------------------
 
+
 @covers("C01")
 def test_heir_keeps_the_player_in_the_game() -> None:
     state = new_state(4)
@@ -276,7 +305,10 @@ def test_statutes_of_leczyca() -> None:
     clergy = {code: state["players"][code]["clergy"] for code in state["seats"]}
     state = play_text(state, "PMA", "play c05a")
     assert state["players"]["SIL"]["clergy"] == clergy["SIL"] - 1
-    assert state["players"]["MAS"]["clergy"] == clergy["MAS"] and state["players"]["PMI"]["clergy"] == clergy["PMI"]
+    assert (
+        state["players"]["MAS"]["clergy"] == clergy["MAS"]
+        and state["players"]["PMI"]["clergy"] == clergy["PMI"]
+    )
 
 
 @covers("C07")
@@ -396,8 +428,9 @@ def test_each_neighbour_card_moves_its_neighbour(kind: str) -> None:
     assert state["players"]["PMA"]["gold"] == gold - record["cost"]
     moves = [a for a in legal_actions(state, seat(state, "PMA")) if a.startswith("move footman")]
     control = controllers(state)
-    target_move = next(m for m in moves if control.get(m.split()[3]) != "PMA"
-                       and not state["lands"][m.split()[3]]["units"])
+    target_move = next(
+        m for m in moves if control.get(m.split()[3]) != "PMA" and not state["lands"][m.split()[3]]["units"]
+    )
     target = target_move.split()[3]
     state, _ = run(state, "PMA", target_move, "done")
     assert state["lands"][target]["units"] == {faction: {"footman": 1}}
@@ -405,6 +438,7 @@ def test_each_neighbour_card_moves_its_neighbour(kind: str) -> None:
 
 
 # ---- Progress tiles ----------------------------------------------------------------------------------------
+
 
 def progress_state(code: str, offered: dict[str, list[str]], gold: int | None = None) -> dict:
     state = new_state(2)
@@ -497,8 +531,14 @@ def test_bishops_safe_conduct_one_penalty_only() -> None:
     state["players"]["PMA"]["gold"] = 0
     state = open_action(state, "PMA", "movement")
     clergy = state["players"]["PMA"]["clergy"]
-    state, kinds = run(state, "PMA", "move footman calisia milicium", "move knight posnania premet",
-                       "move knight premet crosna", "done")  # two Silesian lands: one penalty only
+    state, kinds = run(
+        state,
+        "PMA",
+        "move footman calisia milicium",
+        "move knight posnania premet",
+        "move knight premet crosna",
+        "done",
+    )  # two Silesian lands: one penalty only
     assert "penalty_waived" in kinds and state["players"]["PMA"]["clergy"] == clergy - 1
 
 
@@ -577,7 +617,9 @@ def test_brick_kilns_three_buildings() -> None:
     hold(state, "PMA", "Br2a")
     state = open_action(state, "PMA", "building")
     state, _ = run(state, "PMA", "build castle gnesna", "build castle calisia", "build castle santocum")
-    assert sum(state["lands"][land]["building"] == "castle" for land in ("gnesna", "calisia", "santocum")) == 3
+    assert (
+        sum(state["lands"][land]["building"] == "castle" for land in ("gnesna", "calisia", "santocum")) == 3
+    )
 
 
 @covers("Br3")
@@ -632,11 +674,15 @@ def test_ducal_chancery_hand_limit_nine() -> None:
 
 # ---- the enumeration -----------------------------------------------------------------------------------------
 
+
 def test_every_component_has_a_test() -> None:
     """Every Battle, Court, Neighbour and History card kind, every Progress tile kind and every Prince card is
     named by a ``covers`` mark in this folder's tests, except the explicit PENDING set (which must only shrink)."""
-    kinds = {record["id"] for deck in ("battle", "court", "neighbour", "progress", "history", "princes")
-             for record in catalog().components[deck]}
+    kinds = {
+        record["id"]
+        for deck in ("battle", "court", "neighbour", "progress", "history", "princes")
+        for record in catalog().components[deck]
+    }
     covered: set[str] = set()
     for path in Path(__file__).parent.glob("test_*.py"):
         for marks in re.findall(r"@covers\(([^)]*)\)", path.read_text()):

@@ -56,11 +56,15 @@ def test_assembly_example() -> None:
     put(state, "cracovia", "PMI", knight=1)
     put(state, "wislicia", "PMI", prince=1)
     state = open_action(state, "PMI", "assembly")
-    targets = {action.split()[2] for action in legal_actions(state, seat(state, "PMI"))
-               if action.startswith("assemble")}
+    targets = {
+        action.split()[2]
+        for action in legal_actions(state, seat(state, "PMI"))
+        if action.startswith("assemble")
+    }
     assert targets == {"wislicia", "cracovia"}
-    state, _ = run(state, "PMI", "assemble footman wislicia", "assemble knight wislicia",
-                   "assemble knight cracovia")
+    state, _ = run(
+        state, "PMI", "assemble footman wislicia", "assemble knight wislicia", "assemble knight cracovia"
+    )
     assert state["players"]["PMI"]["gold"] == 3
     assert state["lands"]["wislicia"]["units"]["PMI"] == {"prince": 1, "footman": 2, "knight": 1}
     assert state["lands"]["cracovia"]["units"]["PMI"] == {"knight": 2}
@@ -72,11 +76,18 @@ def test_movement_example() -> None:
     Silesian land only (the Masovian land was already held, the central land is exempt)."""
     state = new_state(4)
     put(state, "zarnovia", "PMI", knight=3)
-    put(state, "rava", "PMI", footman=1)   # Masovian land Polonia Minor already holds
+    put(state, "rava", "PMI", footman=1)  # Masovian land Polonia Minor already holds
     put(state, "radomia", "PMI", prince=1, footman=1)
     state = open_action(state, "PMI", "movement")
-    state, kinds = run(state, "PMI", "move prince radomia rava", "move footman radomia rava",
-                       "move knight zarnovia siradia", "move knight zarnovia siradia", "ask calisia")
+    state, kinds = run(
+        state,
+        "PMI",
+        "move prince radomia rava",
+        "move footman radomia rava",
+        "move knight zarnovia siradia",
+        "move knight zarnovia siradia",
+        "ask calisia",
+    )
     assert "consent_asked" in kinds
     assert decision_of(state, "PMA") == "consent"
     state, kinds = run(state, "PMA", "allow")
@@ -86,8 +97,10 @@ def test_movement_example() -> None:
     state, kinds = run(state, "PMI", "done")
     assert decision_of(state, "PMI") == "clergy_penalty"  # gold and Clergy both available: the mover chooses
     assert state["play"]["action"]["penalties"] == ["milicium"]
-    assert {a for a in legal_actions(state, seat(state, "PMI")) if a.startswith("penalty")} == \
-        {"penalty milicium clergy", "penalty milicium gold"}
+    assert {a for a in legal_actions(state, seat(state, "PMI")) if a.startswith("penalty")} == {
+        "penalty milicium clergy",
+        "penalty milicium gold",
+    }
     state, kinds = run(state, "PMI", "penalty milicium clergy")
     assert state["players"]["PMI"]["clergy"] == clergy - 1
     assert state["play"]["action"] is None  # no battle: the Movement is over
@@ -103,8 +116,8 @@ def _battle_example_state():
     state["lands"]["sandomiria"]["cities"]["sandomiria"] = "city"
     put(state, "sandomiria", "PMI", knight=1, footman=1)
     put(state, "sandomiria", "SIL", knight=1, footman=2)
-    state["players"]["SIL"]["hand"] = ["B13a", "B11a"]   # corners: sword, shield
-    state["players"]["PMI"]["hand"] = ["B15a"]           # corner: sword or shield
+    state["players"]["SIL"]["hand"] = ["B13a", "B11a"]  # corners: sword, shield
+    state["players"]["PMI"]["hand"] = ["B15a"]  # corner: sword or shield
     state = open_action(state, "SIL", "movement")
     state["play"]["action"].update({"stage": "resolve", "pieces": [], "penalties": [], "destroy": []})
     state["play"]["prompts"] = {}
@@ -121,7 +134,11 @@ def test_battle_example() -> None:
     assert battle.swords_and_shields(state, current, "A") == (5, 0)
     assert battle.swords_and_shields(state, current, "D") == (4, 3)
     assert battle.damages(state, current) == {"D": 2, "A": 4}
-    assert battle.casualties(current["units"]["D"], 2) == ({"footman": 1}, 1, 0)  # Footman toppled, Knight wounded
+    assert battle.casualties(current["units"]["D"], 2) == (
+        {"footman": 1},
+        1,
+        0,
+    )  # Footman toppled, Knight wounded
     assert battle.casualties(current["units"]["A"], 4) == ({"footman": 2, "knight": 1}, 0, 0)
     assert decision_of(state, "SIL") == "extra_cards"
     state, _ = run(state, "SIL", "extra b13a sword", "extra b11a shield", "pass")  # no card left: it passes
@@ -132,8 +149,8 @@ def test_battle_example() -> None:
     state, kinds = run(state, "PMI", "extra b15a shield", "pass")
     assert "battle_result" in kinds
     land = state["lands"]["sandomiria"]["units"]
-    assert land["PMI"] == {"knight": 1}           # the Footman fell, the Knight was raised again
-    assert "SIL" not in land                       # both Footmen fell; the Knight had nowhere to withdraw
+    assert land["PMI"] == {"knight": 1}  # the Footman fell, the Knight was raised again
+    assert "SIL" not in land  # both Footmen fell; the Knight had nowhere to withdraw
     assert state["players"]["PMI"]["people"] == people["PMI"] + 1
     assert state["players"]["SIL"]["people"] == people["SIL"] - 1
 

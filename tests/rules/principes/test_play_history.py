@@ -27,7 +27,9 @@ def reveal(state: dict[str, Any], card: str) -> tuple[dict[str, Any], list[str]]
     return applied.state, [event.kind for event in applied.events]
 
 
-def round_end(state: dict[str, Any], card: str, icons: list[str] | None = None) -> tuple[dict[str, Any], list[str]]:
+def round_end(
+    state: dict[str, Any], card: str, icons: list[str] | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """Jump to the end of the Round with ``card`` revealed (its icons, or ``icons``), and resolve what needs no
     decision."""
     state["history"]["revealed"] = card
@@ -44,6 +46,7 @@ def tracks(state: dict[str, Any], track: str) -> dict[str, int]:
 
 
 # ---- the texts ---------------------------------------------------------------------------------------------
+
 
 @covers("H01")
 def test_battle_of_zawichost_everyone_draws_a_battle_card_princeps_first() -> None:
@@ -115,8 +118,10 @@ def test_battle_of_legnica_a_shield_against_invaders() -> None:
 def test_swietopelk_everyone_draws_a_neighbour_card() -> None:
     state = new_state(4)
     state, _ = reveal(state, "H08")
-    assert all(sum(catalog().kind_of(card)["deck"] == "neighbour" for card in state["players"][code]["hand"]) == 2
-               for code in state["seats"])
+    assert all(
+        sum(catalog().kind_of(card)["deck"] == "neighbour" for card in state["players"][code]["hand"]) == 2
+        for code in state["seats"]
+    )
 
 
 @covers("H09")
@@ -130,8 +135,11 @@ def test_synod_of_wroclaw_each_pays_or_loses_clergy() -> None:
     assert state["players"]["SIL"]["clergy"] == 3  # in turn order, after the Princeps
     state, _ = run(state, "PMA", "choose clergy")
     state, _ = run(state, "MAS", "choose pay")
-    assert (state["players"]["PMI"]["gold"], state["players"]["PMA"]["clergy"], state["players"]["MAS"]["gold"]) \
-        == (4, 3, 4)
+    assert (
+        state["players"]["PMI"]["gold"],
+        state["players"]["PMA"]["clergy"],
+        state["players"]["MAS"]["gold"],
+    ) == (4, 3, 4)
     assert decision_of(state, "PMI") == "plan"
 
 
@@ -176,8 +184,12 @@ def test_henry_probus_the_richest_pay_a_ransom() -> None:
     state = new_state(4)
     state["players"]["PMA"]["gold"] = state["players"]["SIL"]["gold"] = 7
     state, _ = reveal(state, "H14")
-    assert {code: state["players"][code]["gold"] for code in state["seats"]} == \
-        {"PMA": 5, "MAS": 5, "PMI": 5, "SIL": 5}
+    assert {code: state["players"][code]["gold"] for code in state["seats"]} == {
+        "PMA": 5,
+        "MAS": 5,
+        "PMI": 5,
+        "SIL": 5,
+    }
     poor = new_state(4)
     for code in poor["seats"]:
         poor["players"][code]["gold"] = 1
@@ -221,6 +233,7 @@ def test_coronation_at_gniezno_gnesna_controller_gains_two_clergy() -> None:
 
 # ---- the icons ---------------------------------------------------------------------------------------------
 
+
 def test_icons_resolve_top_then_bottom_and_not_in_the_last_round() -> None:
     state, kinds = round_end(new_state(4), "H01")  # Release, then Division
     assert kinds.index("icon_release") < (kinds + ["icon_division"]).index("icon_division")
@@ -249,7 +262,9 @@ def test_resolution_24_division_placement_on_unit_free_lands_of_players() -> Non
     options = legal_actions(state, seat(state, "PMI"))
     lands = {option.split()[1] for option in options if option.startswith("division")}
     assert "calisia" in lands and "gnesna" not in lands  # Gnesna holds a Footman
-    assert all(catalog().lands[land]["principality"] == "PMA" for land in lands)  # no neutral, no central land
+    assert all(
+        catalog().lands[land]["principality"] == "PMA" for land in lands
+    )  # no neutral, no central land
     state, kinds = run(state, "PMI", "division calisia")
     assert "division_placed" in kinds and controllers(state)["calisia"] is None and might(state)["PMA"] == 3
     assert "calisia" not in controlled_lands(state, "PMA")

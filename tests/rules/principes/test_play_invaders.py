@@ -25,15 +25,23 @@ def new_state(players: int = 4) -> dict[str, Any]:
 
 
 def moves(state: dict[str, Any], code: str) -> list[str]:
-    return [action for action in legal_actions(state, seat(state, code))
-            if action.split()[0] in ("move", "undo", "done")]
+    return [
+        action
+        for action in legal_actions(state, seat(state, code))
+        if action.split()[0] in ("move", "undo", "done")
+    ]
 
 
 def fight_through(state: dict[str, Any], draws: list[int]) -> tuple[dict[str, Any], list[str]]:
     """Pass the battle windows, keep the die, seal 'pass' after the battle (dice from ``draws``); returns the
     state when no such decision is left, and the event kinds logged on the way."""
-    answers = {"before_battle": "pass", "extra_cards": "pass", "after_battle": "pass", "reroll": "keep",
-               "flip": "keep"}
+    answers = {
+        "before_battle": "pass",
+        "extra_cards": "pass",
+        "after_battle": "pass",
+        "reroll": "keep",
+        "flip": "keep",
+    }
     kinds: list[str] = []
     for _ in range(20):
         waiting = [code for code in state["seats"] if decision_of(state, code) in answers]
@@ -103,8 +111,13 @@ def test_resolution_28_calling_and_moving_the_teutonic_knights() -> None:
     assert "teutons_called" in kinds and culmen["units"] == {"TEU": {"knight": 2}}
     assert culmen["cities"] == {"culmen": "civitas"} and culmen["building"] == "castle"
     assert controllers(state)[land] is None
-    assert sum(state["lands"][near]["units"].get("MAS", {}).get("footman", 0) for near in ("crusvicia", "dobrinia")) \
-        >= 1  # the Footman withdrew to a land Masovia controls
+    assert (
+        sum(
+            state["lands"][near]["units"].get("MAS", {}).get("footman", 0)
+            for near in ("crusvicia", "dobrinia")
+        )
+        >= 1
+    )  # the Footman withdrew to a land Masovia controls
     # the next Balt Raid: the Knights block the Prussians, only the Lithuanians come
     state["round"] = 2
     state, kinds = round_end(state, "H05", ["balt_raid", "teutonic"])
@@ -144,8 +157,12 @@ def test_mongol_invasion_example_moved_by_four_players_in_turn() -> None:
     state, kinds = round_end(state, "H07", ["mongols"])
     assert "mongols_arrive" in kinds and state["offmap"]["rus"]["units"]["MON"] == {"knight": 4}
     movers = []
-    for code, step in (("SIL", "rus lublinum"), ("PMA", "lublinum radomia"), ("MAS", "radomia zarnovia"),
-                       ("PMI", "zarnovia siradia")):
+    for code, step in (
+        ("SIL", "rus lublinum"),
+        ("PMA", "lublinum radomia"),
+        ("MAS", "radomia zarnovia"),
+        ("PMI", "zarnovia siradia"),
+    ):
         assert decision_of(state, code) == "invader_move"
         movers.append(code)
         state, kinds = run(state, code, *[f"move knight {step}"] * 4, "done")

@@ -49,8 +49,12 @@ def test_rulebook_neighbour_example_resolution_22() -> None:
     assert (army["knights"], army["footmen"]) == (1, 1)
     state = pass_empty_windows(state)  # Silesia has no card left: its window passes
     assert decision_of(state, "PMA") == "neighbour_move"
-    state, kinds = run(state, "PMA", "move knight german_marches crosna", "move footman german_marches lubusium")
-    assert "move knight german_marches crosna" not in legal_actions(state, seat(state, "PMA"))  # 1 Knight only
+    state, kinds = run(
+        state, "PMA", "move knight german_marches crosna", "move footman german_marches lubusium"
+    )
+    assert "move knight german_marches crosna" not in legal_actions(
+        state, seat(state, "PMA")
+    )  # 1 Knight only
     state, kinds = run(state, "PMA", "done")
     assert decision_of(state, "PMA") == "neighbour_destroy"
     state, kinds = run(state, "PMA", "destroy lubusium abbey")

@@ -25,8 +25,13 @@ def ruled(players: int, code: str, prince: str) -> dict[str, Any]:
 
 
 def fake_battle(attacker: str, defender: str, winner: str | None = None) -> dict[str, Any]:
-    return {"sides": {"A": attacker, "D": defender}, "bonus": {"A": [0, 0], "D": [0, 0]}, "winner": winner,
-            "units": {"A": {"footman": 1}, "D": {"footman": 1}}, "land": "plocium"}
+    return {
+        "sides": {"A": attacker, "D": defender},
+        "bonus": {"A": [0, 0], "D": [0, 0]},
+        "winner": winner,
+        "units": {"A": {"footman": 1}, "D": {"footman": 1}},
+        "land": "plocium",
+    }
 
 
 def taxes_gold(state: dict[str, Any], code: str) -> int:

@@ -17,6 +17,7 @@ from rules.principes.play import legal_actions, on_deadline, outcome, parse, pen
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_basic_ai_games_end_and_replay(players: int) -> None:
     """Basic AI against basic AI: every game ends after Round 6 or earlier, and the log replays."""
+
     def basic(game, view, seat, legal, rng):
         return game.choose_action(view, seat, legal, "basic", rng)
 
@@ -32,11 +33,13 @@ def test_basic_ai_games_end_and_replay(players: int) -> None:
 
 def test_deadline_defaults_are_legal_and_finish_a_game() -> None:
     """A game where every seat lets its deadline expire ends too: each default is a legal answer."""
+
     def expire(game, view, seat, legal, rng):
         return on_deadline(state_box[0], seat)
 
     state_box: list = []
     from rules.engine.playout import start, step
+
     playout = start(GAME, 3, {}, 4)
     for _ in range(5000):
         decisions = pending(playout.state)

@@ -37,6 +37,7 @@ def fight(state, land: str, attacker: str, draws: list[int]):
 
 # ---- tracks, buildings, Lancicia ---------------------------------------------------------------------------
 
+
 def test_resolution_1_tiltyard_and_abbey_move_people_and_clergy() -> None:
     state = open_action(new_state(2), "PMA", "building")
     people, clergy = state["players"]["PMA"]["people"], state["players"]["PMA"]["clergy"]
@@ -58,7 +59,11 @@ def test_resolution_2_might_from_the_map_and_the_track_clamp() -> None:
 def test_resolution_3_start_tracks() -> None:
     state = new_state(3)
     for code in state["seats"]:
-        assert (might(state)[code], state["players"][code]["people"], state["players"][code]["clergy"]) == (4, 4, 4)
+        assert (might(state)[code], state["players"][code]["people"], state["players"][code]["clergy"]) == (
+            4,
+            4,
+            4,
+        )
 
 
 def test_resolution_4_tracks_clamp_and_taxes_refused_at_zero() -> None:
@@ -99,6 +104,7 @@ def test_resolution_6_western_pomerania_two_cities_and_both_shields() -> None:
 
 # ---- Assembly ----------------------------------------------------------------------------------------------
 
+
 def test_resolution_7_assembly_fallback_to_the_richest_land() -> None:
     state = new_state(2)
     clear_units(state, "cracovia")
@@ -117,6 +123,7 @@ def test_resolution_8_prince_off_the_map_returns_with_assembly() -> None:
 
 
 # ---- Movement ----------------------------------------------------------------------------------------------
+
 
 def test_resolution_9_movement_points_stops_and_neutrals_never_consent() -> None:
     state = new_state(2)  # Masovia and Silesia are neutral
@@ -143,7 +150,8 @@ def test_resolution_10_consent_denied_standing_answers_and_undo() -> None:
     assert "ask calisia" not in legal_actions(state, seat(state, "PMI"))
     state, _ = run(state, "PMI", "move knight siradia calisia")
     assert state["play"]["action"]["pieces"][-1]["stopped"] or any(
-        p["stopped"] for p in state["play"]["action"]["pieces"])
+        p["stopped"] for p in state["play"]["action"]["pieces"]
+    )
     state, kinds = run(state, "PMI", "undo")
     assert "undo" in kinds and state["lands"]["siradia"]["units"]["PMI"] == {"knight": 1}
     assert "standing" not in view_play(state, {}, None)["play"]  # standing answers stay private
@@ -190,11 +198,14 @@ def test_resolution_13_the_mover_chooses_the_battle_order() -> None:
     put(state, "opolia", "SIL", footman=1)
     state = fight(state, "rava", "PMI", [])
     assert decision_of(state, "PMI") == "battle_order"
-    assert {a for a in legal_actions(state, seat(state, "PMI")) if a.startswith("battle")} == \
-        {"battle rava", "battle opolia"}
+    assert {a for a in legal_actions(state, seat(state, "PMI")) if a.startswith("battle")} == {
+        "battle rava",
+        "battle opolia",
+    }
 
 
 # ---- Battles -----------------------------------------------------------------------------------------------
+
 
 def _neutral_battle(draws: list[int], gold: int = 5):
     state = new_state(2)
@@ -250,7 +261,10 @@ def test_resolution_18_withdrawal_to_adjacent_controlled_lands() -> None:
     state = fight(state, "rava", "PMI", [3, 3])
     assert state["play"]["battle"]["winner"] == "D"
     assert decision_of(state, "PMI") == "withdraw"
-    assert set(legal_actions(state, seat(state, "PMI"))) >= {"withdraw knight radomia", "withdraw knight zarnovia"}
+    assert set(legal_actions(state, seat(state, "PMI"))) >= {
+        "withdraw knight radomia",
+        "withdraw knight zarnovia",
+    }
     state, kinds = run(state, "PMI", "withdraw knight zarnovia")
     assert "withdrawal" in kinds and state["lands"]["zarnovia"]["units"]["PMI"]["knight"] == 1
     assert "PMI" not in state["lands"]["rava"]["units"]
@@ -287,10 +301,13 @@ def test_resolution_25_division_token_removed_with_a_single_penalty() -> None:
     state = open_action(state, "PMI", "movement")
     state, kinds = run(state, "PMI", "move footman lelovia opolia", "done")
     assert "division_removed" in kinds and not state["lands"]["opolia"]["division"]
-    assert decision_of(state, "PMI") == "clergy_penalty" and state["play"]["action"]["penalties"] == ["opolia"]
+    assert decision_of(state, "PMI") == "clergy_penalty" and state["play"]["action"]["penalties"] == [
+        "opolia"
+    ]
 
 
 # ---- dynasties and the end ---------------------------------------------------------------------------------
+
 
 def test_resolution_32_successor_of_a_prince_killed_in_battle() -> None:
     """The other Prince of the current Period; Polonia Minor, with none, takes its Period II Prince."""
@@ -354,6 +371,7 @@ def test_resolution_36_elder_blood_and_house_of_princeps() -> None:
     state, _ = run(state, "PMA", "council")
     assert state["players"]["PMA"]["clergy"] == clergy + 2  # Elder Blood: Gnesna held
     from rules.principes.play.actions import tracks_needed
+
     assert tracks_needed(state, "PMI") == 1 and tracks_needed(state, "PMA") == 2
 
 
@@ -418,8 +436,10 @@ def test_resolution_45_prince_change_at_the_end_of_a_period() -> None:
     state, _ = run(state, "PMI", "place wislicia")
     assert state["lands"]["wislicia"]["units"]["PMI"]["prince"] == 1
     assert decision_of(state, "PMA") == "prince_choice"
-    assert {a for a in legal_actions(state, seat(state, "PMA")) if a.startswith("prince")} == \
-        {"prince pma-2a", "prince pma-2b"}
+    assert {a for a in legal_actions(state, seat(state, "PMA")) if a.startswith("prince")} == {
+        "prince pma-2a",
+        "prince pma-2b",
+    }
 
 
 # ---- the list of resolutions without a test ----------------------------------------------------------------

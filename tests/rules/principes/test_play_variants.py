@@ -41,8 +41,11 @@ def test_resolution_38_combined_movement_never_ends_on_the_movers_lands() -> Non
     state, kinds = run(state, "PMA", "combined move sil")
     assert decision_of(state, "PMA") == "neighbour_move" and "combined_movement" in kinds
     control = controllers(state)
-    onto_maior = next(move for move in legal_actions(state, seat(state, "PMA"))
-                      if move.startswith("move") and control.get(move.split()[3]) == "PMA")
+    onto_maior = next(
+        move
+        for move in legal_actions(state, seat(state, "PMA"))
+        if move.startswith("move") and control.get(move.split()[3]) == "PMA"
+    )
     state, _ = run(state, "PMA", onto_maior)
     assert "done" not in legal_actions(state, seat(state, "PMA"))  # Polonia Maior's own land
     state, _ = run(state, "PMA", "undo", "done")

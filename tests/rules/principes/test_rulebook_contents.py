@@ -8,49 +8,99 @@ from pathlib import Path
 
 RULEBOOK = Path("/work/shared/rules/principes-rulebook.txt")
 TESTS = Path(__file__).parents[2]
-EXEMPT = {"INTRODUCTION", "COMPONENTS", "STRATEGY TIPS", "SOLO MODE", "PRINCELY LEGEND", "AUTHOR & ACKNOWLEDGMENTS",
-          "INDEX & ICONS"}
+EXEMPT = {
+    "INTRODUCTION",
+    "COMPONENTS",
+    "STRATEGY TIPS",
+    "SOLO MODE",
+    "PRINCELY LEGEND",
+    "AUTHOR & ACKNOWLEDGMENTS",
+    "INDEX & ICONS",
+}
 P = "tests/rules/principes/"
 COVERAGE = {
-    "BASIC CONCEPTS": ["tests/rules/test_principes_data.py::test_control_follows_units_and_division_tokens",
-                       P + "test_play_resolutions.py::test_resolution_2_might_from_the_map_and_the_track_clamp"],
-    "GAME SETUP": ["tests/rules/test_principes_data.py::test_starting_position",
-                   "tests/rules/test_principes_data.py::test_neutral_principalities_get_their_extra_units",
-                   P + "test_play_variants.py::test_resolution_38_combined_assembly_three_free_units_in_the_neutral_capital",
-                   P + "test_play_variants.py::test_passive_variant_offers_no_combined_action"],
-    "VICTORY": [P + "test_play_resolutions.py::test_resolution_35_coronation_wins_the_game",
-                P + "test_play_resolutions.py::test_resolution_34_mutual_elimination_is_a_draw"],
-    "DYNASTY": [P + "test_play_resolutions.py::test_resolution_32_successor_of_a_prince_killed_in_battle",
-                P + "test_play_resolutions.py::test_resolution_45_prince_change_at_the_end_of_a_period",
-                P + "test_play_princes.py::test_spindleshanks_taxes_paid_with_clergy"],
+    "BASIC CONCEPTS": [
+        "tests/rules/test_principes_data.py::test_control_follows_units_and_division_tokens",
+        P + "test_play_resolutions.py::test_resolution_2_might_from_the_map_and_the_track_clamp",
+    ],
+    "GAME SETUP": [
+        "tests/rules/test_principes_data.py::test_starting_position",
+        "tests/rules/test_principes_data.py::test_neutral_principalities_get_their_extra_units",
+        P
+        + "test_play_variants.py::test_resolution_38_combined_assembly_three_free_units_in_the_neutral_capital",
+        P + "test_play_variants.py::test_passive_variant_offers_no_combined_action",
+    ],
+    "VICTORY": [
+        P + "test_play_resolutions.py::test_resolution_35_coronation_wins_the_game",
+        P + "test_play_resolutions.py::test_resolution_34_mutual_elimination_is_a_draw",
+    ],
+    "DYNASTY": [
+        P + "test_play_resolutions.py::test_resolution_32_successor_of_a_prince_killed_in_battle",
+        P + "test_play_resolutions.py::test_resolution_45_prince_change_at_the_end_of_a_period",
+        P + "test_play_princes.py::test_spindleshanks_taxes_paid_with_clergy",
+    ],
     "ROUND ORDER": [P + "test_play_examples.py::test_turn_order_example"],
-    "PROGRESS ACTION": [P + "test_play_examples.py::test_progress_takes_period_tiles_without_duplicates_and_refills"],
+    "PROGRESS ACTION": [
+        P + "test_play_examples.py::test_progress_takes_period_tiles_without_duplicates_and_refills"
+    ],
     "TAXES ACTION": [P + "test_play_examples.py::test_taxes_example"],
     "ASSEMBLY ACTION": [P + "test_play_examples.py::test_assembly_example"],
     "MOVEMENT ACTION": [P + "test_play_examples.py::test_movement_example"],
-    "BATTLES": [P + "test_play_examples.py::test_battle_example",
-                P + "test_play_examples.py::test_battle_between_two_neutral_factions"],
-    "BUILDING ACTION": [P + "test_play_resolutions.py::test_resolution_1_tiltyard_and_abbey_move_people_and_clergy"],
-    "POLITICS ACTION": [P + "test_play_resolutions.py::test_resolution_21_politics_split_declared_first_one_returned",
-                        P + "test_play_examples.py::test_council_example_resolution_46",
-                        P + "test_play_neighbours.py::test_rulebook_neighbour_example_resolution_22"],
-    "PRINCESSES": [P + "test_play_princess.py::test_resolution_31_missions_after_the_turn_order_before_the_history_card",
-                   P + "test_play_princess.py::test_princess_immunity_against_her_neighbour",
-                   P + "test_play_princess.py::test_princess_removed_when_her_capital_is_taken_and_by_devastation"],
+    "BATTLES": [
+        P + "test_play_examples.py::test_battle_example",
+        P + "test_play_examples.py::test_battle_between_two_neutral_factions",
+    ],
+    "BUILDING ACTION": [
+        P + "test_play_resolutions.py::test_resolution_1_tiltyard_and_abbey_move_people_and_clergy"
+    ],
+    "POLITICS ACTION": [
+        P + "test_play_resolutions.py::test_resolution_21_politics_split_declared_first_one_returned",
+        P + "test_play_examples.py::test_council_example_resolution_46",
+        P + "test_play_neighbours.py::test_rulebook_neighbour_example_resolution_22",
+    ],
+    "PRINCESSES": [
+        P + "test_play_princess.py::test_resolution_31_missions_after_the_turn_order_before_the_history_card",
+        P + "test_play_princess.py::test_princess_immunity_against_her_neighbour",
+        P + "test_play_princess.py::test_princess_removed_when_her_capital_is_taken_and_by_devastation",
+    ],
     # the History engineer's module, named as a whole until the lead merges its test ids
     "RESOLVING ICONS of the REVEALED HISTORY CARD": [P + "test_play_history.py"],
-    "CLARIFICATION for CERTAIN PROGRESS TILES": [P + "test_play_components.py::test_every_component_has_a_test"],
-    "SPECIAL PRINCIPALITY RULES": [P + "test_play_resolutions.py::test_resolution_36_elder_blood_and_house_of_princeps"],
+    "CLARIFICATION for CERTAIN PROGRESS TILES": [
+        P + "test_play_components.py::test_every_component_has_a_test"
+    ],
+    "SPECIAL PRINCIPALITY RULES": [
+        P + "test_play_resolutions.py::test_resolution_36_elder_blood_and_house_of_princeps"
+    ],
 }
 
 
 #: the rulebook's TABLE of CONTENTS, copied so the test runs where the shared rules folder is absent; where it
 #: is present, the copy is checked against it
-CONTENTS = ("INTRODUCTION", "COMPONENTS", "BASIC CONCEPTS", "GAME SETUP", "VICTORY", "DYNASTY", "ROUND ORDER",
-            "PROGRESS ACTION", "TAXES ACTION", "ASSEMBLY ACTION", "MOVEMENT ACTION", "BATTLES", "BUILDING ACTION",
-            "POLITICS ACTION", "PRINCESSES", "RESOLVING ICONS of the REVEALED HISTORY CARD",
-            "CLARIFICATION for CERTAIN PROGRESS TILES", "SPECIAL PRINCIPALITY RULES", "STRATEGY TIPS", "SOLO MODE",
-            "PRINCELY LEGEND", "AUTHOR & ACKNOWLEDGMENTS", "INDEX & ICONS")
+CONTENTS = (
+    "INTRODUCTION",
+    "COMPONENTS",
+    "BASIC CONCEPTS",
+    "GAME SETUP",
+    "VICTORY",
+    "DYNASTY",
+    "ROUND ORDER",
+    "PROGRESS ACTION",
+    "TAXES ACTION",
+    "ASSEMBLY ACTION",
+    "MOVEMENT ACTION",
+    "BATTLES",
+    "BUILDING ACTION",
+    "POLITICS ACTION",
+    "PRINCESSES",
+    "RESOLVING ICONS of the REVEALED HISTORY CARD",
+    "CLARIFICATION for CERTAIN PROGRESS TILES",
+    "SPECIAL PRINCIPALITY RULES",
+    "STRATEGY TIPS",
+    "SOLO MODE",
+    "PRINCELY LEGEND",
+    "AUTHOR & ACKNOWLEDGMENTS",
+    "INDEX & ICONS",
+)
 
 
 def contents() -> list[str]:
@@ -58,7 +108,7 @@ def contents() -> list[str]:
     if not RULEBOOK.exists():
         return list(CONTENTS)
     text = RULEBOOK.read_text()
-    block = text[text.index("TABLE of CONTENTS"):text.index("PRINCIPES PRINCES")]
+    block = text[text.index("TABLE of CONTENTS") : text.index("PRINCIPES PRINCES")]
     found = [match.group(1).strip() for match in re.finditer(r"^\d+\t(.+?)\t\d+$", block, re.M)]
     assert tuple(found) == CONTENTS, "the rulebook's contents changed: update CONTENTS and COVERAGE"
     return found
