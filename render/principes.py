@@ -22,6 +22,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from rules.principes.data import PRINCIPALITIES, Catalog, catalog
+from rules.principes.play.history import ICON_TITLES
 
 from . import RenderError
 from .common import COLOURS, MIN_TEXT_PX, font, text_colour_on
@@ -61,15 +62,6 @@ TILE_COLOURS: dict[str, str | Colour] = {
     "blue": "blue",
     "brown": "brown",
     "gray": "grey",
-}
-ICON_NAMES = {
-    "division": "Division",
-    "urbanization": "Urbanization",
-    "release": "Release to Home",
-    "council": "Common Council",
-    "balt_raid": "Balt Raid",
-    "teutonic": "Teutonic Knights",
-    "mongols": "Mongol Invasion",
 }
 UNIT_ORDER = ("prince", "knight", "footman", "princess")
 UNIT_NAMES = {"prince": "Prince", "knight": "Knight", "footman": "Footman", "princess": "Princess"}
@@ -719,7 +711,7 @@ def _history_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: i
         card = data.kind_of(history["revealed"])
         _text(draw, (x, y), f"{card['year']}: {card['title']}", TEXT_SIZES["body"])
         y += 24
-        icons = " then ".join(ICON_NAMES[icon] for icon in card["icons"])
+        icons = " then ".join(ICON_TITLES[icon] for icon in card["icons"])
         _text(draw, (x, y), f"End of Round: {icons}", TEXT_SIZES["small"])
         y += 22
         _text(draw, (x, y), _invader_status(view), TEXT_SIZES["small"], COLOURS["muted"])
@@ -737,7 +729,7 @@ def _invader_status(view: dict[str, Any]) -> str:
     """The icon being resolved now (if any), the Mongol invasions so far and whether the Teutons were called."""
     play = view.get("play") or {}
     event = play.get("event") or {}
-    now = f"Now: {ICON_NAMES[event['icon']]}. " if event.get("icon") in ICON_NAMES else ""
+    now = f"Now: {ICON_TITLES[event['icon']]}. " if event.get("icon") in ICON_TITLES else ""
     teutons = "called" if play.get("teutons") else "not called"
     return f"{now}Mongol raids: {view.get('mongol_invasions', 0)}. Teutons {teutons}."
 

@@ -227,13 +227,10 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
 def _battles_step(ctx: Ctx, event: dict[str, Any], army: dict[str, Any]) -> None:
     """The Invaders attack where they stand with others; then devastation, then home (Mongols stay)."""
     from . import battle
+    from .neighbours import contested_lands
 
     faction = army["faction"]
-    contested = [
-        land
-        for land in army["ended"]
-        if faction in occupants(ctx.state, land) and len(occupants(ctx.state, land)) > 1
-    ]
+    contested = contested_lands(ctx.state, army)
     if contested:
         battle.start(ctx, contested[0], faction)
         ctx.play["battle"]["mover"] = army["mover"]  # the player moving them decides their withdrawal

@@ -396,11 +396,7 @@ def _battle_step(ctx: Ctx, action: dict[str, Any], army: dict[str, Any]) -> None
     from . import battle
 
     faction = army["faction"]
-    contested = [
-        land
-        for land in army["ended"]
-        if faction in occupants(ctx.state, land) and len(occupants(ctx.state, land)) > 1
-    ]
+    contested = contested_lands(ctx.state, army)
     if contested:
         battle.start(ctx, contested[0], faction)  # in map order: the Neighbour attacks
         return
@@ -426,3 +422,13 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
 
 
 KINDS = ("neighbour_block", "neighbour_move", "neighbour_destroy")
+
+
+def contested_lands(state: dict[str, Any], army: dict[str, Any]) -> list[str]:
+    """The lands where the army's moved units ended beside other units: each is a battle, the army attacking."""
+    faction = army["faction"]
+    return [
+        land
+        for land in army["ended"]
+        if faction in occupants(state, land) and len(occupants(state, land)) > 1
+    ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.engine import Applied, ReplayRng, Rng, State
 from rules.principes import GAME
 from rules.principes.play import actions as play_actions
@@ -86,30 +88,28 @@ def pass_empty_windows(state: State, draws: list[int] | None = None) -> State:
     return state
 
 
-def send_princesses(state: State) -> State:
-    """Answer every Princess prompt (missions, draws, discards) with its deadline default."""
+def answer_defaults(state: State, answers: Callable[[str], bool], label: bytes) -> State:
+    """Answer every pending decision whose kind ``answers`` accepts with its deadline default, until none is
+    left."""
     from rules.principes.play import on_deadline
-    from rules.principes.play.princesses import KINDS
 
-    for _ in range(40):
-        waiting = [s for s, d in pending(state).items() if d.kind in KINDS]
+    for _ in range(80):
+        waiting = [s for s, d in pending(state).items() if answers(d.kind)]
         if not waiting:
             return state
         answer = on_deadline(state, waiting[0])
         assert answer is not None
-        state = apply(state, waiting[0], answer, Rng(b"scenario-princess")).state
+        state = apply(state, waiting[0], answer, Rng(label)).state
     return state
+
+
+def send_princesses(state: State) -> State:
+    """Answer every Princess prompt (missions, draws, discards) with its deadline default."""
+    from rules.principes.play.princesses import KINDS
+
+    return answer_defaults(state, lambda kind: kind in KINDS, b"scenario-princess")
 
 
 def to_plans(state: State) -> State:
     """Answer every decision before the plans (Princess missions, History texts) with its deadline default."""
-    from rules.principes.play import on_deadline
-
-    for _ in range(80):
-        waiting = [s for s, d in pending(state).items() if d.kind != "plan"]
-        if not waiting:
-            return state
-        answer = on_deadline(state, waiting[0])
-        assert answer is not None
-        state = apply(state, waiting[0], answer, Rng(b"scenario-to-plans")).state
-    return state
+    return answer_defaults(state, lambda kind: kind != "plan", b"scenario-to-plans")
