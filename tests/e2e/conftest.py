@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,32 @@ class Clock:
         self.now += seconds
 
 
-class Table:
+class ActsAsUsers(ABC):
+    """Users' slash commands and clicks on the fake Discord, each followed by ``settle`` (what "done" means
+    differs: one bot idle, or several processes with an empty outbox)."""
+
+    fake: FakeDiscord
+
+    @abstractmethod
+    async def settle(self, record: InteractionRecord | None = None) -> None:
+        """Wait until the bot(s) answered ``record`` and finished what it caused."""
+
+    async def slash(
+        self, user: FakeUser, command: str, channel_id: int | None = None, **options: Any
+    ) -> InteractionRecord:
+        record = await self.fake.slash(user, command, channel_id, **options)
+        await self.settle(record)
+        return record
+
+    async def click(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str] | None = None
+    ) -> InteractionRecord:
+        record = await self.fake.click(user, message, custom_id, values)
+        await self.settle(record)
+        return record
+
+
+class Table(ActsAsUsers):
     """One fake Discord, one database, and the bot (re)started on them; helpers act as users and wait."""
 
     def __init__(self, fake: FakeDiscord, database: Path, clock: Clock) -> None:
@@ -84,19 +110,6 @@ class Table:
         await self.running.wait_idle()
 
     # ---- acting as users -------------------------------------------------------------------------------------
-    async def slash(
-        self, user: FakeUser, command: str, channel_id: int | None = None, **options: Any
-    ) -> InteractionRecord:
-        record = await self.fake.slash(user, command, channel_id, **options)
-        await self.settle(record)
-        return record
-
-    async def click(
-        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str] | None = None
-    ) -> InteractionRecord:
-        record = await self.fake.click(user, message, custom_id, values)
-        await self.settle(record)
-        return record
 
     async def press(self, user: FakeUser, message: FakeMessage, label: str) -> InteractionRecord:
         return await self.click(user, message, message.button(label)["custom_id"])

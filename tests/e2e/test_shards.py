@@ -32,7 +32,7 @@ from bot.discord.app import PrincesBot, ShardedPrincesBot, create_bot
 from bot.host import Host
 from bot.models import Actor, Delivery
 from bot.storage import CLAIM_LEASE_S
-from tests.e2e.conftest import Clock
+from tests.e2e.conftest import ActsAsUsers, Clock
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord, shard_of
 
 SHARDS = 2
@@ -97,7 +97,7 @@ async def _stop_process(process: Process) -> None:
 
 
 @dataclass
-class Cluster:
+class Cluster(ActsAsUsers):
     """The fake Discord with a guild on each shard, and the bot processes serving them."""
 
     fake: FakeDiscord
@@ -145,20 +145,6 @@ class Cluster:
             seen = len(self.fake.requests)
             await asyncio.sleep(0.15)
         raise TimeoutError("the bot processes did not settle")
-
-    async def slash(
-        self, user: FakeUser, command: str, channel_id: int, **options: object
-    ) -> InteractionRecord:
-        record = await self.fake.slash(user, command, channel_id, **options)
-        await self.settle(record)
-        return record
-
-    async def click(
-        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str] | None = None
-    ) -> InteractionRecord:
-        record = await self.fake.click(user, message, custom_id, values)
-        await self.settle(record)
-        return record
 
     async def turn_of(self, players: list[FakeUser], game_id: int) -> FakeUser | None:
         """Whom the game waits for (None once it is over), as the database says."""
