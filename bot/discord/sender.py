@@ -14,6 +14,7 @@ once their claim has lapsed, and a row is marked sent only after Discord accepte
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable
@@ -89,10 +90,8 @@ class Sender:
     async def stop_sweeping(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):  # the cancellation asked for just above
                 await self._sweeper
-            except asyncio.CancelledError:
-                pass
             self._sweeper = None
 
     async def _sweep(self) -> None:
