@@ -11,6 +11,9 @@ every completed action goes through the rules, the event store and its outbox. M
   (AI seats get no DMs, a person in their seat would), goal p99 <= 35 ms, same floor;
 - then a win-rate run against ``random`` in 2-player games, seats (so principalities) rotating.
 
+The process is set up as ``python -m bot run`` sets itself up after start-up (``bot.runtime.settle_heap``: what
+start-up loaded frozen out of the garbage collector's way, full collections spaced out).
+
 Environment: BENCH_PRINCIPES_AI_GAMES (win-rate games, default 20), BENCH_PRINCIPES_AI_SEED (default 1).
 """
 
@@ -27,9 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from bot.host import Actor, Host
+from bot.runtime import settle_heap
 from bot.selfplay import run_selfplay
 from render import render_png, render_view
 from render.common import encode_png
+from render.png import BANDS
 from rules.engine import ReplayRng, Rng, get_game
 
 from .stats import line, percentile, time_ms
@@ -138,8 +143,9 @@ async def _dm_images(host: Host, timings: Timings) -> str:
     return f"{len(events) - 1} events, {outcome.reason}"
 
 
-def _floors(timings: Timings) -> tuple[float, float]:
-    """The ``basic`` AI on the same views; the PNG encoding alone of a board image."""
+def _floors(timings: Timings) -> tuple[float, float, float]:
+    """The ``basic`` AI on the same views; the PNG encoding alone of a board image, again (its bands deflated
+    already, as most of a board's are after the action before) and from nothing (empty band cache)."""
     game = get_game("principes")
     basic = [
         sample
@@ -153,17 +159,24 @@ def _floors(timings: Timings) -> tuple[float, float]:
     )
     image = render_view("principes", view)
     encode = statistics.median(time_ms(lambda: encode_png(image), 30))
-    return statistics.median(basic) if basic else 0.0, encode
+
+    def from_nothing() -> None:
+        BANDS.clear()
+        encode_png(image)
+
+    cold = statistics.median(time_ms(from_nothing, 30))
+    return statistics.median(basic) if basic else 0.0, encode, cold
 
 
 async def _measure() -> None:
+    settle_heap()
     with tempfile.TemporaryDirectory() as folder:
         host, timings = await _host_game(folder)
         try:
             summary = await _dm_images(host, timings)
         finally:
             await host.close()
-    ai_floor, encode_floor = _floors(timings)
+    ai_floor, encode_floor, encode_cold = _floors(timings)
     goal = "met" if timings.wall_s <= GOAL_GAME_S else "NOT met"
     print(
         f"principes 4-AI game through the host ({LEVEL}): {timings.wall_s:.1f} s wall, {summary}; "
@@ -202,6 +215,9 @@ async def _measure() -> None:
             encode_floor,
             GOAL_IMAGE_MS,
         )
+    )
+    print(
+        f"   floor: encoding a board again {encode_floor:.2f} ms (bands cached), from nothing {encode_cold:.2f} ms"
     )
     # wall times inflate when other processes share the cores; CPU times show the uncontended cost
     cpu = ", ".join(

@@ -8,9 +8,12 @@ several times faster than a full-colour PNG (notes/performance.md).
 from __future__ import annotations
 
 import io
-from functools import cache
+from functools import cache, lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from .png import encode_palette_png
 
 #: text must stay legible on a phone: nothing smaller than this on images up to 1600 px wide
 MIN_TEXT_PX = 16
@@ -163,12 +166,104 @@ def _palette_image() -> Image.Image:
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """Lossless-looking palette PNG at compression level 1 (the fast path measured in the notes)."""
+    """Lossless-looking palette PNG, deflated at level 1 in bands that later images reuse (``render.png``).
+
+    A palette image (drawn on ``palette_canvas``) is written as it is; any other is first mapped to the fixed
+    palette."""
+    if image.mode == "P":
+        return encode_palette_png(image)
     rgb = image if image.mode == "RGB" else image.convert("RGB")  # convert() to the same mode copies: skip it
-    quantized = rgb.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    quantized.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
+    return encode_palette_png(to_palette(rgb))
+
+
+def to_palette(image: Image.Image) -> Image.Image:
+    """The image on the fixed palette, each pixel its nearest colour (no dithering: flat colours stay flat)."""
+    return image.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+
+
+@cache
+def _palette_colours() -> tuple[tuple[int, int, int], ...]:
+    flat = _palette_image().getpalette() or []
+    return tuple((flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3))
+
+
+@lru_cache(maxsize=4096)
+def palette_index(colour: tuple[int, int, int]) -> int:
+    """The fixed palette's entry nearest to ``colour`` (exact for the named colours and their blends)."""
+    colours = _palette_colours()
+    return min(
+        range(len(colours)),
+        key=lambda i: sum((a - b) ** 2 for a, b in zip(colours[i], colour, strict=True)),
+    )
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """``ImageDraw`` on a fixed-palette image: colours given as RGB are drawn as their palette entry.
+
+    Drawing straight into the palette skips mapping a whole full-colour image to it before encoding (a third
+    of a PRINCIPES board's cost). Pillow's own palette drawing would add unknown colours to the image's
+    palette instead; here every colour is one of the fixed palette's, so the PNG needs no other."""
+
+    def __init__(self, image: Image.Image) -> None:
+        if image.mode != "P":
+            raise ValueError(f"PaletteDraw draws on palette images, not mode {image.mode}")
+        super().__init__(image)
+        self.image = image
+        self._pixels = image.load()
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        return super()._getink(
+            palette_index(ink) if isinstance(ink, tuple) else ink,
+            palette_index(fill) if isinstance(fill, tuple) else fill,
+        )
+
+    def backdrop(self, box: tuple[int, int, int, int]) -> tuple[int, int, int]:
+        """The colour most of a box's centre and corners show (clamped to the image): what text drawn there will
+        sit on, to blend its anti-aliased edges with."""
+        left, top, right, bottom = box
+        points = (
+            ((left + right) // 2, (top + bottom) // 2),
+            (left, top),
+            (right, top),
+            (left, bottom),
+            (right, bottom),
+        )
+        width, height = self.image.size
+        pixels = self._pixels
+        assert pixels is not None
+        found = [pixels[min(max(0, x), width - 1), min(max(0, y), height - 1)] for x, y in points]
+        return _palette_colours()[max(found, key=found.count)]  # type: ignore[index,arg-type]
+
+    def stamp(self, xy: tuple[int, int], patch: Image.Image, mask: Image.Image) -> None:
+        """Paste a palette patch (see ``text_patch``) where its mask is set."""
+        # the core's paste: ``Image.paste`` re-checks modes and mutability on each of a board's ~170 labels
+        box = (xy[0], xy[1], xy[0] + patch.width, xy[1] + patch.height)
+        self.image.im.paste(patch.im, box, mask.im)
+
+
+def palette_canvas(image: Image.Image) -> tuple[Image.Image, PaletteDraw]:
+    """A copy of a fixed-palette image (a renderer's cached static layer) and a ``PaletteDraw`` on it."""
+    copy = image.copy()
+    return copy, PaletteDraw(copy)
+
+
+def text_patch(
+    coverage: Image.Image,
+    fill: tuple[int, int, int],
+    backdrop: tuple[int, int, int],
+    outline: Image.Image | None,
+) -> tuple[Image.Image, Image.Image]:
+    """Anti-aliased text for a palette image: the glyphs' ``coverage`` blended from ``backdrop`` to ``fill``
+    and mapped to the palette, with the mask of the pixels to paste (the glyphs, or their ``outline`` halo).
+
+    A palette cannot blend at paste time, so the blend is made once against the colour the text will sit on:
+    exact on a flat backdrop, which is where a board's labels sit."""
+    patch = Image.new("RGB", coverage.size, backdrop)
+    patch.paste(fill, (0, 0), coverage)
+    # the faintest edge pixels are left out: they would show the backdrop's colour where the guess is wrong
+    area, threshold = (coverage, 48) if outline is None else (outline, 96)
+    mask = area.point(lambda v: 255 if v >= threshold else 0)
+    return to_palette(patch), mask
 
 
 def encode_png_plain(image: Image.Image) -> bytes:

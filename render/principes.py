@@ -13,7 +13,9 @@ disc = Footman, diamond = Princess) and whose two-letter code gives the faction;
 from __future__ import annotations
 
 import json
+import threading
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -25,7 +27,16 @@ from rules.principes.data import PRINCIPALITIES, Catalog, catalog
 from rules.principes.play.history import ICON_TITLES
 
 from . import RenderError
-from .common import COLOURS, MIN_TEXT_PX, font, text_colour_on
+from .common import (
+    COLOURS,
+    MIN_TEXT_PX,
+    PaletteDraw,
+    font,
+    palette_canvas,
+    text_colour_on,
+    text_patch,
+    to_palette,
+)
 
 GEOMETRY_FILE = Path(__file__).parent / "assets" / "principes" / "map_geometry.json"
 PANEL_WIDTH = 520
@@ -152,11 +163,28 @@ def _text(
     anchor: str = "la",
     halo: Colour | None = None,
 ) -> None:
-    glyphs, outline, left, top = _stamp(plain(text), size, anchor, halo is not None)
+    text = plain(text)
+    glyphs, outline, left, top = _stamp(text, size, anchor, halo is not None)
     position = (round(xy[0]) + left, round(xy[1]) + top)
+    if isinstance(draw, PaletteDraw):
+        box = (position[0], position[1], position[0] + glyphs.width - 1, position[1] + glyphs.height - 1)
+        backdrop = halo if halo is not None else draw.backdrop(box)
+        patch, mask = _palette_stamp(text, size, anchor, fill, backdrop, halo is not None)
+        draw.stamp(position, patch, mask)
+        return
     if outline is not None:
         draw.bitmap(position, outline, fill=halo)
     draw.bitmap(position, glyphs, fill=fill)
+
+
+@lru_cache(maxsize=8192)
+def _palette_stamp(
+    text: str, size: int, anchor: str, fill: Colour, backdrop: Colour, halo: bool
+) -> tuple[Image.Image, Image.Image]:
+    """A text blended once onto the colour it sits on (its halo's, or the board's under it), for palette
+    drawing; the same labels recur on every board, so each is mapped to the palette once."""
+    glyphs, outline, _, _ = _stamp(text, size, anchor, halo)
+    return text_patch(glyphs, fill, backdrop, outline)
 
 
 @lru_cache(maxsize=4096)
@@ -534,6 +562,12 @@ def _base(frame: Frame, with_legend: bool) -> Image.Image:
     return image
 
 
+@cache
+def _palette_base(frame: Frame, with_legend: bool) -> Image.Image:
+    """The static layer mapped to the fixed palette once: each board is drawn straight into a copy of it."""
+    return to_palette(_base(frame, with_legend))
+
+
 LEGEND_HEIGHT = 80
 
 
@@ -807,12 +841,49 @@ def _full_frame() -> Frame:
     return Frame("full", 1.0, 0.0, 0.0, int(width), max(int(height), HEIGHT))
 
 
+class _MapLayers:
+    """The last few boards' map layers (static base + units, gords and buildings), by what they show.
+
+    Most actions change the side panel only (plans, cards, gold, passes), and a seat's DM image shows the same
+    map as the public image of the same moment: those renders copy the map layer instead of drawing it again.
+    A memo like the base's: the image depends only on the view, the lock only guards the cache's order."""
+
+    def __init__(self, size: int = 6) -> None:
+        self.size = size
+        self._layers: OrderedDict[tuple[str, str], Image.Image] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def canvas(
+        self, view: dict[str, Any], frame: Frame, with_legend: bool
+    ) -> tuple[Image.Image, PaletteDraw]:
+        """A copy of the map layer for ``view`` (drawn now if no recent board showed the same map)."""
+        key = (f"{frame.key}:{with_legend}", repr((view["lands"], view["offmap"])))
+        with self._lock:
+            layer = self._layers.get(key)
+            if layer is not None:
+                self._layers.move_to_end(key)
+        if layer is not None:
+            return palette_canvas(layer)
+        image, draw = palette_canvas(_palette_base(frame, with_legend))
+        _draw_map_state(draw, view, frame)
+        with self._lock:
+            self._layers[key] = image.copy()
+            while len(self._layers) > self.size:
+                self._layers.popitem(last=False)
+        return image, draw
+
+    def clear(self) -> None:
+        with self._lock:
+            self._layers.clear()
+
+
+MAP_LAYERS = _MapLayers()
+
+
 def render(view: dict[str, Any]) -> Image.Image:
     """The whole board with the side panel; a seat's view also shows its hand and sealed plan."""
     frame = _full_frame()
-    image = _base(frame, True).copy()
-    draw = ImageDraw.Draw(image)
-    _draw_map_state(draw, view, frame)
+    image, draw = MAP_LAYERS.canvas(view, frame, True)
     _draw_panel(draw, view, frame.width + 16)
     return image
 
@@ -860,9 +931,7 @@ def render_region(view: dict[str, Any], region: str) -> Image.Image:
             f"There is no region {region!r}: try Polonia Maior, Masovia, Polonia Minor or Silesia."
         )
     frame = _region_frame(principality)
-    image = _base(frame, False).copy()
-    draw = ImageDraw.Draw(image)
-    _draw_map_state(draw, view, frame)
+    image, draw = MAP_LAYERS.canvas(view, frame, False)
     name = catalog().map["principalities"][principality]["name"]
     draw.rectangle((0, 0, frame.width, 40), fill=COLOURS["panel"])
     _text(

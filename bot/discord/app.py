@@ -28,6 +28,7 @@ from discord.ext import commands
 from bot.config import Config
 from bot.host import Host
 from bot.hosting.core import StaleGame
+from bot.runtime import settle_heap
 from bot.storage.postgres import redact_url
 
 from .common import Interaction, answer_error
@@ -214,6 +215,7 @@ async def run_bot(config: Config) -> None:
     if config.sharded:
         log.info("worker %s: shards %s of %d", config.worker, config.shard_ids or "all", config.shard_count)
     bot = create_bot(host, config)
+    settle_heap()  # what start-up loaded lives as long as the process: out of the collector's way
     try:
         async with bot:
             await bot.start(config.discord_token)

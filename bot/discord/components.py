@@ -25,7 +25,7 @@ import discord
 
 from bot.models import Choice, GameInfo, HostError, Prompt
 
-from .common import Handled, Interaction, actor_of, board_file, bot_of, channel_key, send, within_ack
+from .common import Handled, Interaction, actor_of, board_file, bot_of, channel_key, clip, send, within_ack
 from .forms import FORM_ITEMS, inline_page, open_button
 
 BUTTONS_AT_MOST = 5
@@ -211,6 +211,15 @@ def prompt_view(
     return view
 
 
+def form_text(prompt: Prompt | None, game_key: str | None, seat_view: dict[str, Any] | None) -> str | None:
+    """The text of the form's first page when ``prompt_view`` opens the decision on it: a DM shows it under
+    the game's line, so the first message reads like the pages each click brings (None without a form)."""
+    if prompt is None or prompt.expiry_id:
+        return None
+    page = inline_page(game_key, prompt, seat_view)
+    return page.content if page is not None else None
+
+
 def _choices_view(prompt: Prompt, first_page: int) -> discord.ui.View | None:
     choices = prompt.choices
     if not choices:
@@ -367,9 +376,10 @@ async def show_hand(interaction: Interaction, game_id: int) -> None:
     snapshot = await within_ack(interaction, bot.host.hand(info.channel_id, actor_of(interaction)))
     prompt = await bot.host.prompt_of(game_id, str(interaction.user.id))
     view = prompt_view(prompt, game_key=snapshot.game_key, seat_view=snapshot.view) if prompt else None
+    form = form_text(prompt, snapshot.game_key, snapshot.view)
     await send(
         interaction,
-        snapshot.text,
+        clip(f"{snapshot.text}\n\n{form}") if form else snapshot.text,
         ephemeral=True,
         view=view,
         file=await board_file(snapshot.game_key, snapshot.view, name="hand.png"),

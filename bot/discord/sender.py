@@ -25,7 +25,7 @@ import discord
 from bot.models import Delivery, GameInfo
 
 from .common import Interaction, board_file, clip, send
-from .components import hand_view, prompt_view
+from .components import form_text, hand_view, prompt_view
 
 if TYPE_CHECKING:
     from .app import PrincesBot
@@ -221,7 +221,9 @@ class Sender:
     # ---- private -----------------------------------------------------------------------------------------
     async def _private(self, delivery: Delivery) -> None:
         assert delivery.user_id is not None
-        content, _ = self._content(delivery, mention=False)
+        content, _ = self._content(
+            delivery, mention=False, form=form_text(delivery.prompt, delivery.game_key, delivery.view)
+        )
         view = (
             prompt_view(delivery.prompt, game_key=delivery.game_key, seat_view=delivery.view)
             if delivery.prompt
@@ -275,10 +277,13 @@ class Sender:
 
     # ---- text --------------------------------------------------------------------------------------------
     @staticmethod
-    def _content(delivery: Delivery, mention: bool = True) -> tuple[str, discord.AllowedMentions]:
-        """The text with the mentions of whoever must act (pinged once, here) and the deadline, if any."""
+    def _content(
+        delivery: Delivery, mention: bool = True, form: str | None = None
+    ) -> tuple[str, discord.AllowedMentions]:
+        """The text with the mentions of whoever must act (pinged once, here) and the deadline, if any; a DM
+        that opens on a guided form shows the form's first page under the game's line."""
         users = [user for user in dict.fromkeys(delivery.mentions) if user and user.isdigit()]
-        lines = [delivery.text]
+        lines = [delivery.text, f"\n{form}" if form else ""]
         prompt = delivery.prompt
         if prompt is not None and prompt.deadline and not prompt.expiry_id:
             lines.append(f"Deadline <t:{int(prompt.deadline)}:R>.")

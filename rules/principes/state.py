@@ -37,6 +37,7 @@ Control and Might are never stored: ``controllers`` and ``might`` derive them fr
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -232,13 +233,13 @@ def turn_order(state: State) -> list[str]:
     return cycle[start:] + cycle[:start]
 
 
-def _occupants(land_state: Mapping[str, Any]) -> list[str]:
-    """Factions with fighting units (Princesses are agents, not occupiers) on a land."""
-    return [
-        faction
-        for faction, units in land_state["units"].items()
-        if any(count for unit, count in units.items() if unit != "princess")
-    ]
+@cache
+def _home_principalities() -> dict[str, str | None]:
+    """Land -> the principality whose borders hold it (None for central lands, the Pomeranias and off-map)."""
+    return {
+        land: (owner if (owner := entry["principality"]) in PRINCIPALITIES else None)
+        for land, entry in catalog().lands.items()
+    }
 
 
 def controllers(state: State) -> dict[str, str | None]:
@@ -248,17 +249,20 @@ def controllers(state: State) -> dict[str, str | None]:
     no foreign unit and no Division token. Neighbours and Invaders never control; central lands and the
     Pomeranias without principality units are uncontrolled.
     """
-    data = catalog()
+    # the rules ask this many times per action (views, Might, movement, effects): kept to one pass, no calls
+    homes = _home_principalities()
     result: dict[str, str | None] = {}
     for land, land_state in state["lands"].items():
-        occupants = _occupants(land_state)
-        owner = data.lands[land]["principality"]
+        units = land_state["units"]
+        occupants = (
+            [f for f, pieces in units.items() if any(n for u, n in pieces.items() if u != "princess")]
+            if units
+            else ()
+        )
         if occupants:
             result[land] = occupants[0] if len(occupants) == 1 and occupants[0] in PRINCIPALITIES else None
-        elif owner in PRINCIPALITIES and not land_state["division"]:
-            result[land] = owner
         else:
-            result[land] = None
+            result[land] = None if land_state["division"] else homes[land]
     return result
 
 
@@ -271,10 +275,12 @@ def land_might(state: State, land: str) -> int:
     return sum(gord["might"] + (1 if gord["id"] in land_state["cities"] else 0) for gord in gords)
 
 
-def might(state: State) -> dict[str, int]:
-    """Might of every principality, computed from the map (resolution 2); the track shows min(value, 10)."""
+def might(state: State, control: Mapping[str, str | None] | None = None) -> dict[str, int]:
+    """Might of every principality, computed from the map (resolution 2); the track shows min(value, 10).
+
+    ``control`` is ``controllers(state)`` when the caller has it already."""
     totals = dict.fromkeys(PRINCIPALITIES, 0)
-    for land, controller in controllers(state).items():
+    for land, controller in (controllers(state) if control is None else control).items():
         if controller is not None:
             totals[controller] += land_might(state, land)
     return totals
@@ -308,7 +314,7 @@ def build_view(state: State, seat: int | None) -> View:
         "icons": list(state["history"]["icons"]),
     }
     view["control"] = controllers(state)
-    view["might"] = might(state)
+    view["might"] = might(state, view["control"])
     view["turn_order"] = turn_order(state)
     view["viewer"] = seat
     if seat is not None and 0 <= seat < len(state["seats"]):

@@ -44,15 +44,17 @@ def test_every_text_is_at_least_16_px(monkeypatch: pytest.MonkeyPatch) -> None:
         return real_font(size)
 
     monkeypatch.setattr(board, "font", recording_font)
-    caches = (board._base, board._stamp, board._text_width)
+    caches = (board._base, board._palette_base, board._stamp, board._palette_stamp, board._text_width)
     for cached in caches:  # draw everything again, the static layer too, with the recording font
         cached.cache_clear()
+    board.MAP_LAYERS.clear()
     try:
         board.render(views(4, seat=0))
         board.render_region(views(4), "masovia")
     finally:
         for cached in caches:
             cached.cache_clear()
+        board.MAP_LAYERS.clear()
     assert used and min(used) >= MIN_TEXT_PX
     assert min(board.TEXT_SIZES.values()) >= MIN_TEXT_PX
 
@@ -79,6 +81,31 @@ def test_state_changes_show_on_the_board() -> None:
     state["players"]["SIL"]["progress"]["green"] = ["G1a"]
     after = board.render(game.view(state, None))
     assert before.size == after.size and before.tobytes() != after.tobytes()
+
+
+def test_a_cached_map_layer_draws_the_same_board() -> None:
+    """The map layer is reused by what the map shows: a board drawn over a cached layer (after another board
+    with the same map and another panel) is the very image drawn from nothing, and a changed map is redrawn."""
+    game = get_game("principes", include_unplayable=True)
+    state = game.setup(4, {}, Rng.for_event(1, 0))
+    public, private = game.view(state, None), game.view(state, 1)
+    board.MAP_LAYERS.clear()
+    from_nothing = board.render(private).tobytes()
+    board.MAP_LAYERS.clear()
+    board.render(public)  # leaves its map layer cached
+    assert board.render(private).tobytes() == from_nothing
+    state["lands"]["lancicia"]["units"]["SIL"] = {"knight": 2}
+    moved = game.view(state, 1)
+    board.MAP_LAYERS.clear()
+    moved_from_nothing = board.render(moved).tobytes()
+    board.render(public)
+    assert board.render(moved).tobytes() == moved_from_nothing != from_nothing
+
+
+def test_the_board_is_drawn_on_the_fixed_palette() -> None:
+    image = board.render(views(4, seat=0))
+    assert image.mode == "P"
+    assert image.getpalette() == board.to_palette(Image.new("RGB", (1, 1))).getpalette()
 
 
 @pytest.mark.parametrize("region", ["silesia", "Masovia", "POLONIA MAIOR", "polonia  minor"])

@@ -390,3 +390,37 @@ async def test_next_due_reads_the_earliest_timers_only_and_never_answers_late(da
         assert await store.next_timer_due("b") == 500.0 + 120.0
     finally:
         await store.close()
+
+
+async def test_sqlite_checkpoints_beside_the_writer(tmp_path, monkeypatch) -> None:
+    """SQLite's automatic checkpoint is off (it fsyncs inside a commit); a second connection checkpoints every
+    ``CHECKPOINT_EVERY`` commits, so the log stays bounded and every commit is in the database file. Here every
+    checkpoint overlaps a commit, so it never quite catches up: the log limit (made small) empties the log."""
+    from bot.storage import sqlite as backend
+    from bot.storage.sqlite import CHECKPOINT_EVERY, SqliteDatabase
+
+    monkeypatch.setattr(backend, "LOG_LIMIT_PAGES", 300)
+
+    path = tmp_path / "checkpoints.sqlite3"
+    database = await SqliteDatabase.open(path)
+    try:
+        assert (await database.fetchone("PRAGMA wal_autocheckpoint"))[0] == 0
+        async with database.transaction() as db:
+            await db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+        sizes = []
+        for round_ in range(6):
+            for index in range(CHECKPOINT_EVERY):
+                async with database.transaction() as db:
+                    await db.execute("INSERT INTO notes (body) VALUES (?)", (f"{round_}:{index}" * 500,))
+            await asyncio.sleep(0.05)
+            if database._checkpoint is not None:
+                await database._checkpoint
+            sizes.append((path.parent / (path.name + "-wal")).stat().st_size)
+        assert database.checkpoints >= 5
+        # the log is reused after the checkpoints instead of growing by a round's worth of pages each round
+        # (a checkpoint that runs beside a commit leaves that commit's pages for the next one)
+        assert max(sizes) <= 3 * sizes[0]
+    finally:
+        await database.close()
+    with sqlite3.connect(path) as plain:  # everything reached the file (the last close checkpoints too)
+        assert plain.execute("SELECT COUNT(*) FROM notes").fetchone()[0] == 6 * CHECKPOINT_EVERY

@@ -10,6 +10,7 @@ from rules.engine import IllegalAction
 from rules.engine.rng import NoChance
 
 from .common import (
+    HAND_LIMIT,
     Ctx,
     active,
     active_players,
@@ -35,7 +36,11 @@ def over_limit(state: dict, code: str) -> int:
     if not active(state, code):
         return 0
     returning = 1 if state["play"]["private"][code].get("drawn") else 0  # Politics: the return comes first
-    return max(0, len(state["players"][code]["hand"]) - returning - hand_limit(state, code))
+    held = len(state["players"][code]["hand"]) - returning
+    # no rule lowers the limit, so within 6 cards the tiles' rules need no look (pending asks this often)
+    if held <= HAND_LIMIT:
+        return 0
+    return max(0, held - hand_limit(state, code))
 
 
 def card_support(state: dict, code: str, card: str) -> tuple[str, ...]:

@@ -10,7 +10,9 @@ from rules.engine import State
 
 
 def hand_limit_bonus(state: State, principality: str) -> int:
-    """Extra hand size from a held tile saying ``card_rule(hand_limit(n))`` (the Ducal Chancery: 9 cards)."""
+    """Extra hand size from a held tile saying ``card_rule(hand_limit(n))`` (the Ducal Chancery: 9 cards).
+
+    Never negative: a rule can raise the limit of 6, none lowers it (``currency.over_limit`` relies on it)."""
     from .common import HAND_LIMIT
     from .effects_engine import rule_terms
 
@@ -19,4 +21,4 @@ def hand_limit_bonus(state: State, principality: str) -> int:
         for term in rule_terms(state, principality, "card_rule")
         if term.args[0].call and term.args[0].name == "hand_limit"
     ]
-    return max(limits, default=HAND_LIMIT) - HAND_LIMIT
+    return max(0, max(limits, default=HAND_LIMIT) - HAND_LIMIT)
