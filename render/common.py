@@ -8,12 +8,17 @@ several times faster than a full-colour PNG (notes/performance.md).
 from __future__ import annotations
 
 import io
+import threading
+from collections import OrderedDict
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
 from .png import encode_palette_png
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 #: text must stay legible on a phone: nothing smaller than this on images up to 1600 px wide
 MIN_TEXT_PX = 16
@@ -197,6 +202,37 @@ def palette_index(colour: tuple[int, int, int]) -> int:
     )
 
 
+class Memo(Generic[K, V]):
+    """A bounded memo for renderers' pure results, shared by the threads that render: the least recently used
+    entry goes first. Values depend only on their keys, so a lost race only draws something twice."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self._entries.get(key)
+            if value is not None:
+                self._entries.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 class PaletteDraw(ImageDraw.ImageDraw):
     """``ImageDraw`` on a fixed-palette image: colours given as RGB are drawn as their palette entry.
 
@@ -245,6 +281,11 @@ def palette_canvas(image: Image.Image) -> tuple[Image.Image, PaletteDraw]:
     """A copy of a fixed-palette image (a renderer's cached static layer) and a ``PaletteDraw`` on it."""
     copy = image.copy()
     return copy, PaletteDraw(copy)
+
+
+def palette_indices(image: Image.Image) -> Image.Image:
+    """A palette image's entry numbers as a grey image (to compare two palette images pixel by pixel)."""
+    return Image.frombytes("L", image.size, image.tobytes())
 
 
 def text_patch(

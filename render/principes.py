@@ -13,15 +13,13 @@ disc = Footman, diamond = Princess) and whose two-letter code gives the faction;
 from __future__ import annotations
 
 import json
-import threading
 import unicodedata
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from rules.principes.data import PRINCIPALITIES, Catalog, catalog
 from rules.principes.play.history import ICON_TITLES
@@ -30,9 +28,11 @@ from . import RenderError
 from .common import (
     COLOURS,
     MIN_TEXT_PX,
+    Memo,
     PaletteDraw,
     font,
     palette_canvas,
+    palette_indices,
     text_colour_on,
     text_patch,
     to_palette,
@@ -616,13 +616,86 @@ def _short_faction(name: str) -> str:
 # ---- the dynamic layer --------------------------------------------------------------------------------------
 
 
-def _draw_map_state(draw: ImageDraw.ImageDraw, view: dict[str, Any], frame: Frame) -> None:
+def _draw_land(
+    draw: ImageDraw.ImageDraw, land: str, land_view: dict[str, Any], centre: Point, frame: Frame
+) -> None:
+    """One land's gords, buildings, Division token and units around its centre."""
+    cx, cy = centre
+    _icon_row(draw, land, land_view, (cx, cy + frame.px(2)), frame)
+    _draw_units(draw, (cx, cy + frame.px(33)), land_view["units"], frame, frame.px(112))
+
+
+@dataclass(frozen=True)
+class _Patch:
+    """What a land's pieces change on the base: the pixels (``image``) where ``mask`` is set, at ``xy``."""
+
+    image: Image.Image | None
+    mask: Image.Image | None
+    xy: tuple[int, int]
+
+
+#: how far a land's pieces may reach from its centre (map units: sideways, up, down); a drawing that reaches
+#: the edge of this box is drawn straight onto the board instead (``_DIRECT``)
+LAND_REACH = (130, 40, 260)
+_NOTHING = _Patch(None, None, (0, 0))
+_DIRECT = _Patch(None, None, (-1, -1))
+#: land patches by frame, legend, land and what the land shows: a board changes a few lands at a time
+LAND_PATCHES: Memo[tuple[str, bool, str, str], _Patch] = Memo(4096)
+
+
+def _land_patch(
+    frame: Frame, with_legend: bool, land: str, land_view: dict[str, Any], centre: Point
+) -> _Patch:
+    """The land's pieces drawn once over the base around the land, cut to the pixels they change."""
+    base = _palette_base(frame, with_legend)
+    side, up, down = (frame.px(reach) for reach in LAND_REACH)
+    left, top = max(0, round(centre[0] - side)), max(0, round(centre[1] - up))
+    right, bottom = min(base.width, round(centre[0] + side)), min(base.height, round(centre[1] + down))
+    if right <= left or bottom <= top:  # a land beyond a region's frame: nothing of it shows
+        return _NOTHING
+    # drawn on a whole copy of the base at the board's own coordinates: shifting them would round some edges
+    # the other way (the map's coordinates are fractions)
+    board, draw = palette_canvas(base)
+    _draw_land(draw, land, land_view, centre, frame)
+    area, canvas = base.crop((left, top, right, bottom)), board.crop((left, top, right, bottom))
+    changed = ImageChops.difference(palette_indices(area), palette_indices(canvas)).point(
+        lambda v: 255 if v else 0
+    )
+    box = changed.getbbox()
+    if box is None:
+        return _NOTHING
+    clipped = (
+        (box[0] == 0 and left > 0)
+        or (box[1] == 0 and top > 0)
+        or (box[2] == area.width and right < base.width)
+        or (box[3] == area.height and bottom < base.height)
+    )
+    if clipped:
+        return _DIRECT
+    return _Patch(canvas.crop(box), changed.crop(box), (left + box[0], top + box[1]))
+
+
+def _draw_map_state(
+    draw: ImageDraw.ImageDraw, view: dict[str, Any], frame: Frame, with_legend: bool, patches: bool = True
+) -> None:
+    """Every land's pieces and the off-map areas' units. On a palette board each land is pasted from its
+    patch (drawn once per thing the land shows: most lands show the same from one board to the next), which
+    gives the very pixels drawing it would; ``patches=False`` draws everything (tests compare the two)."""
     data, geo = catalog(), geometry()
     for land in data.lands:
         land_view = view["lands"][land]
-        cx, cy = frame.at(tuple(geo["lands"][land]["centre"]))  # type: ignore[arg-type]
-        _icon_row(draw, land, land_view, (cx, cy + frame.px(2)), frame)
-        _draw_units(draw, (cx, cy + frame.px(33)), land_view["units"], frame, frame.px(112))
+        centre = frame.at(tuple(geo["lands"][land]["centre"]))  # type: ignore[arg-type]
+        if patches and isinstance(draw, PaletteDraw):
+            key = (frame.key, with_legend, land, repr(land_view))
+            patch = LAND_PATCHES.get(key)
+            if patch is None:
+                patch = _land_patch(frame, with_legend, land, land_view, centre)
+                LAND_PATCHES.put(key, patch)
+            if patch is not _DIRECT:
+                if patch.image is not None and patch.mask is not None:
+                    draw.stamp(patch.xy, patch.image, patch.mask)
+                continue
+        _draw_land(draw, land, land_view, centre, frame)
     for area, box in geo["offmap"].items():
         x0, y0 = frame.at((box[0], box[1]))
         x1, _ = frame.at((box[2], box[3]))
@@ -846,35 +919,26 @@ class _MapLayers:
 
     Most actions change the side panel only (plans, cards, gold, passes), and a seat's DM image shows the same
     map as the public image of the same moment: those renders copy the map layer instead of drawing it again.
-    A memo like the base's: the image depends only on the view, the lock only guards the cache's order."""
+    A memo like the base's: the image depends only on the view."""
 
     def __init__(self, size: int = 6) -> None:
-        self.size = size
-        self._layers: OrderedDict[tuple[str, str], Image.Image] = OrderedDict()
-        self._lock = threading.Lock()
+        self._layers: Memo[tuple[str, str], Image.Image] = Memo(size)
 
     def canvas(
         self, view: dict[str, Any], frame: Frame, with_legend: bool
     ) -> tuple[Image.Image, PaletteDraw]:
         """A copy of the map layer for ``view`` (drawn now if no recent board showed the same map)."""
         key = (f"{frame.key}:{with_legend}", repr((view["lands"], view["offmap"])))
-        with self._lock:
-            layer = self._layers.get(key)
-            if layer is not None:
-                self._layers.move_to_end(key)
+        layer = self._layers.get(key)
         if layer is not None:
             return palette_canvas(layer)
         image, draw = palette_canvas(_palette_base(frame, with_legend))
-        _draw_map_state(draw, view, frame)
-        with self._lock:
-            self._layers[key] = image.copy()
-            while len(self._layers) > self.size:
-                self._layers.popitem(last=False)
+        _draw_map_state(draw, view, frame, with_legend)
+        self._layers.put(key, image.copy())
         return image, draw
 
     def clear(self) -> None:
-        with self._lock:
-            self._layers.clear()
+        self._layers.clear()
 
 
 MAP_LAYERS = _MapLayers()

@@ -102,7 +102,9 @@ class Person:
         form = latest_form(self.fake, self.user)
         assert "Action I" in form_select(form, "a")["placeholder"]
         # the DM opens on the form: the game's line, then the form's own first page (as after each click)
-        assert form.content.startswith("PRINCIPES #") and "your plan.** Pick your three actions" in form.content
+        assert (
+            form.content.startswith("PRINCIPES #") and "your plan.** Pick your three actions" in form.content
+        )
         for word in PLAN_WORDS:
             form = await self.click_select(form, form_select(form, "a"), word)
         assert (

@@ -102,6 +102,31 @@ def test_a_cached_map_layer_draws_the_same_board() -> None:
     assert board.render(moved).tobytes() == moved_from_nothing != from_nothing
 
 
+def test_land_patches_give_the_pixels_of_drawing_every_land() -> None:
+    """Each land is pasted from a patch drawn once per thing it shows: the map is the very image drawing every
+    land gives, over positions of a played game (units, Cities, buildings, Division tokens, Invaders)."""
+    from rules.engine.playout import play
+
+    game = get_game("principes")
+    frames = [
+        (board._full_frame(), True),
+        (board._region_frame("SIL"), False),
+        (board._region_frame("MAS"), False),
+    ]
+    seen = 0
+    for moves in (0, 120, 240, 360):
+        view = game.view(play(game, 4, 5, stop_after=moves).state, None)
+        for frame, legend in frames:
+            patched, patched_draw = board.palette_canvas(board._palette_base(frame, legend))
+            board._draw_map_state(patched_draw, view, frame, legend)
+            drawn, drawn_draw = board.palette_canvas(board._palette_base(frame, legend))
+            board._draw_map_state(drawn_draw, view, frame, legend, patches=False)
+            assert patched.tobytes() == drawn.tobytes(), f"{frame.key} after {moves} moves"
+        seen += sum(bool(land["units"]) for land in view["lands"].values())
+    assert seen > 40
+    assert len(board.LAND_PATCHES) > 0
+
+
 def test_the_board_is_drawn_on_the_fixed_palette() -> None:
     image = board.render(views(4, seat=0))
     assert image.mode == "P"
