@@ -18,3 +18,11 @@ def test_settling_freezes_start_up_and_spaces_out_full_collections() -> None:
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+
+
+def test_large_blocks_are_kept_for_reuse_on_glibc() -> None:
+    import platform
+
+    from bot.runtime import keep_large_blocks
+
+    assert keep_large_blocks() is (platform.libc_ver()[0] == "glibc")
