@@ -12,7 +12,8 @@ every completed action goes through the rules, the event store and its outbox. M
 - then a win-rate run against ``random`` in 2-player games, seats (so principalities) rotating.
 
 The process is set up as ``python -m bot run`` sets itself up after start-up (``bot.runtime.settle_heap``: what
-start-up loaded frozen out of the garbage collector's way, full collections spaced out).
+start-up loaded frozen out of the garbage collector's way, full collections spaced out, large blocks kept for
+reuse; ``render.warm_up``: each game's opening board drawn once).
 
 Environment: BENCH_PRINCIPES_AI_GAMES (win-rate games, default 20), BENCH_PRINCIPES_AI_SEED (default 1).
 """
@@ -32,7 +33,7 @@ from typing import Any
 from bot.host import Actor, Host
 from bot.runtime import settle_heap
 from bot.selfplay import run_selfplay
-from render import render_png, render_view
+from render import render_png, render_view, warm_up
 from render.common import encode_png
 from render.png import BANDS
 from rules.engine import ReplayRng, Rng, get_game
@@ -170,6 +171,7 @@ def _floors(timings: Timings) -> tuple[float, float, float]:
 
 async def _measure() -> None:
     settle_heap()
+    warm_up()
     with tempfile.TemporaryDirectory() as folder:
         host, timings = await _host_game(folder)
         try:

@@ -49,4 +49,19 @@ def render_png(game_key: str, view: dict[str, Any], region: str | None = None) -
     return encode_png(render_view(game_key, view, region))
 
 
-__all__ = ["RENDER_MODULES", "RenderError", "encode_png", "render_png", "render_view"]
+def warm_up() -> list[str]:
+    """Draw each game's opening board once (static layers, fonts, recurring labels), so that the first board
+    players ask for after a restart does not wait for them (about 150 ms for PRINCIPES). Returns the games
+    drawn. Slow: a bot runs it in a worker thread after start-up."""
+    from rules.engine import Rng, get_game
+
+    drawn = []
+    for key in RENDER_MODULES:
+        game = get_game(key, include_unplayable=True)
+        state = game.setup(game.min_players, {}, Rng.for_event(0, 0))
+        render_png(key, game.view(state, None))
+        drawn.append(key)
+    return drawn
+
+
+__all__ = ["RENDER_MODULES", "RenderError", "encode_png", "render_png", "render_view", "warm_up"]

@@ -30,6 +30,7 @@ from bot.host import Host
 from bot.hosting.core import StaleGame
 from bot.runtime import settle_heap
 from bot.storage.postgres import redact_url
+from render import warm_up
 
 from .common import Interaction, answer_error
 from .components import DYNAMIC_ITEMS
@@ -202,6 +203,16 @@ def create_bot(host: Host, config: Config, **options: Any) -> PrincesBot:
     )
 
 
+def _report_warm_up(task: asyncio.Task[list[str]]) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None:  # the first boards are only slower: nothing else depends on the warm-up
+        log.warning("drawing the opening boards at start-up failed: %r", error)
+    else:
+        log.info("opening boards drawn for %s", ", ".join(task.result()))
+
+
 async def run_bot(config: Config) -> None:
     """Open the database (migrating it), connect to Discord and run until stopped."""
     if not logging.getLogger().handlers:
@@ -216,6 +227,8 @@ async def run_bot(config: Config) -> None:
         log.info("worker %s: shards %s of %d", config.worker, config.shard_ids or "all", config.shard_count)
     bot = create_bot(host, config)
     settle_heap()  # what start-up loaded lives as long as the process: out of the collector's way
+    warming = asyncio.create_task(asyncio.to_thread(warm_up), name="princes-table-warm-up")
+    warming.add_done_callback(_report_warm_up)
     try:
         async with bot:
             await bot.start(config.discord_token)

@@ -178,3 +178,9 @@ def test_the_drawn_map_agrees_with_the_borders() -> None:
     for land, record in geometry["lands"].items():
         neighbours = {near for near in record["across"] if near}
         assert neighbours <= {b if a == land else a for a, b in touching if land in (a, b)}
+
+
+def test_the_warm_up_draws_every_games_opening_board() -> None:
+    board._palette_base.cache_clear()
+    assert render.warm_up() == list(render.RENDER_MODULES)
+    assert board._palette_base.cache_info().currsize == 1  # the board a first /board asks for is ready
