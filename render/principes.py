@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -639,8 +640,9 @@ class _Patch:
 LAND_REACH = (130, 40, 260)
 _NOTHING = _Patch(None, None, (0, 0))
 _DIRECT = _Patch(None, None, (-1, -1))
-#: land patches by frame, legend, land and what the land shows: a board changes a few lands at a time
-LAND_PATCHES: Memo[tuple[str, bool, str, str], _Patch] = Memo(4096)
+#: land patches by frame, legend, land and what the land shows: a board changes a few lands at a time (a
+#: patch averages 9 kB; a 4-player game draws about 250 of them)
+LAND_PATCHES: Memo[tuple[str, bool, str, str], _Patch] = Memo(2048)
 
 
 def _land_patch(
@@ -725,20 +727,23 @@ def _track_bar(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, value:
 
 
 def _player_block(
-    draw: ImageDraw.ImageDraw, x: int, y: int, code: str, player: dict[str, Any], view: dict[str, Any]
+    draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[str, dict[str, Any], bool, int]
 ) -> int:
+    """A player's principality, tracks, gold, hand size, Prince, plan state and tiles; ``inputs`` is the code,
+    the player's public record, whether they hold the Princeps token and their Might."""
+    code, player, princeps, might = inputs
     data = catalog()
     colour = COLOURS[data.map["principalities"][code]["colour"]]
     name = data.map["principalities"][code]["name"]
     draw.rectangle((x, y, x + PANEL_WIDTH - 32, y + 26), fill=colour, outline=INK)
     title = f"{data.factions[code]['code']}  {name}  (seat {player['seat'] + 1})"
-    if view["princeps"]["holder"] == code:
+    if princeps:
         title += "  * Princeps"
     if player.get("eliminated"):
         title += "  eliminated"
     _text(draw, (x + 8, y + 13), title, TEXT_SIZES["body"], text_colour_on(colour), "lm")
     y += 32
-    tracks = {"might": view["might"][code], "people": player["people"], "clergy": player["clergy"]}
+    tracks = {"might": might, "people": player["people"], "clergy": player["clergy"]}
     fills = {"might": COLOURS["highlight"], "people": COLOURS["green"], "clergy": COLOURS["purple"]}
     for index, (key, label) in enumerate(TRACK_NAMES):
         _track_bar(draw, x, y + index * 20, label, tracks[key], fills[key])
@@ -775,9 +780,9 @@ def _tile_chips(draw: ImageDraw.ImageDraw, x: int, y: int, tiles: list[str]) -> 
     return y + 26
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int) -> None:
+def _header_block(draw: ImageDraw.ImageDraw, x: int, y: int, view: dict[str, Any]) -> int:
+    """Round, Period, the Princeps token's holder and direction, the turn order, the neutral principalities."""
     data = catalog()
-    y = 12
     period = "I" * view["period"] if view["period"] < 4 else str(view["period"])
     _text(draw, (x, y), f"PRINCIPES   Round {view['round']} of 6   Period {period}", TEXT_SIZES["title"])
     y += 34
@@ -791,14 +796,64 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int) -> None
     order = " > ".join(data.factions[code]["code"] for code in view["turn_order"])
     neutral = ", ".join(data.map["principalities"][code]["name"] for code in view["neutral"]) or "none"
     _text(draw, (x, y), f"Order {order}   Neutral: {neutral}", TEXT_SIZES["small"])
-    y += 28
+    return y + 28
+
+
+Painter = Callable[[ImageDraw.ImageDraw, int, int, Any], int]
+
+
+def _panel_sections(view: dict[str, Any]) -> list[tuple[str, Any, Painter]]:
+    """The side panel top to bottom: each section's painter with exactly the part of the view it draws."""
+    header = {key: view[key] for key in ("round", "period", "princeps", "turn_order", "neutral")}
+    sections: list[tuple[str, Any, Painter]] = [("header", header, _header_block)]
     for code in view["seats"]:
-        y = _player_block(draw, x, y, code, view["players"][code], view)
-    y = _history_block(draw, view, x, y)
-    y = _market_block(draw, view, x, y)
-    y = _supply_block(draw, view, x, y)
+        holder = view["princeps"]["holder"] == code
+        sections.append(("player", (code, view["players"][code], holder, view["might"][code]), _player_block))
+    sections.append(("history", (view["history"], _invader_status(view)), _history_block))
+    sections.append(("market", view["market"], _market_block))
+    sections.append(("supply", view["supply"], _supply_block))
     if "you" in view:
-        _private_block(draw, view, x, y)
+        you = view["you"]
+        sections.append(("private", (you["principality"], you["hand"], you["plan"]), _private_block))
+    return sections
+
+
+#: a section is drawn on a scratch panel this far from its left and top edges (the private block's frame
+#: starts 6 px up and left of its text), then pasted as a rectangle: the panel under it is one flat colour
+SECTION_LEFT, SECTION_TOP = 8, 6
+#: panel sections by name and inputs: one player's block changes at a time, the others are pasted as they were
+PANEL_SECTIONS: Memo[tuple[str, str], tuple[Image.Image, int]] = Memo(512)
+
+
+@cache
+def _panel_scratch() -> Image.Image:
+    """A blank stretch of panel, mapped to the palette as the base's panel is."""
+    return to_palette(Image.new("RGB", (PANEL_WIDTH - SECTION_LEFT, HEIGHT + SECTION_TOP), COLOURS["panel"]))
+
+
+def _section(draw: PaletteDraw, x: int, y: int, name: str, inputs: Any, paint: Painter) -> int:
+    """Paste the section drawn for these inputs (drawing it on a scratch panel the first time); the y after it."""
+    key = (name, repr(inputs))
+    cached = PANEL_SECTIONS.get(key)
+    if cached is None:
+        scratch, scratch_draw = palette_canvas(_panel_scratch())
+        end = paint(scratch_draw, SECTION_LEFT, SECTION_TOP, inputs)
+        cached = (scratch.crop((0, 0, scratch.width, end)), end - SECTION_TOP)
+        PANEL_SECTIONS.put(key, cached)
+    patch, height = cached
+    draw.image.paste(patch, (x - SECTION_LEFT, y - SECTION_TOP))
+    return y + height
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, sections: bool = True) -> None:
+    """The side panel. On a palette board each section is pasted from its last drawing for the same inputs,
+    which gives the very pixels drawing it would (the panel is flat); ``sections=False`` draws everything."""
+    y = 12
+    for name, inputs, paint in _panel_sections(view):
+        if sections and isinstance(draw, PaletteDraw):
+            y = _section(draw, x, y, name, inputs, paint)
+        else:
+            y = paint(draw, x, y, inputs)
 
 
 def _princeps_token(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
@@ -809,9 +864,11 @@ def _princeps_token(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
     )
 
 
-def _history_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> int:
+def _history_block(draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[dict[str, Any], str]) -> int:
+    """The History deck, the revealed card (its year, title, end-of-round icons and text) and the invaders'
+    status line; ``inputs`` is the view's ``history`` and that line."""
     data = catalog()
-    history = view["history"]
+    history, invaders = inputs
     _text(draw, (x, y), f"History (deck {history['deck']})", TEXT_SIZES["heading"])
     y += 26
     if history["revealed"]:
@@ -821,7 +878,7 @@ def _history_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: i
         icons = " then ".join(ICON_TITLES[icon] for icon in card["icons"])
         _text(draw, (x, y), f"End of Round: {icons}", TEXT_SIZES["small"])
         y += 22
-        _text(draw, (x, y), _invader_status(view), TEXT_SIZES["small"], COLOURS["muted"])
+        _text(draw, (x, y), invaders, TEXT_SIZES["small"], COLOURS["muted"])
         y += 22
         for line in _wrap(card["text"], TEXT_SIZES["small"], PANEL_WIDTH - 36)[:3]:
             _text(draw, (x, y), line, TEXT_SIZES["small"], COLOURS["muted"])
@@ -841,12 +898,12 @@ def _invader_status(view: dict[str, Any]) -> str:
     return f"{now}Mongol raids: {view.get('mongol_invasions', 0)}. Teutons {teutons}."
 
 
-def _market_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> int:
+def _market_block(draw: ImageDraw.ImageDraw, x: int, y: int, market: dict[str, Any]) -> int:
     data = catalog()
     _text(draw, (x, y), "Market", TEXT_SIZES["heading"])
     y += 26
     actions = data.setup["actions"]
-    for colour, pile in view["market"].items():
+    for colour, pile in market.items():
         fill = _colour(TILE_COLOURS[colour])
         draw.rounded_rectangle((x, y, x + 96, y + 21), radius=4, fill=fill, outline=INK)
         _text(
@@ -863,11 +920,11 @@ def _market_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: in
     return y + 8
 
 
-def _supply_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> int:
+def _supply_block(draw: ImageDraw.ImageDraw, x: int, y: int, supply: dict[str, Any]) -> int:
     """Tokens left in the supply (each kind is limited) and the gold bank when the option limits it."""
-    tokens = view["supply"]["tokens"]
+    tokens = supply["tokens"]
     cities = f"Cities left: capital {tokens['capital']}, city {tokens['city']}, civitas {tokens['civitas']}"
-    gold = view["supply"]["gold"]
+    gold = supply["gold"]
     buildings = (
         f"Castles {tokens['castle']}, Tiltyards {tokens['tiltyard']}, Abbeys {tokens['abbey']}, "
         f"Division {tokens['division']}" + ("" if gold is None else f", bank {gold} gold")
@@ -877,20 +934,22 @@ def _supply_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: in
     return y + 48
 
 
-def _private_block(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int) -> int:
+def _private_block(
+    draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[str, list[str], list[str] | None]
+) -> int:
+    """The seat's hand and sealed plan; ``inputs`` is its principality, hand and plan."""
     data = catalog()
-    you = view["you"]
-    name = data.map["principalities"][you["principality"]]["name"]
+    principality, hand, plan = inputs
+    name = data.map["principalities"][principality]["name"]
     draw.rectangle((x - 6, y - 4, x + PANEL_WIDTH - 26, y + 24), fill=COLOURS["white"], outline=INK)
     _text(draw, (x, y + 10), f"Private to {name}: your hand", TEXT_SIZES["heading"], anchor="lm")
     y += 30
-    for card_id in you["hand"]:
+    for card_id in hand:
         card = data.kind_of(card_id)
         tag = {"court": "Court", "battle": "Battle", "neighbour": "Neighbour"}[card["deck"]]
         icon = card.get("support") or card.get("corner") or ""
         _text(draw, (x, y), f"{tag}: {card['title'].split(' (')[0]} [{icon}]", TEXT_SIZES["small"])
         y += 20
-    plan = you["plan"]
     text = "Plan: " + (", ".join(action.capitalize() for action in plan) if plan else "not sealed yet")
     _text(draw, (x, y + 4), text, TEXT_SIZES["small"])
     return y + 28

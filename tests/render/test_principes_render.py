@@ -184,3 +184,27 @@ def test_the_warm_up_draws_every_games_opening_board() -> None:
     board._palette_base.cache_clear()
     assert render.warm_up() == list(render.RENDER_MODULES)
     assert board._palette_base.cache_info().currsize == 1  # the board a first /board asks for is ready
+
+
+def test_panel_sections_give_the_pixels_of_drawing_the_panel() -> None:
+    """Each panel section is pasted from its drawing for the same inputs: over a played game, with sections
+    cached from the boards before, every board (public and each seat's) is the very image drawing the whole
+    panel gives, so a section's inputs hold everything it draws."""
+    from rules.engine.playout import play
+
+    game = get_game("principes")
+    frame = board._full_frame()
+    base = board._palette_base(frame, True)
+    panel = base.crop((frame.width + 8, 0, base.width, base.height))
+    assert len(panel.getcolors() or []) == 1  # the panel the sections are pasted on is flat
+    board.PANEL_SECTIONS.clear()
+    for moves in range(0, 480, 40):
+        state = play(game, 4, 8, stop_after=moves).state
+        for seat in (None, 0, 3):
+            view = game.view(state, seat)
+            pasted, pasted_draw = board.palette_canvas(base)
+            board._draw_panel(pasted_draw, view, frame.width + 16)
+            drawn, drawn_draw = board.palette_canvas(base)
+            board._draw_panel(drawn_draw, view, frame.width + 16, sections=False)
+            assert pasted.tobytes() == drawn.tobytes(), f"seat {seat} after {moves} moves"
+    assert len(board.PANEL_SECTIONS) > 10
