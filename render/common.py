@@ -283,6 +283,12 @@ def palette_canvas(image: Image.Image) -> tuple[Image.Image, PaletteDraw]:
     return copy, PaletteDraw(copy)
 
 
+#: lookup tables for ``Image.point`` (a function there is called 256 times on every use)
+NONZERO = [0] + [255] * 255
+TEXT_EDGE = [255 if v >= 48 else 0 for v in range(256)]
+HALO_EDGE = [255 if v >= 96 else 0 for v in range(256)]
+
+
 def palette_indices(image: Image.Image) -> Image.Image:
     """A palette image's entry numbers as a grey image (to compare two palette images pixel by pixel)."""
     return Image.frombytes("L", image.size, image.tobytes())
@@ -302,8 +308,7 @@ def text_patch(
     patch = Image.new("RGB", coverage.size, backdrop)
     patch.paste(fill, (0, 0), coverage)
     # the faintest edge pixels are left out: they would show the backdrop's colour where the guess is wrong
-    area, threshold = (coverage, 48) if outline is None else (outline, 96)
-    mask = area.point(lambda v: 255 if v >= threshold else 0)
+    mask = coverage.point(TEXT_EDGE) if outline is None else outline.point(HALO_EDGE)
     return to_palette(patch), mask
 
 

@@ -29,6 +29,7 @@ from . import RenderError
 from .common import (
     COLOURS,
     MIN_TEXT_PX,
+    NONZERO,
     Memo,
     PaletteDraw,
     font,
@@ -637,7 +638,7 @@ class _Patch:
 
 #: how far a land's pieces may reach from its centre (map units: sideways, up, down); a drawing that reaches
 #: the edge of this box is drawn straight onto the board instead (``_DIRECT``)
-LAND_REACH = (130, 40, 260)
+LAND_REACH = (80, 28, 130)
 _NOTHING = _Patch(None, None, (0, 0))
 _DIRECT = _Patch(None, None, (-1, -1))
 #: land patches by frame, legend, land and what the land shows: a board changes a few lands at a time (a
@@ -645,36 +646,60 @@ _DIRECT = _Patch(None, None, (-1, -1))
 LAND_PATCHES: Memo[tuple[str, bool, str, str], _Patch] = Memo(2048)
 
 
-def _land_patch(
-    frame: Frame, with_legend: bool, land: str, land_view: dict[str, Any], centre: Point
-) -> _Patch:
-    """The land's pieces drawn once over the base around the land, cut to the pixels they change."""
+class _PatchMaker:
+    """Draws the lands a board has no patch for, on one copy of the base, at the board's own coordinates
+    (shifting them would round some edges the other way: the map's coordinates are fractions); the base is
+    put back around each land after its patch is cut."""
+
+    def __init__(self, frame: Frame, with_legend: bool) -> None:
+        self.with_legend = with_legend
+        self.base = _palette_base(frame, with_legend)
+        self._board: Image.Image | None = None
+        self._draw: PaletteDraw | None = None
+
+    def patch(self, frame: Frame, land: str, land_view: dict[str, Any], centre: Point) -> _Patch:
+        """The land's pieces drawn over the base around the land, cut to the pixels they change."""
+        area = _land_area(frame, self.with_legend, centre)
+        if area is None:  # a land beyond a region's frame: nothing of it shows
+            return _NOTHING
+        box, base_area, base_indices = area
+        if self._board is None or self._draw is None:
+            self._board, self._draw = palette_canvas(self.base)
+        _draw_land(self._draw, land, land_view, centre, frame)
+        canvas = self._board.crop(box)
+        difference = ImageChops.difference(base_indices, palette_indices(canvas))
+        drawn = difference.getbbox()
+        width, height = canvas.size
+        clipped = drawn is not None and (
+            (drawn[0] == 0 and box[0] > 0)
+            or (drawn[1] == 0 and box[1] > 0)
+            or (drawn[2] == width and box[2] < self.base.width)
+            or (drawn[3] == height and box[3] < self.base.height)
+        )
+        if clipped:  # the drawing may reach beyond the box: the next land starts from a fresh copy
+            self._board = self._draw = None
+            return _DIRECT
+        self._board.paste(base_area, box[:2])
+        if drawn is None:
+            return _NOTHING
+        mask = difference.crop(drawn).point(NONZERO)
+        return _Patch(canvas.crop(drawn), mask, (box[0] + drawn[0], box[1] + drawn[1]))
+
+
+@lru_cache(maxsize=512)
+def _land_area(
+    frame: Frame, with_legend: bool, centre: Point
+) -> tuple[tuple[int, int, int, int], Image.Image, Image.Image] | None:
+    """The box a land's pieces may take on a base (``LAND_REACH``), the base there and its palette entries."""
     base = _palette_base(frame, with_legend)
     side, up, down = (frame.px(reach) for reach in LAND_REACH)
     left, top = max(0, round(centre[0] - side)), max(0, round(centre[1] - up))
     right, bottom = min(base.width, round(centre[0] + side)), min(base.height, round(centre[1] + down))
-    if right <= left or bottom <= top:  # a land beyond a region's frame: nothing of it shows
-        return _NOTHING
-    # drawn on a whole copy of the base at the board's own coordinates: shifting them would round some edges
-    # the other way (the map's coordinates are fractions)
-    board, draw = palette_canvas(base)
-    _draw_land(draw, land, land_view, centre, frame)
-    area, canvas = base.crop((left, top, right, bottom)), board.crop((left, top, right, bottom))
-    changed = ImageChops.difference(palette_indices(area), palette_indices(canvas)).point(
-        lambda v: 255 if v else 0
-    )
-    box = changed.getbbox()
-    if box is None:
-        return _NOTHING
-    clipped = (
-        (box[0] == 0 and left > 0)
-        or (box[1] == 0 and top > 0)
-        or (box[2] == area.width and right < base.width)
-        or (box[3] == area.height and bottom < base.height)
-    )
-    if clipped:
-        return _DIRECT
-    return _Patch(canvas.crop(box), changed.crop(box), (left + box[0], top + box[1]))
+    if right <= left or bottom <= top:
+        return None
+    box = (left, top, right, bottom)
+    area = base.crop(box)
+    return box, area, palette_indices(area)
 
 
 def _draw_map_state(
@@ -684,6 +709,7 @@ def _draw_map_state(
     patch (drawn once per thing the land shows: most lands show the same from one board to the next), which
     gives the very pixels drawing it would; ``patches=False`` draws everything (tests compare the two)."""
     data, geo = catalog(), geometry()
+    maker = _PatchMaker(frame, with_legend)
     for land in data.lands:
         land_view = view["lands"][land]
         centre = frame.at(tuple(geo["lands"][land]["centre"]))  # type: ignore[arg-type]
@@ -691,7 +717,7 @@ def _draw_map_state(
             key = (frame.key, with_legend, land, repr(land_view))
             patch = LAND_PATCHES.get(key)
             if patch is None:
-                patch = _land_patch(frame, with_legend, land, land_view, centre)
+                patch = maker.patch(frame, land, land_view, centre)
                 LAND_PATCHES.put(key, patch)
             if patch is not _DIRECT:
                 if patch.image is not None and patch.mask is not None:
@@ -1003,6 +1029,15 @@ class _MapLayers:
 MAP_LAYERS = _MapLayers()
 
 
+def clear_caches() -> None:
+    """Forget every drawing kept for reuse: static layers, map layers, land patches, panel sections, text
+    (benchmarks and tests that measure or check drawing from nothing)."""
+    for cached in (_base, _palette_base, _land_area, _stamp, _palette_stamp, _text_width):
+        cached.cache_clear()
+    for memo in (MAP_LAYERS, LAND_PATCHES, PANEL_SECTIONS):
+        memo.clear()
+
+
 def render(view: dict[str, Any]) -> Image.Image:
     """The whole board with the side panel; a seat's view also shows its hand and sealed plan."""
     frame = _full_frame()
@@ -1067,4 +1102,4 @@ def render_region(view: dict[str, Any], region: str) -> Image.Image:
     return image
 
 
-__all__ = ["TEXT_SIZES", "region_lands", "render", "render_region"]
+__all__ = ["TEXT_SIZES", "clear_caches", "region_lands", "render", "render_region"]

@@ -44,17 +44,12 @@ def test_every_text_is_at_least_16_px(monkeypatch: pytest.MonkeyPatch) -> None:
         return real_font(size)
 
     monkeypatch.setattr(board, "font", recording_font)
-    caches = (board._base, board._palette_base, board._stamp, board._palette_stamp, board._text_width)
-    for cached in caches:  # draw everything again, the static layer too, with the recording font
-        cached.cache_clear()
-    board.MAP_LAYERS.clear()
+    board.clear_caches()  # draw everything again, the static layer too, with the recording font
     try:
         board.render(views(4, seat=0))
         board.render_region(views(4), "masovia")
     finally:
-        for cached in caches:
-            cached.cache_clear()
-        board.MAP_LAYERS.clear()
+        board.clear_caches()
     assert used and min(used) >= MIN_TEXT_PX
     assert min(board.TEXT_SIZES.values()) >= MIN_TEXT_PX
 
