@@ -8,17 +8,12 @@ several times faster than a full-colour PNG (notes/performance.md).
 from __future__ import annotations
 
 import io
-import threading
-from collections import OrderedDict
 from functools import cache, lru_cache
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from .png import encode_palette_png
-
-K = TypeVar("K")
-V = TypeVar("V")
 
 #: text must stay legible on a phone: nothing smaller than this on images up to 1600 px wide
 MIN_TEXT_PX = 16
@@ -202,37 +197,6 @@ def palette_index(colour: tuple[int, int, int]) -> int:
     )
 
 
-class Memo(Generic[K, V]):
-    """A bounded memo for renderers' pure results, shared by the threads that render: the least recently used
-    entry goes first. Values depend only on their keys, so a lost race only draws something twice."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._entries: OrderedDict[K, V] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: K) -> V | None:
-        with self._lock:
-            value = self._entries.get(key)
-            if value is not None:
-                self._entries.move_to_end(key)
-            return value
-
-    def put(self, key: K, value: V) -> None:
-        with self._lock:
-            self._entries[key] = value
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-
 class PaletteDraw(ImageDraw.ImageDraw):
     """``ImageDraw`` on a fixed-palette image: colours given as RGB are drawn as their palette entry.
 
@@ -268,7 +232,7 @@ class PaletteDraw(ImageDraw.ImageDraw):
         pixels = self._pixels
         assert pixels is not None
         found = [pixels[min(max(0, x), width - 1), min(max(0, y), height - 1)] for x, y in points]
-        return _palette_colours()[max(found, key=found.count)]  # type: ignore[index,arg-type]
+        return _palette_colours()[max(found, key=found.count)]  # type: ignore[index,arg-type,call-overload]
 
     def stamp(self, xy: tuple[int, int], patch: Image.Image, mask: Image.Image) -> None:
         """Paste a palette patch (see ``text_patch``) where its mask is set."""

@@ -8,18 +8,18 @@ a bounded cache keyed by the band's bytes. The PNG's one zlib stream is the conc
 an empty final block, and the Adler-32 of all rows, combined from the bands' checksums (``adler32_combine``),
 which is what ``pigz`` does to deflate in parallel. The result is a valid PNG with exactly the image's pixels.
 
-The cache is a memo: the bytes out depend only on the image in, so renderers stay pure. It is shared by the
-threads that encode images (a lock guards it) and bounded by the size of the deflated data it keeps.
+The cache is a memo (``render.memo``): the bytes out depend only on the image in, so renderers stay pure; it
+is bounded by the size of the deflated data it keeps.
 """
 
 from __future__ import annotations
 
 import struct
-import threading
 import zlib
-from collections import OrderedDict
 
 from PIL import Image
+
+from .memo import Memo
 
 #: rows per band: small enough that one moved piece touches few rows, large enough that deflate still works
 BAND_ROWS = 16
@@ -47,41 +47,16 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
     return sum1 | (sum2 << 16)
 
 
-class BandCache:
-    """Deflated bands by their bytes, least recently used dropped first, bounded in deflated bytes."""
+#: a band's key (width, length, two checksums of its pixels) and value (deflated bytes, Adler-32, length)
+BandKey = tuple[int, int, int, int]
+Band = tuple[bytes, int, int]
+
+
+class BandCache(Memo[BandKey, Band]):
+    """Deflated bands by their pixels, least recently used dropped first, bounded in deflated bytes."""
 
     def __init__(self, limit: int = CACHE_BYTES) -> None:
-        self.limit = limit
-        self.size = 0
-        self.hits = 0
-        self.misses = 0
-        self._bands: OrderedDict[tuple[int, int, int], tuple[bytes, int, int]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[int, int, int]) -> tuple[bytes, int, int] | None:
-        with self._lock:
-            band = self._bands.get(key)
-            if band is None:
-                self.misses += 1
-                return None
-            self._bands.move_to_end(key)
-            self.hits += 1
-            return band
-
-    def put(self, key: tuple[int, int, int], band: tuple[bytes, int, int]) -> None:
-        with self._lock:
-            if key in self._bands:
-                return
-            self._bands[key] = band
-            self.size += len(band[0])
-            while self.size > self.limit and self._bands:
-                _, dropped = self._bands.popitem(last=False)
-                self.size -= len(dropped[0])
-
-    def clear(self) -> None:
-        with self._lock:
-            self._bands.clear()
-            self.size = self.hits = self.misses = 0
+        super().__init__(limit, weigh=lambda band: len(band[0]))
 
 
 #: the process's band cache (every image encoded by ``encode_palette_png`` goes through it)
@@ -103,11 +78,13 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 def encode_palette_png(image: Image.Image, cache: BandCache = BANDS) -> bytes:
     """A mode ``P`` image as PNG bytes, its bands deflated once per distinct content.
 
-    >>> import io
-    >>> from PIL import Image
-    >>> image = Image.new("P", (40, 40), 3)
-    >>> Image.open(io.BytesIO(encode_palette_png(image))).getpixel((39, 39))
-    3
+        >>> import io
+        >>> from PIL import Image
+
+    from .memo import Memo
+        >>> image = Image.new("P", (40, 40), 3)
+        >>> Image.open(io.BytesIO(encode_palette_png(image))).getpixel((39, 39))
+        3
     """
     if image.mode != "P":
         raise ValueError(f"encode_palette_png takes a palette image, not mode {image.mode}")
@@ -118,9 +95,9 @@ def encode_palette_png(image: Image.Image, cache: BandCache = BANDS) -> bytes:
     checksum = 1
     for start in range(0, len(pixels), band_bytes):
         rows = pixels[start : start + band_bytes]
-        # the key is the band's width, length and 64-bit hash: another band with the same key is as likely
-        # as a 64-bit collision (the hash is salted per process, so no input can be built to collide)
-        key = (width, len(rows), hash(rows))
+        # bands of private (DM) images share the cache: the key holds two independent checksums of the pixels
+        # (a 64-bit hash salted per process and a CRC-32), so another band matching it is a 96-bit collision
+        key = (width, len(rows), hash(rows), zlib.crc32(rows))
         band = cache.get(key)
         if band is None:
             band = _deflate_band(rows, width)

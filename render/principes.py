@@ -33,7 +33,6 @@ from .common import (
     COLOURS,
     MIN_TEXT_PX,
     NONZERO,
-    Memo,
     PaletteDraw,
     font,
     palette_canvas,
@@ -42,6 +41,7 @@ from .common import (
     text_patch,
     to_palette,
 )
+from .memo import Memo
 
 GEOMETRY_FILE = Path(__file__).parent / "assets" / "principes" / "map_geometry.json"
 PANEL_WIDTH = 520
