@@ -52,7 +52,9 @@ async def _store_legacy_game(database: str, tmp_path: Path) -> tuple[int, list[l
     return game_id, draws
 
 
-async def test_a_stored_integer_seed_becomes_its_digits_and_still_derives_every_draw(database, tmp_path) -> None:
+async def test_a_stored_integer_seed_becomes_its_digits_and_still_derives_every_draw(
+    database, tmp_path
+) -> None:
     game_id, draws = await _store_legacy_game(database, tmp_path)
     store = await Store.open(database)  # every migration, 0005 included
     try:
@@ -97,4 +99,3 @@ async def test_a_new_game_gets_a_256_bit_seed_from_secrets(database) -> None:
         assert len(seeds) == 3
     finally:
         await host.close()
-
