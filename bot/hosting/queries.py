@@ -326,13 +326,14 @@ class QueriesMixin(HostCore):
     async def verify(self, channel_id: str) -> Verdict:
         """Check the channel's game (else its most recent one) from its complete export: see ``bot.verify``."""
         live = await self._live_in_channel_or_last(channel_id)
+        title = f"{live.game.title} #{live.id}"
+        if live.row["num_players"] is None:
+            raise HostError(f"{title} has not started: there is nothing to verify yet.")
         if live.row["status"] not in OVER:
             raise HostError(
-                f"{live.game.title} #{live.id} is still {live.row['status']}: its seed and sealed choices stay "
-                "secret until it ends, so it can be verified once it is over."
+                f"{title} is still being played: its seed and sealed choices stay secret until it ends, so it "
+                "can be verified once it is over."
             )
-        if live.row["num_players"] is None:
-            raise HostError(f"{live.game.title} #{live.id} was closed before it started: nothing to verify.")
         data = await self.export_game(live.id)
         return await asyncio.to_thread(verify_export, data)
 
