@@ -154,7 +154,10 @@ class QueriesMixin(HostCore):
         if live.row["status"] in ("finished", "abandoned") and live.game.has_chance:
             all_events = await self.store.events(live.id, -1)
             rolls = "; ".join(f"{e.seq}: {e.draws}" for e in all_events if e.draws)
-            text += f"\nSeed {live.row['seed']}. Chance results by event: {rolls}"
+            seed = live.row[
+                "seed"
+            ]  # 64 hex digits (hmac-sha256), or a stored game's integer (sha256-mt19937)
+            text += f"\nSeed {seed} ({seed_scheme(seed)}). Chance results by event: {rolls}"
         return text
 
     @staticmethod

@@ -22,7 +22,7 @@ from bot.host import Host, HostError
 from bot.verify import verify_export
 from rules.engine import ReplayRng, get_game
 from rules.engine.rng import KEYED_SCHEME, LEGACY_SCHEME, shuffle_seats
-from tests.conftest import ALICE, BOB, CAROL
+from tests.conftest import ALICE, BOB, CAROL, MOD
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 #: each game with the players and AI level of a quick self-play
@@ -339,3 +339,40 @@ async def test_a_new_games_seat_order_comes_from_its_256_bit_seed(host: Host) ->
         assert names == expected
         orders.add(tuple(names))
     assert len(orders) > 1
+
+
+async def test_game_log_names_the_seed_and_its_derivation_for_both_kinds(host: Host) -> None:
+    new = await self_played(host, "pharaoh", channel="log-new")
+    old = await self_played(host, "pharaoh", seed=2**48 - 3, channel="log-old")
+    assert f"Seed {new['game']['seed']} (hmac-sha256). Chance results by event: " in await host.log("log-new")
+    assert f"Seed {2**48 - 3} (sha256-mt19937). Chance results by event: " in await host.log("log-old")
+    assert old["game"]["seed"] == str(2**48 - 3)
+
+
+async def test_an_abandoned_game_with_an_unrevealed_seal_and_an_undone_move_verifies(
+    host: Host, sealed_game
+) -> None:
+    channel = "verify-undo"
+    await host.create_game("guild", channel, ALICE, "babylone", {"first": "1"})
+    await host.join(channel, BOB)
+    game_id = (await host.start(channel, ALICE, order="given"))[0].game_id
+    first = (await host.suggestions(game_id, ALICE.user_id))[0].action
+    await host.act(game_id, ALICE, first)
+    await host.undo(channel, ALICE)
+    await host.act(game_id, ALICE, (await host.suggestions(game_id, ALICE.user_id))[-1].action)
+    await host.abandon(channel, MOD)
+    data = await host.export_game(game_id)
+    assert [e["undone"] for e in data["events"]] == [False, True, False]
+    verdict = verify_export(data)
+    assert verdict.verified and "abandoned before the rules ended it" in verdict.result
+
+    channel = "verify-unrevealed"
+    await host.create_game("guild", channel, ALICE, sealed_game.key, {})
+    await host.join(channel, BOB)
+    game_id = (await host.start(channel, ALICE, order="given"))[0].game_id
+    await host.act(game_id, ALICE, "pick 2")  # sealed; Bob never answers
+    await host.abandon(channel, MOD)
+    data = await host.export_game(game_id)
+    assert verify_export(data).verified and verify_export(data).commits == 1
+    data["sealed"][0]["action"] = "pick 3"
+    assert "(sealed, never revealed in play)" in verify_export(data).problem
