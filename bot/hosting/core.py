@@ -622,7 +622,7 @@ class HostCore:
         text = (
             f"Sealed choices, for checking: all {len(record)} ({per_seat}), each with its nonce, are in the "
             f"attached {name}. Each commit posted during the game is the SHA-256 of "
-            "`nonce|game|decision|seat|action`; /game verify checks every one, and every die, from the seed."
+            "`nonce|game|decision|seat|action`; /game verify checks every one, and the whole game from its seed."
         )
         delivery = self._public(live, text, None)
         delivery.attachments = [Attachment(name, self._reveal_file(live, record))]
