@@ -1,13 +1,15 @@
-"""``python -m bot`` runs the Discord bot; subcommands: console, selfplay, perft, render, import."""
+"""``python -m bot`` runs the Discord bot; subcommands: console, selfplay, perft, render, import, verify, export."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import dataclasses
+import json
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from rules.engine import RulesError, get_game
 from rules.engine.playout import perft, play, start
@@ -20,6 +22,12 @@ No DISCORD_TOKEN is set, so the bot cannot connect to Discord.
 To get one: open https://discord.com/developers/applications, create an application, open "Bot",
 press "Reset Token" and copy it into a file named .env here:  DISCORD_TOKEN=your-token
 (.env.example lists every setting; the README's "Running on Discord" section has the invite link steps.)"""
+#: the largest export file ``import`` and ``verify`` read (a 4-player PRINCIPES game's is well under 1 MiB)
+MAX_EXPORT_BYTES = 16 * 1024 * 1024
+
+
+class UnreadableExport(Exception):
+    """The file cannot be read as an export; ``str(error)`` is the one line to print."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -68,11 +76,24 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--region", default=None, help="a zoomed region, where the game has regions")
     render.add_argument("--out", required=True)
 
-    imported = commands.add_parser("import", help="store a finished game's /game export in the database")
+    imported = commands.add_parser(
+        "import", help="store a finished game's /game export in the database, once it verifies"
+    )
     imported.add_argument("file", help="the .json file /game export attached")
     imported.add_argument(
         "--database", default=None, help="database (default: DATABASE_URL or DATABASE_PATH)"
     )
+
+    verify = commands.add_parser(
+        "verify", help="check a finished game's /game export: sealed commits, chance against the seed, result"
+    )
+    verify.add_argument("file", help="the .json file /game export attached")
+
+    exported = commands.add_parser("export", help="write the /game export file of every game that is over")
+    exported.add_argument(
+        "--database", default=None, help="database (default: DATABASE_URL or DATABASE_PATH)"
+    )
+    exported.add_argument("--out", required=True, help="folder for the files (made if missing)")
     return parser
 
 
@@ -94,6 +115,13 @@ def main(argv: list[str] | None = None) -> int:
             return _render(args)
         if args.command == "import":
             return _import(args.file, args.database)
+        if args.command == "verify":
+            return _verify(args.file)
+        if args.command == "export":
+            return _export_all(args.database, args.out)
+    except UnreadableExport as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     except (HostError, RulesError, ConfigError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -175,10 +203,35 @@ def _render(args: argparse.Namespace) -> int:
     return 0
 
 
-def _import(file: str, database: str | None) -> int:
-    import json
+def read_export(file: str) -> Any:
+    """The JSON data of an export file, at most ``MAX_EXPORT_BYTES``; ``UnreadableExport`` in one line else."""
+    try:
+        with open(file, "rb") as handle:
+            raw = handle.read(MAX_EXPORT_BYTES + 1)
+    except OSError as error:
+        raise UnreadableExport(f"cannot read {file}: {error.strerror or error}") from None
+    if len(raw) > MAX_EXPORT_BYTES:
+        raise UnreadableExport(
+            f"{file} is larger than {MAX_EXPORT_BYTES // (1024 * 1024)} MiB, the most an export file may be"
+        )
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise UnreadableExport(f"{file} is not UTF-8 text, so it is not a /game export") from None
+    except ValueError as error:
+        raise UnreadableExport(f"{file} is not JSON ({error})") from None
+    except RecursionError:
+        raise UnreadableExport(f"{file} nests its JSON too deeply to be a /game export") from None
 
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number an export holds")
+
+
+def _import(file: str, database: str | None) -> int:
     from .host import Host
+
+    data = read_export(file)
 
     async def store() -> tuple[int, str]:
         host = await Host.open(database or load_config().database)
@@ -189,12 +242,55 @@ def _import(file: str, database: str | None) -> int:
             await host.close()
 
     try:
-        data = json.loads(Path(file).read_text())
-    except (OSError, ValueError) as error:
-        print(f"error: cannot read {file}: {error}", file=sys.stderr)
+        game_id, title = asyncio.run(store())
+    except HostError as error:
+        print(f"error: {file} is not imported: {error}", file=sys.stderr)
         return 2
-    game_id, title = asyncio.run(store())
     print(f"imported {title} as game #{game_id} ({len(data['events'])} events)")
+    return 0
+
+
+def _verify(file: str) -> int:
+    """``verified`` (and what was checked) with exit code 0, else the first problem with exit code 1."""
+    from .verify import verify_export
+
+    verdict = verify_export(read_export(file))
+    if verdict.verified:
+        print("verified")
+        print(verdict.details())
+        return 0
+    print(f"not verified: {verdict.problem}")
+    return 1
+
+
+def _export_all(database: str | None, out: str) -> int:
+    """Every game that is over (finished, or abandoned after it started) as its /game export file."""
+    from .host import Host
+
+    folder = Path(out)
+
+    async def write() -> int:
+        host = await Host.open(database or load_config().database)
+        try:
+            rows = await host.store.fetchall(
+                "SELECT id FROM games WHERE status IN ('finished', 'abandoned') AND num_players IS NOT NULL "
+                "ORDER BY id"
+            )
+            folder.mkdir(parents=True, exist_ok=True)
+            for row in rows:
+                data = await host.export_game(row["id"])
+                path = folder / f"{data['game']['kind']}-{data['game']['id']}.json"
+                path.write_text(json.dumps(data, indent=1, ensure_ascii=False))
+            return len(rows)
+        finally:
+            await host.close()
+
+    try:
+        count = asyncio.run(write())
+    except OSError as error:
+        print(f"error: cannot write to {out}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    print(f"wrote {count} export file{'s' if count != 1 else ''} to {folder}")
     return 0
 
 

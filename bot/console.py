@@ -28,6 +28,7 @@ Commands (the same words as on Discord):
   /game new GAME [option=value ...] [deadline=HOURS]   open a game here (games: /rules)
   /game join | leave | ai [LEVEL] | start [random|given] | status | resign | abandon | draw | pause | resume | back
   /game export        the game's JSON with its events, written to a file (secrets only once it is over)
+  /game verify        check the finished game: sealed commits, every die from the seed, the result
   /move NOTATION      make a move (try /moves to list yours)      /moves [TEXT]  your legal moves
   /board              the public board image                       /hand          your private view
   /log [N]            the last N log lines                         /undo          take back your last move
@@ -146,6 +147,8 @@ class Console:
             await self._show(await self.host.offer_draw(CHANNEL, actor))
         elif sub == "export":
             self.write(f"[export] {await self._export()}")
+        elif sub == "verify":
+            self.write((await self.host.verify(CHANNEL)).sentence())
         else:
             raise HostError(f"Unknown /game command {sub!r}. /help lists them.")
 
@@ -178,6 +181,11 @@ class Console:
             if delivery.view is not None:
                 tag = "board" if delivery.kind == "public" else f"seat{delivery.seat}"
                 self.write(f"[image] {self._save(delivery.game_key, delivery.view, tag)}")
+            for attachment in delivery.attachments:  # written next to the images, as Discord attaches it
+                self.image_dir.mkdir(parents=True, exist_ok=True)
+                path = self.image_dir / Path(attachment.name).name
+                path.write_text(attachment.text)
+                self.write(f"[file] {path}")
             await self.host.mark_sent(delivery.id)
 
     async def _export(self) -> Path:

@@ -61,6 +61,14 @@ class Prompt:
         return cls(**data)
 
 
+@dataclass(frozen=True)
+class Attachment:
+    """A text file posted with a message (the end of a game's sealed choices, every one of them)."""
+
+    name: str
+    text: str
+
+
 @dataclass
 class Delivery:
     """A message to post: to the game's channel (``public``) or to one player by DM (``private``).
@@ -82,6 +90,8 @@ class Delivery:
     prompt: Prompt | None = None
     #: edit the message remembered under this purpose instead of posting a new one
     edit_key: str | None = None
+    #: text files posted with the message
+    attachments: list[Attachment] = field(default_factory=list)
 
     def to_payload(self) -> dict[str, Any]:
         """What the outbox stores (everything but the row id); the view is stored as it is."""
@@ -97,6 +107,7 @@ class Delivery:
             "mentions": list(self.mentions),
             "prompt": self.prompt.to_dict() if self.prompt else None,
             "edit_key": self.edit_key,
+            "attachments": [{"name": a.name, "text": a.text} for a in self.attachments],
         }
 
     @classmethod
@@ -104,6 +115,7 @@ class Delivery:
         payload = dict(payload)
         if payload.get("prompt"):
             payload["prompt"] = Prompt.from_dict(payload["prompt"])
+        payload["attachments"] = [Attachment(**a) for a in payload.get("attachments") or []]
         return cls(id=delivery_id, **payload)
 
 

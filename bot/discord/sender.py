@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable
@@ -190,6 +191,7 @@ class Sender:
     ) -> discord.Message | None:
         channel = self.bot.get_partial_messageable(int(channel_id))
         file = await board_file(delivery.game_key, delivery.view) if delivery.view else None
+        files = ([file] if file else []) + _attached(delivery)
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
             if delivery.edit_key:
@@ -199,7 +201,7 @@ class Sender:
                         old = channel.get_partial_message(int(found[1]))
                         await old.edit(
                             content=content,
-                            attachments=[file] if file else [],
+                            attachments=files,
                             view=view,
                             allowed_mentions=mentions,
                         )
@@ -207,8 +209,8 @@ class Sender:
                     except discord.NotFound as error:
                         if error.code != UNKNOWN_MESSAGE:
                             raise
-            if file is not None:
-                extra["file"] = file
+            if files:
+                extra["files"] = files
             return await channel.send(content, allowed_mentions=mentions, **extra)
         except (discord.NotFound, discord.Forbidden) as error:
             if error.code in CHANNEL_GONE:
@@ -230,8 +232,10 @@ class Sender:
             else None
         )
         extra: dict[str, Any] = {"view": view} if view is not None else {}
-        if delivery.view:
-            extra["file"] = await board_file(delivery.game_key, delivery.view, name="hand.png")
+        files = [await board_file(delivery.game_key, delivery.view, name="hand.png")] if delivery.view else []
+        files += _attached(delivery)
+        if files:
+            extra["files"] = files
         try:
             dm = await self.bot.create_dm(discord.Object(int(delivery.user_id)))
             await dm.send(content, **extra)
@@ -295,3 +299,8 @@ class Sender:
             users=[discord.Object(int(u)) for u in users], everyone=False, roles=False, replied_user=False
         )
         return clip("\n".join(line for line in lines if line)), allowed
+
+
+def _attached(delivery: Delivery) -> list[discord.File]:
+    """The delivery's text files (the sealed choices at a game's end) as uploads."""
+    return [discord.File(io.BytesIO(a.text.encode()), filename=a.name) for a in delivery.attachments]

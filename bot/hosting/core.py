@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import hashlib
 import json
 import logging
 import random
@@ -36,8 +35,10 @@ from rules.engine import (
     get_game,
 )
 
-from ..models import Actor, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
+from ..models import Actor, Attachment, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
 from ..storage import CLAIM_LEASE_S, SNAPSHOT_EVERY, Connection, StaleVersion, Store
+from ..verify import commit_hash as commit_hash  # re-exported: the sealing code names it from here
+from ..verify import commit_string
 
 log = logging.getLogger(__name__)
 
@@ -70,11 +71,6 @@ class TimerClaim:
 
 #: set while a timer fires (per task, so other games' actions running meanwhile never see it)
 FIRING_TIMER: contextvars.ContextVar[TimerClaim | None] = contextvars.ContextVar("firing_timer", default=None)
-
-
-def commit_hash(nonce: str, game_id: int, decision_id: str, seat: int, action: str) -> str:
-    """The public commitment to a sealed choice: anyone can recompute it once nonce and action are published."""
-    return hashlib.sha256(f"{nonce}|{game_id}|{decision_id}|{seat}|{action}".encode()).hexdigest()
 
 
 @dataclass
@@ -612,16 +608,45 @@ class HostCore:
         return self._reveal(live, await self.sealed_record(live.id))
 
     def _reveal(self, live: Live, record: list[dict[str, Any]]) -> list[Delivery]:
-        """The game is over: publish every sealed choice with its nonce so anyone can check each commit."""
+        """The game is over: publish every sealed choice with its nonce so anyone can check each commit.
+
+        All of them, however many (The Prince seals 16-72): a short message with an attached text file that lists
+        each choice, the exact text its commit is the SHA-256 of, and the commit posted when it was sealed."""
         if not record:
             return []
-        lines = ["Sealed choices, for checking (sha256 of nonce|game|decision|seat|action):"]
-        lines += [
-            f"- {live.seats[r['seat']].name}, {r['decision_id']}: `{r['action']}` nonce `{r['nonce']}` "
-            f"commit `{r['commit_hash']}`"
-            for r in record
+        name = f"sealed-choices-{live.row['kind']}-{live.id}.txt"
+        counts: dict[int, int] = {}
+        for r in record:
+            counts[r["seat"]] = counts.get(r["seat"], 0) + 1
+        per_seat = ", ".join(f"{live.seats[seat].name} {n}" for seat, n in sorted(counts.items()))
+        text = (
+            f"Sealed choices, for checking: all {len(record)} ({per_seat}), each with its nonce, are in the "
+            f"attached {name}. Each commit posted during the game is the SHA-256 of "
+            "`nonce|game|decision|seat|action`; /game verify checks every one, and the whole game from its seed."
+        )
+        delivery = self._public(live, text, None)
+        delivery.attachments = [Attachment(name, self._reveal_file(live, record))]
+        return [delivery]
+
+    @staticmethod
+    def _reveal_file(live: Live, record: list[dict[str, Any]]) -> str:
+        game_number = live.row.get("origin_id") or live.id  # an imported game's commits name its first number
+        lines = [
+            f"Sealed choices of {live.game.title} #{live.id}, published when the game ended.",
+            "Each commit was posted in the channel when its choice was sealed. It is the SHA-256 (hex) of the text",
+            f"nonce|game|decision|seat|action (game {game_number}, seats numbered from 0), so anyone can check it,",
+            'in Python: hashlib.sha256("<text>".encode()).hexdigest() == "<commit>"',
+            "",
         ]
-        return [self._public(live, "\n".join(lines), None)]
+        for number, r in enumerate(record, start=1):
+            lines += [
+                f"{number}. {live.seats[r['seat']].name} (seat {r['seat']}), decision {r['decision_id']}: "
+                f"{r['action']}",
+                "   text:   "
+                + commit_string(r["nonce"], game_number, r["decision_id"], r["seat"], r["action"]),
+                f"   commit: {r['commit_hash']}",
+            ]
+        return "\n".join(lines) + "\n"
 
     async def _end_with(
         self, live: Live, change: Change, winners: list[int], draw: bool, reason: str

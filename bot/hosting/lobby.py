@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import secrets
 from dataclasses import replace
 
@@ -13,6 +12,7 @@ from rules.engine import (
     RulesError,
     get_game,
 )
+from rules.engine.rng import SEED_BYTES, Seed, seed_scheme, shuffle_seats
 
 from ..models import Actor, Delivery, GameInfo, HostError, SeatInfo
 from ..storage import Connection
@@ -35,9 +35,13 @@ class LobbyMixin(HostCore):
         options: dict[str, str] | None = None,
         deadline_hours: float = 24.0,
         seat_creator: bool = True,
-        seed: int | None = None,
+        seed: Seed | None = None,
     ) -> GameInfo:
-        """Open a lobby; the creator takes the first seat unless ``seat_creator`` is False (self-play)."""
+        """Open a lobby; the creator takes the first seat unless ``seat_creator`` is False (self-play).
+
+        A new game's seed is 256 bits from ``secrets`` (64 hex digits, the ``hmac-sha256`` scheme of
+        ``rules.engine.rng``); self-play and tests may pass their own, an integer giving the legacy scheme.
+        """
         options = dict(options or {})
         window_text = options.pop(
             "window", None
@@ -50,6 +54,8 @@ class LobbyMixin(HostCore):
         window_hours = _window_hours(window_text, deadline_hours)
         if not MIN_DEADLINE_H <= deadline_hours <= MAX_DEADLINE_H:
             raise HostError("The decision deadline must be between 1 hour and 7 days (168 hours).")
+        seed_text = secrets.token_hex(SEED_BYTES) if seed is None else str(seed)
+        seed_scheme(seed_text)  # a seed given by a caller must be one the generators take
         if await self.game_in_channel(channel_id):
             raise HostError("This channel already has a game. Finish or abandon it first (/game status).")
         now = self.clock()
@@ -65,7 +71,7 @@ class LobbyMixin(HostCore):
                     channel_id,
                     game.key,
                     json.dumps(resolved),
-                    secrets.randbits(48) if seed is None else seed,
+                    seed_text,
                     game.rules_version,
                     actor.user_id,
                     int(deadline_hours * 3600),
@@ -152,7 +158,7 @@ class LobbyMixin(HostCore):
             )
         seats = list(live.seats)
         if order == "random":
-            random.Random(row["seed"]).shuffle(seats)
+            shuffle_seats(row["seed"], seats)
         elif order != "given":
             raise HostError("Seat order is `random` or `given`.")
         rng = Rng.for_event(row["seed"], 0)

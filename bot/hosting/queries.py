@@ -2,28 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 from typing import Any
 
 from rules.engine import (
-    ReplayRng,
     RulesError,
-    State,
     available_games,
     get_game,
 )
+from rules.engine.rng import seed_scheme
 
 from ..models import Actor, Choice, GameInfo, HostError, Prompt, Snapshot
 from ..storage import Store
+from ..verify import EXPORT_FORMAT, EXPORT_VERSION, OVER, Verdict, chance_ranges, verify_export
 from .core import (
     HostCore,
     Live,
 )
 
-#: the ``format`` field of an exported game, and its version (bumped when a field changes meaning)
-EXPORT_FORMAT, EXPORT_VERSION = "princes-table-game", 1
-#: statuses after which nothing about a game is secret any more
-OVER = ("finished", "abandoned")
+#: ``@everyone``, ``@here`` and ``<@id>``/``<@&id>`` mentions: an imported name or log line must never ping
+_MENTION = re.compile(r"@(?=everyone|here|&|!|\d)|<@")
 
 
 async def games_awaiting_ai(store: Store) -> list[int]:
@@ -154,7 +154,10 @@ class QueriesMixin(HostCore):
         if live.row["status"] in ("finished", "abandoned") and live.game.has_chance:
             all_events = await self.store.events(live.id, -1)
             rolls = "; ".join(f"{e.seq}: {e.draws}" for e in all_events if e.draws)
-            text += f"\nSeed {live.row['seed']}. Chance results by event: {rolls}"
+            seed = live.row[
+                "seed"
+            ]  # 64 hex digits (hmac-sha256), or a stored game's integer (sha256-mt19937)
+            text += f"\nSeed {seed} ({seed_scheme(seed)}). Chance results by event: {rolls}"
         return text
 
     @staticmethod
@@ -228,10 +231,12 @@ class QueriesMixin(HostCore):
     async def export_game(self, game_id: int) -> dict[str, Any]:
         """A game with its seats and every event (actor, action, time, log lines), as plain JSON data.
 
-        Once the game is over everything is included: the seed, each event's action and chance results, and
-        every sealed choice with its nonce. While it runs, only what its public log shows: no seed when it
-        would predict future dice or shuffles, and for games with hidden information no action or chance
-        results (a card played face down, a shuffled deck); sealed choices appear as their public commits.
+        Once the game is over everything is included: the seed and its scheme (``rng``), each event's action and
+        chance results with the range each was drawn from (``ranges``, so the draws can be checked against the
+        seed without this project's rules), and every sealed choice with its nonce. While it runs, only what its
+        public log shows: no seed when it would predict future dice or shuffles, and for games with hidden
+        information no action or chance results (a card played face down, a shuffled deck); sealed choices
+        appear as their public commits. ``bot.verify`` checks a complete export.
         """
         live = await self._load(game_id)
         row, game = live.row, live.game
@@ -241,6 +246,11 @@ class QueriesMixin(HostCore):
         events = await self.store.events(game_id, -1, include_undone=True)
         undone = await self._undone_seqs(game_id)
         sealed = await self.sealed_record(game_id)
+        ranges = None
+        if complete and row["num_players"] is not None:  # a replay: off the event loop
+            played = [(e.seq, e.seat, e.action, e.draws, e.seq in undone) for e in events]
+            options = json.loads(row["options"])
+            ranges = await asyncio.to_thread(chance_ranges, game.key, row["num_players"], options, played)
         return {
             "format": EXPORT_FORMAT,
             "version": EXPORT_VERSION,
@@ -256,6 +266,9 @@ class QueriesMixin(HostCore):
                 "creator_id": row["creator_id"],
                 "options": json.loads(row["options"]),
                 "seed": None if hides_seed else row["seed"],
+                "rng": None if hides_seed else seed_scheme(row["seed"]),
+                # the number the sealed commits name: this game's, or for an imported game the one it had first
+                "origin_id": row["origin_id"] or live.id,
                 "rules_version": row["rules_version"],
                 "num_players": row["num_players"],
                 "deadline_seconds": row["deadline_seconds"],
@@ -275,11 +288,12 @@ class QueriesMixin(HostCore):
                     "actor": event.user_id,
                     "action": None if hides_actions else event.action,
                     "draws": None if hides_actions else event.draws,
+                    "ranges": ranges[index] if ranges is not None else None,
                     "log": event.log,
                     "undone": event.seq in undone,
                     "time": event.created_at,
                 }
-                for event in events
+                for index, event in enumerate(events)
             ],
             "sealed": [
                 {
@@ -311,71 +325,84 @@ class QueriesMixin(HostCore):
             return ""
         return "Until the game is over this export leaves out " + "; ".join(parts) + "."
 
+    # ---- verify ----------------------------------------------------------------------------------------------
+    async def verify(self, channel_id: str) -> Verdict:
+        """Check the channel's game (else its most recent one) from its complete export: see ``bot.verify``."""
+        live = await self._live_in_channel_or_last(channel_id)
+        title = f"{live.game.title} #{live.id}"
+        if live.row["num_players"] is None:
+            raise HostError(f"{title} has not started: there is nothing to verify yet.")
+        if live.row["status"] not in OVER:
+            raise HostError(
+                f"{title} is still being played: its seed and sealed choices stay secret until it ends, so it "
+                "can be verified once it is over."
+            )
+        data = await self.export_game(live.id)
+        return await asyncio.to_thread(verify_export, data)
+
     # ---- import ----------------------------------------------------------------------------------------------
-    async def import_game(self, data: dict[str, Any]) -> int:
+    async def import_game(self, data: Any) -> int:
         """Store a game's complete export (a finished or abandoned game) under a new id; returns that id.
 
-        The events are replayed through the rules first: a file that does not replay, or whose end (where the
-        rules reached one) differs from its recorded result, is refused and nothing is stored. The game keeps its guild and channel, so /game
-        log there shows it like any past game.
+        The file is checked first by the game verifier (``bot.verify``): its shape, every sealed commit against
+        its published nonce and choice, every chance result against the seed, and the result against the replay.
+        A file that fails is refused with one sentence naming the first problem, and nothing is stored. Only a
+        game that is over can be imported, so it never becomes a channel's live game. Names and log lines are
+        stored with their mentions defused (``@everyone`` and ``<@id>`` never ping). The game keeps its guild and
+        channel, so /game log there shows it like any past game.
         """
-        if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
-            raise HostError(
-                f"This is not a Princes' Table game export (format {EXPORT_FORMAT} {EXPORT_VERSION})."
-            )
-        if not data.get("complete"):
-            raise HostError(
-                "Only the export of a game that is over holds every move; export it again at the end."
-            )
+        verdict = await asyncio.to_thread(verify_export, data)
+        if not verdict.verified:
+            raise HostError(str(verdict))
         row, events = data["game"], data["events"]
-        try:
-            game = get_game(row["kind"])
-        except RulesError as error:
-            raise HostError(str(error)) from None
-        if row["rules_version"] != game.rules_version:
-            raise HostError(
-                f"The export follows {game.title} rules version {row['rules_version']}, this bot "
-                f"plays version {game.rules_version}."
-            )
-        state = self._replay_export(game.key, row, events)
-        outcome, result = game.outcome(state), row["result"] or {}
-        # a game the players ended (resignation, claim, agreed draw) has a result the rules did not reach
-        if outcome.finished and sorted(outcome.winners) != sorted(result.get("winners", [])):
-            raise HostError("Replaying the export does not reach its recorded result: the file was altered.")
+        game = get_game(row["kind"])
+        result = row["result"]
+        if result is not None:
+            result = {**result, "reason": _defused(result["reason"])}
         async with self.store.transaction() as db:
             game_id = await self.store.insert_returning_id(
                 db,
                 "INSERT INTO games (guild_id, channel_id, kind, status, options, seed, rules_version, num_players, "
-                "creator_id, deadline_seconds, window_seconds, result, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "creator_id, deadline_seconds, window_seconds, result, created_at, updated_at, origin_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     row["guild_id"],
                     row["channel_id"],
                     game.key,
                     row["status"],
                     json.dumps(row["options"]),
-                    row["seed"],
+                    str(row["seed"]),
                     row["rules_version"],
                     row["num_players"],
                     row["creator_id"],
                     row["deadline_seconds"],
                     row["window_seconds"],
-                    json.dumps(row["result"]) if row["result"] else None,
+                    json.dumps(result) if result else None,
                     row["created_at"],
                     row["updated_at"],
+                    row.get("origin_id") or row["id"],
                 ),
             )
             await db.executemany(
                 "INSERT INTO seats (game_id, seat, user_id, name, ai_level, away) VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, s["seat"], s["user_id"], s["name"], s["ai_level"], int(s["away"]))
+                    (game_id, s["seat"], s["user_id"], _defused(s["name"]), s["ai_level"], int(s["away"]))
                     for s in data["seats"]
                 ],
             )
             await self.store.append_events(
                 db,
                 [
-                    (game_id, e["seq"], e["seat"], e["action"], e["draws"], e["actor"], e["log"], e["time"])
+                    (
+                        game_id,
+                        e["seq"],
+                        e["seat"],
+                        e["action"],
+                        e["draws"],
+                        e["actor"],
+                        [[kind, _defused(text)] for kind, text in e["log"]],
+                        e["time"],
+                    )
                     for e in events
                 ],
             )
@@ -394,24 +421,14 @@ class QueriesMixin(HostCore):
                         r["action"],
                         r["nonce"],
                         r["commit"],
-                        row["updated_at"],
+                        row["created_at"] + index / 1000,  # the sealed record is read in this order
                     )
-                    for r in data["sealed"]
+                    for index, r in enumerate(data["sealed"])
                 ],
             )
         return game_id
 
-    @staticmethod
-    def _replay_export(key: str, row: dict[str, Any], events: list[dict[str, Any]]) -> State:
-        """The end state of an export's events (undone ones skipped); a move the rules refuse refuses the file."""
-        game = get_game(key)
-        played = [event for event in events if not event["undone"]]
-        try:
-            state = game.setup(row["num_players"], row["options"], ReplayRng(played[0]["draws"]))
-            for event in played[1:]:
-                state = game.apply(
-                    state, event["seat"] or 0, event["action"], ReplayRng(event["draws"])
-                ).state
-        except (RulesError, IndexError, KeyError, TypeError) as error:
-            raise HostError(f"The export does not replay ({type(error).__name__}: {error}).") from None
-        return state
+
+def _defused(text: str) -> str:
+    """``text`` with a zero-width space after each ``@`` that could start a mention: shown the same, never pings."""
+    return _MENTION.sub(lambda match: match.group(0) + "\u200b", text)

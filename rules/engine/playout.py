@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .core import Event, Game, State
-from .rng import ReplayRng, Rng
+from .rng import ReplayRng, Rng, Seed
 
 
 @dataclass
@@ -21,7 +21,7 @@ class Record:
 
 @dataclass
 class Playout:
-    seed: int
+    seed: Seed
     num_players: int
     options: dict[str, str]
     setup_draws: list[int]
@@ -38,7 +38,7 @@ def random_chooser(game: Game, view: dict, seat: int, legal: list[str], rng: ran
     return rng.choice(legal)
 
 
-def start(game: Game, num_players: int, options: Mapping[str, str], seed: int) -> Playout:
+def start(game: Game, num_players: int, options: Mapping[str, str], seed: Seed) -> Playout:
     rng = Rng.for_event(seed, 0)
     state = game.setup(num_players, options, rng)
     return Playout(seed, num_players, dict(options), list(rng.draws), state=state)

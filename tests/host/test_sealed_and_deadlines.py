@@ -61,9 +61,10 @@ async def test_sealed_game_reveals_nonces_at_the_end(host: Host, sealed_game) ->
     private = [d for d in deliveries if d.kind == "private"]
     assert private and all(d.view is not None and "secret-pick" not in str(d.view) for d in private)
     reveal = [d for d in deliveries if d.text.startswith("Sealed choices")]
-    assert len(reveal) == 1
+    assert len(reveal) == 1 and len(reveal[0].attachments) == 1
     for row in await host.sealed_record(game_id):
-        assert row["nonce"] in reveal[0].text and row["commit_hash"] in reveal[0].text
+        assert row["nonce"] in reveal[0].attachments[0].text
+        assert row["commit_hash"] in reveal[0].attachments[0].text
     assert "Seat 1 scores" in await host.log(CHANNEL)
 
 

@@ -60,8 +60,9 @@ async def ticking_host() -> AsyncIterator[Host]:
 
 
 def haystack(delivery: Delivery) -> str:
-    """Everything of a delivery a person can read: text, image view, prompt text and choices, mentions."""
+    """Everything of a delivery a person can read: text, image view, prompt text and choices, mentions, files."""
     parts = [delivery.text, json.dumps(delivery.view, ensure_ascii=False), " ".join(delivery.mentions)]
+    parts += [attachment.text for attachment in delivery.attachments]
     if delivery.prompt is not None:
         parts.append(delivery.prompt.text)
         parts += [f"{choice.action}\n{choice.label}" for choice in delivery.prompt.choices]

@@ -76,7 +76,8 @@ def test_split_statements_keeps_semicolons_inside_strings() -> None:
     assert statements[1].endswith("INSERT INTO t VALUES ('a;b');")
 
 
-async def _game_row(store: Store, seed: int = 1, now: float = 0.0) -> int:
+async def _game_row(store: Store, seed: int | str = "1", now: float = 0.0) -> int:
+    """A game row; ``seed`` is text since migration 5 (an integer for a database at an older version)."""
     async with store.transaction() as db:
         row = await db.fetchone(
             "INSERT INTO games (channel_id, kind, status, seed, creator_id, created_at, updated_at) "
@@ -174,15 +175,16 @@ async def test_timers_of_a_game_are_found_through_an_index(database, backend) ->
         await store.close()
 
 
-async def test_large_integers_and_times_keep_full_precision(database) -> None:
-    """Seeds are 48-bit and times are Unix seconds with fractions: both must come back exactly."""
+async def test_large_seeds_and_times_keep_full_precision(database) -> None:
+    """Seeds are text (256-bit keys, or the decimal digits of a 48-bit legacy seed) and times are Unix seconds
+    with fractions: both must come back exactly."""
     store = await Store.open(database)
     try:
-        seed, now = 2**48 - 3, 1_800_000_123.456789
-        game_id = await _game_row(store, seed, now)
-        row = await store.fetchone("SELECT seed, created_at FROM games WHERE id = ?", (game_id,))
-        assert (row["seed"], row["created_at"]) == (seed, now)
-        assert dict(row) == {"seed": seed, "created_at": now}
+        now = 1_800_000_123.456789
+        for seed in ("f" * 64, str(2**48 - 3)):
+            game_id = await _game_row(store, seed, now)
+            row = await store.fetchone("SELECT seed, created_at FROM games WHERE id = ?", (game_id,))
+            assert dict(row) == {"seed": seed, "created_at": now}
     finally:
         await store.close()
 
@@ -236,7 +238,7 @@ async def test_claim_columns_migration_keeps_existing_rows(database, tmp_path) -
     store = await Store.open(database, migrations=first_only)
     try:
         assert await store.schema_version() == number == 1
-        game_id = await _game_row(store)
+        game_id = await _game_row(store, seed=1)
         async with store.transaction() as db:
             await db.execute(
                 "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, 'deadline', 0, 'd', 5.0)",

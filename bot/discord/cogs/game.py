@@ -180,6 +180,14 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         file = discord.File(io.BytesIO(payload), filename=f"{game['kind']}-{game['id']}.json")
         await send(interaction, f"{game['title']} #{game['id']} ({game['status']}). {note}", file=file)
 
+    @app_commands.command(
+        name="verify",
+        description="Check this channel's finished game: sealed commits, every die from the seed, the result",
+    )
+    async def verify(self, interaction: Interaction) -> None:
+        verdict = await within_ack(interaction, self.host.verify(channel_key(interaction)))
+        await send(interaction, verdict.sentence())
+
     # ---- table talk --------------------------------------------------------------------------------------
     async def _run(self, interaction: Interaction, deliveries: list[Delivery], answer: str) -> None:
         await send(interaction, answer)
