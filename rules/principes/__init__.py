@@ -6,6 +6,10 @@ describes the state layout) and the rules of play (``play/``: rounds, sealed pla
 dynasties, Councils, currency; Court, Battle and Neighbour cards and Progress tiles through the effect interpreter
 ``play/effects_engine.py``). History, Invaders, Princesses and Prince texts (PRINCIPES IV) reach documented hooks.
 
+The code cites the readings of the rulebook as "resolution N": they are numbered in
+``docs/principes/principes-resolutions.md`` (section 1.4, and 1.6 for the later ones); the card and tile texts follow
+``docs/principes/principes-content-brief.md``.
+
 >>> from rules.engine import Rng
 >>> state = GAME.setup(4, {}, Rng.for_event(1, 0))
 >>> GAME.view(state, None)["might"]

@@ -1,7 +1,7 @@
 """The ``/rules`` text for PRINCIPES II-IV: what is implemented and how the open points are settled."""
 
 RULES_NOTES_PLAY = """\
-Rules of play (PRINCIPES II). Numbers refer to the implementation's resolutions file.
+Rules of play (PRINCIPES II). Numbers refer to the resolutions in docs/principes/principes-resolutions.md.
 Round: the Princeps chooses the direction (direction cw|ccw over the seating Polonia Maior, Masovia, Polonia Minor,
 Silesia); the History card is revealed (see History below); every player seals a plan in
 a DM (plan taxes assembly movement = Actions I, II, III); when all are ready, everyone's I is revealed and
