@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 from itertools import permutations
 
 from rules.engine import Applied, Decision, Game, IllegalAction, InvalidAction, Outcome, Rng, State, View
@@ -322,15 +323,25 @@ def _movement_answer(ctx: Ctx, code: str, words: list[str]) -> None:
 
 
 def _settle(ctx: Ctx) -> None:
-    """Pomeranians come home when free; Tiltyards, Abbeys and Lancicia follow control, except while a
-    Movement is still in free mode (its moves may be undone)."""
+    """Pomeranians come home when free; Tiltyards, Abbeys and Lancicia follow control and a Princess leaves a
+    Capital that changed hands, except while units are still moved in free mode (moves may be undone)."""
     battle.return_pomeranians(ctx)
     invaders.return_teutons(ctx)
-    action = ctx.play["action"]
-    if action is None or action["kind"] != "movement" or action["stage"] not in ("move", "consent"):
+    if not in_free_mode(ctx.play):
         sync_assets(ctx)
-        if action is None or (action.get("neighbour") or {}).get("stage") != "move":
-            princesses.check(ctx)  # a Princess leaves a Capital that changes hands (moves are final)
+        princesses.check(ctx)
+
+
+FREE_MODE_STAGES = ("move", "consent")
+
+
+def in_free_mode(play: dict[str, Any]) -> bool:
+    """Whether a Movement, or a Neighbour, neutral or Invader army, is still being moved (undo allowed)."""
+    action = play["action"]
+    if action is not None and action["kind"] == "movement" and action["stage"] in FREE_MODE_STAGES:
+        return True
+    armies = ((play.get("event") or {}).get("army"), (action or {}).get("neighbour"))
+    return any(army is not None and army.get("stage") in FREE_MODE_STAGES for army in armies)
 
 
 def outcome(state: State) -> Outcome:

@@ -1,0 +1,99 @@
+"""Issue 17's deviations from the PRINCIPES rulebook, each played as a scenario (resolutions 47-53)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.principes.play import legal_actions, on_deadline
+from rules.principes.state import controllers
+
+from .scenario import act, decision_of, new_state, open_action, put, run, seat
+
+State = dict[str, Any]
+
+WINDOW_ANSWERS = {
+    "before_battle": "pass",
+    "extra_cards": "pass",
+    "after_battle": "pass",
+    "reroll": "keep",
+    "flip": "keep",
+}
+
+
+def fight_through(state: State, draws: list[int]) -> tuple[State, list[str]]:
+    """Answer the battle windows with pass/keep (dice from ``draws``) until no such decision is left; returns
+    the state and the event kinds logged on the way."""
+    kinds: list[str] = []
+    for _ in range(30):
+        waiting = [code for code in state["seats"] if decision_of(state, code) in WINDOW_ANSWERS]
+        if not waiting:
+            return state, kinds
+        applied = act(state, waiting[0], WINDOW_ANSWERS[str(decision_of(state, waiting[0]))], draws=draws)
+        state = applied.state
+        kinds += [event.kind for event in applied.events]
+    return state, kinds
+
+
+# ---- 1. a land fought over keeps its controller until the battle is decided (resolution 47) ---------------
+
+
+def _footman_attacks_posnania() -> State:
+    """Polonia Minor's lone Footman on Premet is about to attack Posnania, Polonia Maior's Capital, where the
+    Prince and a Knight stand; Polonia Maior's Princess holds court there and an Abbey stands there."""
+    state = new_state(2)
+    put(state, "premet", "PMI", footman=1)
+    state["lands"]["posnania"]["building"] = "abbey"
+    state["supply"]["tokens"]["abbey"] -= 1
+    state["players"]["PMA"]["princess"] = "posnania"
+    put(state, "posnania", "PMA", princess=1)
+    state["play"]["princesses"] = {"PMA": {"last": "posnania", "host": "PMA"}}
+    for player in state["players"].values():
+        player["hand"] = []
+    state["players"]["PMA"]["clergy"] = 0
+    state = open_action(state, "PMI", "movement")
+    state, _ = run(state, "PMI", "move footman premet posnania", "done")
+    if decision_of(state, "PMI") == "clergy_penalty":
+        state, _ = run(state, "PMI", "penalty posnania gold")
+    return state
+
+
+def test_a_princess_stays_while_her_capital_is_only_attacked() -> None:
+    """One Footman attacking a Capital does not end the Princess there: the defender wins and she stays."""
+    state = _footman_attacks_posnania()
+    assert state["play"]["battle"]["land"] == "posnania"
+    assert controllers(state)["posnania"] == "PMA"  # fought over: still Polonia Maior's
+    assert state["players"]["PMA"]["princess"] == "posnania"
+    state, _ = fight_through(state, [3, 1])  # attacker shield, defender sword: the Footman falls
+    assert state["play"]["battle"] is None
+    assert state["players"]["PMA"]["princess"] == "posnania"
+    assert state["lands"]["posnania"]["units"]["PMA"]["princess"] == 1
+
+
+def test_a_defender_who_wins_keeps_its_abbey_point_unchanged() -> None:
+    """Polonia Maior at 0 Clergy defends the Abbey's land and wins: its Clergy stays 0 (it was neither lost
+    nor gained)."""
+    state = _footman_attacks_posnania()
+    assert state["players"]["PMA"]["clergy"] == 0
+    state, kinds = fight_through(state, [3, 1])
+    assert "battle_result" in kinds
+    assert state["players"]["PMA"]["clergy"] == 0
+
+
+def test_a_neighbour_passing_an_abbey_and_taken_back_changes_no_track() -> None:
+    """A German Knight moved onto Lubusium's Abbey and taken back: Silesia, at 0 Clergy, stays at 0 (the free
+    mode's moves count only once they are final)."""
+    state = new_state(4)
+    state["lands"]["lubusium"]["building"] = "abbey"
+    state["supply"]["tokens"]["abbey"] -= 1
+    state["players"]["SIL"]["clergy"] = 0
+    for player in state["players"].values():
+        player["hand"] = []
+    state["players"]["PMA"]["hand"] = ["N01"]
+    state = open_action(state, "PMA", "politics")
+    state, _ = run(state, "PMA", "neighbour n01 ger")
+    for code in ("MAS", "PMI", "SIL"):
+        if decision_of(state, code) == "neighbour_block":
+            state, _ = run(state, code, "pass")
+    assert decision_of(state, "PMA") == "neighbour_move"
+    state, _ = run(state, "PMA", "move knight german_marches lubusium", "undo")
+    assert state["players"]["SIL"]["clergy"] == 0
