@@ -661,6 +661,10 @@ def _draw(ctx: Ctx, battle: dict[str, Any]) -> None:
     if battle["winner"] == "A" and action is not None and action.get("kind") == "movement":
         if controllers(ctx.state)[battle["land"]] == battle["sides"]["A"]:
             queue_destruction(ctx, action, battle["land"])
+    elif battle["winner"] == "A" and action is not None and ctx.play.get("event") is None:
+        from .neighbours import queue_army_destruction
+
+        queue_army_destruction(ctx, action.get("neighbour"), battle["land"])
     if battle["deaths"]:
         dynasty.prince_died(ctx, battle["deaths"])
 

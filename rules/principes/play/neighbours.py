@@ -27,6 +27,7 @@ from ..data import catalog
 from ..state import controllers
 from .common import (
     Ctx,
+    active,
     add_units,
     card_id_from,
     card_record,
@@ -350,15 +351,30 @@ def _end_moves(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
                 "division_removed",
                 f"{name(faction)} occupies {land_name(land)}: its Division token is removed.",
             )
-    lands = catalog().lands
-    army["destroy"] = [
-        land
-        for land in ended
-        if occupants(state, land) == [faction]
-        and lands[land]["principality"] != code
-        and (state["lands"][land]["cities"] or state["lands"][land]["building"])
-    ]
+    army["destroy"] = [land for land in ended if _destructible(state, code, faction, land)]
     army.update({"stage": "destroy", "ended": ended, "pieces": [], "log": []})
+
+
+def _destructible(state: dict[str, Any], code: str, faction: str, land: str) -> bool:
+    """A land the army took (its units alone there) with a City or building, outside the mover's borders."""
+    land_state = state["lands"][land]
+    return (
+        occupants(state, land) == [faction]
+        and catalog().lands[land]["principality"] != code
+        and bool(land_state["cities"] or land_state["building"])
+    )
+
+
+def queue_army_destruction(ctx: Ctx, army: dict[str, Any] | None, land: str) -> None:
+    """The army won its battle on ``land``: the mover may destroy there as on a land taken unopposed ("When
+    Neighbor's units take control of a land, the player who moved them may decide to destroy", resolution
+    48)."""
+    if army is None or army.get("stage") != "battles":
+        return
+    code = ctx.play["action"]["who"]
+    if active(ctx.state, code) and _destructible(ctx.state, code, army["faction"], land):
+        army["destroy"].append(land)
+        army["stage"] = "destroy"
 
 
 # ---- destruction and battles -------------------------------------------------------------------------------

@@ -97,3 +97,39 @@ def test_a_neighbour_passing_an_abbey_and_taken_back_changes_no_track() -> None:
     assert decision_of(state, "PMA") == "neighbour_move"
     state, _ = run(state, "PMA", "move knight german_marches lubusium", "undo")
     assert state["players"]["SIL"]["clergy"] == 0
+
+
+# ---- 2. a Neighbour army that wins a battle may destroy there (resolution 48) -----------------------------
+
+
+def _german_knight_before_crosna(hands: dict[str, list[str]] | None = None) -> State:
+    """Polonia Maior plays the full German Marches card; the others pass; a Silesian Footman guards Crosna,
+    where an Abbey stands."""
+    state = new_state(4)
+    for player in state["players"].values():
+        player["hand"] = []
+    state["players"]["PMA"]["hand"] = ["N01"]
+    for code, cards in (hands or {}).items():
+        state["players"][code]["hand"] = list(cards)
+    put(state, "crosna", "SIL", footman=1)
+    state["lands"]["crosna"]["building"] = "abbey"
+    state["supply"]["tokens"]["abbey"] -= 1
+    state = open_action(state, "PMA", "politics")
+    state, _ = run(state, "PMA", "neighbour n01 ger")
+    for code in ("MAS", "PMI", "SIL"):
+        if decision_of(state, code) == "neighbour_block":
+            state, _ = run(state, code, "pass")
+    return state
+
+
+def test_a_neighbour_army_that_wins_a_battle_may_destroy_the_buildings() -> None:
+    state = _german_knight_before_crosna()
+    state, _ = run(state, "PMA", "move knight german_marches crosna", "done")
+    assert state["play"]["battle"]["land"] == "crosna"
+    state, _ = fight_through(state, [1, 3])  # German sword, Silesian shield: the Footman falls
+    assert state["lands"]["crosna"]["units"] == {"GER": {"knight": 1}}
+    assert decision_of(state, "PMA") == "neighbour_destroy"
+    assert "destroy crosna abbey" in legal_actions(state, seat(state, "PMA"))
+    state, kinds = run(state, "PMA", "destroy crosna abbey")
+    assert "destruction" in kinds and state["lands"]["crosna"]["building"] is None
+    assert decision_of(state, "PMA") == "politics"  # then the Politics action itself
