@@ -14,6 +14,7 @@ from typing import Any
 
 from .common import capital
 from .currency import FREE_VERBS
+from .movement import asker, passage_record
 from .history_ai import CHOOSERS as HISTORY_CHOOSERS
 
 View = dict[str, Any]
@@ -189,12 +190,15 @@ def _movement(view: View, me: str, answers: list[str], rng: random.Random) -> st
 
 
 def _consent(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    """Let a weaker rival's armies pass, never through the Capital or the land that holds the Prince."""
-    action = view["play"]["action"]
-    land, asker = action["asking"]["land"], action["who"]
+    """Let a weaker rival's own units pass, never through the Capital or the land that holds the Prince; a
+    Neighbour or Invader army (which could turn on me) never."""
+    record = passage_record(view["play"])
+    if record is None:
+        return "deny"
+    land, mover = record["asking"]["land"], asker(view["play"], record)
     guarded = view["lands"][land]["units"].get(me, {}).get("prince") or capital(me) == land
-    rival = view["might"][asker] >= view["might"][me]
-    return "deny" if guarded or rival else "allow"
+    rival = view["might"][mover] >= view["might"][me]
+    return "deny" if guarded or rival or record.get("faction") else "allow"
 
 
 def _penalty(view: View, me: str, answers: list[str], rng: random.Random) -> str:

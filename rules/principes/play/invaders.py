@@ -160,9 +160,14 @@ def step(ctx: Ctx, event: dict[str, Any]) -> bool:
             army["mover"],
             "invader_move",
             f"Move the {name(army['faction'])} ({army['knights']} "
-            f"Knight(s), {army['footmen']} Footman/men): move <unit> <from> <to>, undo, then done. They may "
-            "not end on lands you control.",
+            f"Knight(s), {army['footmen']} Footman/men): move <unit> <from> <to>, ask <land> for passage, undo, "
+            "then done. They may not end on lands you control.",
         )
+        return False
+    if army["stage"] == "consent":
+        from .movement import pose_consent
+
+        pose_consent(ctx, army)
         return False
     _battles_step(ctx, event, army)
     return False

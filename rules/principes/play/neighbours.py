@@ -40,7 +40,7 @@ from .common import (
     round_order,
     to_deck_bottom,
 )
-from .movement import MOVEMENT_POINTS, movement_bonus, truce_lands
+from .movement import MOVEMENT_POINTS, ask, movement_bonus, pose_consent, truce_lands
 from .princes import immune
 
 NEIGHBOURS = ("GER", "BOH", "HUN", "RUS", "WPOM", "EPOM")
@@ -121,8 +121,11 @@ def step(ctx: Ctx, action: dict[str, Any]) -> None:
             code,
             "neighbour_move",
             f"Move up to {army['knights']} Knight(s) and {army['footmen']} "
-            f"Footman/men of {name(army['faction'])} (move <unit> <from> <to>, undo), then done.",
+            f"Footman/men of {name(army['faction'])} (move <unit> <from> <to>, ask <land> for passage, "
+            "undo), then done.",
         )
+    elif army["stage"] == "consent":
+        pose_consent(ctx, army)
     elif army["stage"] == "destroy":
         if army["destroy"]:
             prompt(
@@ -178,7 +181,19 @@ def begin_move(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
         for unit in UNITS
         for _ in range(units.get(faction, {}).get(unit, 0))
     ]
-    army.update({"stage": "move", "pieces": pieces, "log": [], "ops": 0, "start_control": controllers(state)})
+    army.update(
+        {
+            "stage": "move",
+            "mover": code,
+            "pieces": pieces,
+            "log": [],
+            "ops": 0,
+            "start_control": controllers(state),
+            "asking": None,
+            "consent": [],
+            "denied": [],
+        }
+    )
 
 
 def _finish(ctx: Ctx, code: str) -> None:
@@ -259,6 +274,12 @@ def ending_banned(state: dict[str, Any], faction: str, land: str, owner: str | N
     return owner in married or immune(state, owner, faction)
 
 
+def _blockers(state: dict[str, Any], army: dict[str, Any], code: str, land: str) -> list[str]:
+    """Whose units stop the army on ``land``: every other side's but the mover's own (the mover lets the
+    army it moves pass its units, resolution 49)."""
+    return [f for f in occupants(state, land) if f not in (army["faction"], code)]
+
+
 def move_options(ctx: Ctx, code: str) -> list[str]:
     army = army_of(ctx)
     result = []
@@ -270,8 +291,15 @@ def move_options(ctx: Ctx, code: str) -> list[str]:
                 if p["mp"] > 0 and not p["stopped"] and (p["moved"] or _allowance(army, p["type"]) > 0)
             }
         )
+        asked = set(army.get("consent", [])) | set(army.get("denied", []))
+        askable: set[str] = set()
         for unit, place in groups:
-            result += [f"move {unit} {place} {near}" for near in _exits(place)]
+            for near in _exits(place):
+                result.append(f"move {unit} {place} {near}")
+                others = _blockers(ctx.state, army, code, near)
+                if others and near not in asked and all(active(ctx.state, o) for o in others):
+                    askable.add(near)  # neutral units never let anyone pass (resolution 9)
+        result += [f"ask {land}" for land in sorted(askable)]
     if army["log"]:
         result.append("undo")
     if not any(forbidden(ctx.state, code, army, p["at"]) for p in army["pieces"] if p["moved"]):
@@ -307,6 +335,9 @@ def move_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     if words == ["done"]:
         _end_moves(ctx, code, army)
         return
+    if words[0] == "ask":
+        ask(ctx, code, words[1], army, _blockers(ctx.state, army, code, words[1]))
+        return
     unit, origin, target = words[1], words[2], words[3]
     index = max(
         (
@@ -323,8 +354,8 @@ def move_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     piece = army["pieces"][index]
     army["log"].append({"piece": index, "from": origin, "moved": piece["moved"], "stopped": piece["stopped"]})
     piece.update({"at": target, "mp": piece["mp"] - 1, "moved": True})
-    if any(f != faction for f in occupants(ctx.state, target)):
-        piece["stopped"] = True  # other units stop the move (no passage is asked for Neighbours)
+    if _blockers(ctx.state, army, code, target) and target not in army.get("consent", []):
+        piece["stopped"] = True  # other units stop the move unless their owners let it pass (resolution 49)
     _place_units(ctx.state, origin, faction, unit, -1)
     _place_units(ctx.state, target, faction, unit, 1)
     army["ops"] += 1

@@ -133,3 +133,54 @@ def test_a_neighbour_army_that_wins_a_battle_may_destroy_the_buildings() -> None
     state, kinds = run(state, "PMA", "destroy crosna abbey")
     assert "destruction" in kinds and state["lands"]["crosna"]["building"] is None
     assert decision_of(state, "PMA") == "politics"  # then the Politics action itself
+
+
+# ---- 3. players may let Neighbour and Invader units pass (resolution 49) ----------------------------------
+
+
+def test_a_player_may_let_a_neighbour_army_pass_through_its_units() -> None:
+    """Polonia Maior asks Silesia to let the German Knight pass Crosna; Silesia allows: the Knight goes on."""
+    state = _german_knight_before_crosna()
+    pma = seat(state, "PMA")
+    assert "ask crosna" in legal_actions(state, pma)
+    state, kinds = run(state, "PMA", "ask crosna")
+    assert "consent_asked" in kinds and decision_of(state, "SIL") == "consent"
+    assert on_deadline(state, seat(state, "SIL")) == "deny"  # silence is a refusal
+    state, kinds = run(state, "SIL", "allow")
+    assert "consent_allowed" in kinds and decision_of(state, "PMA") == "neighbour_move"
+    state, _ = run(state, "PMA", "move knight german_marches crosna")
+    assert "move knight crosna lubusium" in legal_actions(state, pma)  # not stopped by the Silesian Footman
+    state, _ = run(state, "PMA", "move knight crosna lubusium", "done")
+    assert state["lands"]["lubusium"]["units"]["GER"] == {"knight": 1}
+    assert state["lands"]["crosna"]["units"] == {"SIL": {"footman": 1}}  # no battle where it passed
+
+
+def test_a_refused_neighbour_army_stops_on_the_units() -> None:
+    state = _german_knight_before_crosna()
+    state, _ = run(state, "PMA", "ask crosna")
+    state, kinds = run(state, "SIL", "deny")
+    assert "consent_denied" in kinds
+    pma = seat(state, "PMA")
+    assert "ask crosna" not in legal_actions(state, pma)  # asked once per move
+    state, _ = run(state, "PMA", "move knight german_marches crosna")
+    assert not any(a.startswith("move knight crosna") for a in legal_actions(state, pma))
+
+
+def test_invaders_may_ask_passage_too() -> None:
+    """The Lithuanians moved by the Princeps may ask to pass a player's units (Balt Raid: "if the player
+    consents"); neutral units never consent."""
+    from .test_play_history import round_end
+
+    state = new_state(4)
+    for player in state["players"].values():
+        player["hand"] = []
+    put(state, "wizna", "MAS", footman=1)
+    put(state, "lucovia", "RUS", footman=1)
+    state, _ = round_end(state, "H05", ["balt_raid"])
+    princeps = state["princeps"]["holder"]
+    if decision_of(state, princeps) == "invader_move" and state["play"]["event"]["army"]["faction"] == "PRU":
+        state, _ = run(state, princeps, "done")
+    assert state["play"]["event"]["army"]["faction"] == "LIT"
+    answers = legal_actions(state, seat(state, princeps))
+    assert "ask wizna" in answers
+    assert "ask lucovia" not in answers  # Rus units: neutral, they never let anyone pass
