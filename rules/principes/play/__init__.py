@@ -186,8 +186,10 @@ def _answers(state: State, code: str, kind: str) -> list[str]:
         return cards.reaction_options(ctx, code)
     if kind == "consent":
         return CONSENT
-    if kind in ("clergy_penalty", "destroy", "battle_order"):
+    if kind in ("clergy_penalty", "destroy"):
         return movement.resolve_options(ctx, code, kind)
+    if kind == "battle_order":
+        return neighbours.battle_order_options(ctx, code)
     current = state["play"]["battle"]
     if kind in ("before_battle", "extra_cards"):
         stage = current["stage"]
@@ -290,8 +292,10 @@ def _answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         neutrals.answer(ctx, code, words)
     elif kind == "court_reaction":
         cards.reaction_answer(ctx, code, words)
-    elif kind in ("clergy_penalty", "destroy", "battle_order"):
+    elif kind in ("clergy_penalty", "destroy"):
         movement.resolve_answer(ctx, code, kind, words)
+    elif kind == "battle_order":
+        neighbours.battle_order_answer(ctx, code, words)
     elif kind in ("before_battle", "extra_cards"):
         battle.window_answer(ctx, code, words)
     elif kind == "reroll":

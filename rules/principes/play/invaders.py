@@ -231,14 +231,10 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
 
 def _battles_step(ctx: Ctx, event: dict[str, Any], army: dict[str, Any]) -> None:
     """The Invaders attack where they stand with others; then devastation, then home (Mongols stay)."""
-    from . import battle
-    from .neighbours import contested_lands
+    from .neighbours import army_battle_step
 
     faction = army["faction"]
-    contested = contested_lands(ctx.state, army)
-    if contested:
-        battle.start(ctx, contested[0], faction)
-        ctx.play["battle"]["mover"] = army["mover"]  # the player moving them decides their withdrawal
+    if army_battle_step(ctx, army):  # the player moving them chooses the order and their withdrawals
         return
     devastate(ctx, faction, army["ended"])
     if faction != MONGOLS:

@@ -40,7 +40,15 @@ from .common import (
     round_order,
     to_deck_bottom,
 )
-from .movement import MOVEMENT_POINTS, ask, movement_bonus, pose_consent, truce_lands
+from .movement import (
+    MOVEMENT_POINTS,
+    ask,
+    movement_bonus,
+    pose_consent,
+    resolve_answer,
+    resolve_options,
+    truce_lands,
+)
 from .princes import immune
 
 NEIGHBOURS = ("GER", "BOH", "HUN", "RUS", "WPOM", "EPOM")
@@ -440,15 +448,58 @@ def destroy_answer(ctx: Ctx, code: str, words: list[str]) -> None:
 
 
 def _battle_step(ctx: Ctx, action: dict[str, Any], army: dict[str, Any]) -> None:
-    from . import battle
-
     faction = army["faction"]
-    contested = contested_lands(ctx.state, army)
-    if contested:
-        battle.start(ctx, contested[0], faction)  # in map order: the Neighbour attacks
+    if army_battle_step(ctx, army):
         return
     ctx.log("neighbour_done", f"{name(faction)}'s move is over; its units stay where they stand.")
     _finish(ctx, action["who"])
+
+
+def army_battle_step(ctx: Ctx, army: dict[str, Any]) -> bool:
+    """The army's next battle, the army attacking: with several to fight, the mover chooses which comes next
+    (``battle_order``, resolution 50). False when none is left."""
+    contested = contested_lands(ctx.state, army)
+    if not contested:
+        return False
+    mover = army.get("mover") or ctx.play["action"]["who"]
+    if len(contested) > 1 and active(ctx.state, mover):
+        places = ", ".join(land_name(land) for land in contested)
+        prompt(ctx, mover, "battle_order", f"Choose the next battle of the {name(army['faction'])}: {places}.")
+        return True
+    start_army_battle(ctx, army, contested[0])
+    return True
+
+
+def start_army_battle(ctx: Ctx, army: dict[str, Any], land: str) -> None:
+    from . import battle
+
+    battle.start(ctx, land, army["faction"])
+    ctx.play["battle"]["mover"] = army.get("mover") or ctx.play["action"]["who"]  # decides its withdrawals
+
+
+def battling_army(play: dict[str, Any]) -> dict[str, Any] | None:
+    """The army whose battles are being fought: the Invaders of a History icon, else a Neighbour's or a
+    neutral principality's army of the action."""
+    for army in ((play.get("event") or {}).get("army"), (play.get("action") or {}).get("neighbour")):
+        if army is not None and army.get("stage") == "battles":
+            found: dict[str, Any] = army
+            return found
+    return None
+
+
+def battle_order_options(ctx: Ctx, code: str) -> list[str]:
+    army = battling_army(ctx.play)
+    if army is None:
+        return resolve_options(ctx, code, "battle_order")
+    return [f"battle {land}" for land in contested_lands(ctx.state, army)]
+
+
+def battle_order_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    army = battling_army(ctx.play)
+    if army is None:
+        resolve_answer(ctx, code, "battle_order", words)
+    else:
+        start_army_battle(ctx, army, words[1])
 
 
 def options(ctx: Ctx, code: str, kind: str) -> list[str]:

@@ -184,3 +184,42 @@ def test_invaders_may_ask_passage_too() -> None:
     answers = legal_actions(state, seat(state, princeps))
     assert "ask wizna" in answers
     assert "ask lucovia" not in answers  # Rus units: neutral, they never let anyone pass
+
+
+# ---- 4. the mover chooses the order of an army's battles (resolution 50) -------------------------------
+
+
+def test_the_mover_chooses_the_order_of_a_neighbour_armys_battles() -> None:
+    state = _german_knight_before_crosna()
+    put(state, "lubusium", "SIL", footman=1)
+    state, _ = run(
+        state, "PMA", "move knight german_marches crosna", "move footman german_marches lubusium", "done"
+    )
+    assert decision_of(state, "PMA") == "battle_order"
+    pma = seat(state, "PMA")
+    assert {a for a in legal_actions(state, pma) if a.startswith("battle")} == {"battle crosna", "battle lubusium"}
+    assert on_deadline(state, pma) == "battle crosna"
+    state, _ = run(state, "PMA", "battle lubusium")  # not the map's first
+    assert state["play"]["battle"]["land"] == "lubusium"
+    assert state["play"]["battle"]["sides"] == {"A": "GER", "D": "SIL"}
+    assert state["play"]["battle"]["mover"] == "PMA"
+
+
+def test_the_mover_chooses_the_order_of_the_invaders_battles() -> None:
+    from .test_play_history import round_end
+
+    state = new_state(4)
+    for player in state["players"].values():
+        player["hand"] = []
+    put(state, "wizna", "MAS", footman=1)
+    put(state, "ciechanow", "MAS", footman=1)
+    state, _ = round_end(state, "H05", ["balt_raid"])
+    princeps = state["princeps"]["holder"]
+    if state["play"]["event"]["army"]["faction"] == "PRU":
+        state, _ = run(state, princeps, "done")
+    state, _ = run(
+        state, princeps, "move knight lithuanians wizna", "move knight lithuanians ciechanow", "done"
+    )
+    assert decision_of(state, princeps) == "battle_order"
+    state, _ = run(state, princeps, "battle wizna")
+    assert state["play"]["battle"]["land"] == "wizna" and state["play"]["battle"]["mover"] == princeps
