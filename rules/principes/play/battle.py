@@ -502,11 +502,23 @@ def _respawn_neutral_prince(ctx: Ctx, faction: str) -> None:
 # ---- withdrawal (resolution 18) ----------------------------------------------------------------------------
 
 
+HOME = "home"  # ``withdraw <unit> home``: beaten Neighbour units may go back to their area (resolution 51)
+
+
 def retreat_lands(state: dict[str, Any], land: str, faction: str) -> list[str]:
+    """Adjacent lands the beaten ``faction`` controls: for a Neighbour, the lands only its units hold
+    (resolution 51); for the Mongols, lands without units or tokens (resolution 29)."""
     if faction == MONGOLS:  # beaten Mongols may withdraw to a land without units or tokens (resolution 29)
         return mongol_refuges(state, land)
+    if is_neighbour(faction):
+        return sorted(near for near in catalog().adjacency[land] if occupants(state, near) == [faction])
     control = controllers(state)
     return sorted(near for near in catalog().adjacency[land] if control[near] == faction)
+
+
+def is_neighbour(faction: str) -> bool:
+    record = catalog().factions.get(faction)
+    return record is not None and record["group"] == "neighbour"
 
 
 def withdraw_decider(state: dict[str, Any], battle: dict[str, Any]) -> str | None:
@@ -527,7 +539,7 @@ def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
         return
     group = catalog().factions[loser]["group"]
     targets = (
-        retreat_lands(state, battle["land"], loser) if group == "principality" or loser == MONGOLS else []
+        retreat_lands(state, battle["land"], loser) if group != "invader" or loser == MONGOLS else []
     )
     decider = withdraw_decider(state, battle)
     if not targets or decider is None:
@@ -540,18 +552,20 @@ def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
         battle["retreat"] = {}
         battle["stage"] = "after"
         return
+    home = " or send them home" if is_neighbour(loser) else ""
     prompt(
         ctx,
         decider,
         "withdraw",
         f"Withdraw {name(loser)}'s standing units from "
-        f"{land_name(battle['land'])} to adjacent lands it controls, one unit at a time.",
+        f"{land_name(battle['land'])} to adjacent lands it controls{home}, one unit at a time.",
     )
 
 
 def withdraw_options(ctx: Ctx, battle: dict[str, Any]) -> list[str]:
+    """``withdraw <unit> <land>``; a Neighbour's units may instead go home (listed first: the default)."""
     loser = battle["sides"][OTHER[battle["winner"]]]
-    targets = retreat_lands(ctx.state, battle["land"], loser)
+    targets = ([HOME] if is_neighbour(loser) else []) + retreat_lands(ctx.state, battle["land"], loser)
     return [
         f"withdraw {unit} {land}"
         for unit, count in sorted(battle["retreat"].items())
@@ -565,12 +579,21 @@ def withdraw_answer(ctx: Ctx, words: list[str]) -> None:
     loser = battle["sides"][OTHER[battle["winner"]]]
     unit, land = words[1], words[2]
     add_units(ctx.state, battle["land"], loser, unit, -1)
+    if land == HOME:
+        _remove(ctx, battle, loser, unit, 1)
+        _retreated(battle, unit)
+        ctx.log("withdrawal", f"The beaten {name(loser)} {unit.title()} goes home.")
+        return
     add_units(ctx.state, land, loser, unit, 1)
     battle["withdrawn"].setdefault(unit, []).append(land)  # Pursuit may catch a withdrawing unit
+    _retreated(battle, unit)
+    ctx.log("withdrawal", f"{name(loser)} withdraws a {unit.title()} to {land_name(land)}.")
+
+
+def _retreated(battle: dict[str, Any], unit: str) -> None:
     battle["retreat"][unit] -= 1
     if not battle["retreat"][unit]:
         del battle["retreat"][unit]
-    ctx.log("withdrawal", f"{name(loser)} withdraws a {unit.title()} to {land_name(land)}.")
 
 
 # ---- after the battle (resolutions 19 and 43) --------------------------------------------------------------

@@ -223,3 +223,38 @@ def test_the_mover_chooses_the_order_of_the_invaders_battles() -> None:
     assert decision_of(state, princeps) == "battle_order"
     state, _ = run(state, princeps, "battle wizna")
     assert state["play"]["battle"]["land"] == "wizna" and state["play"]["battle"]["mover"] == princeps
+
+
+# ---- 5. beaten Neighbour units withdraw to a land they hold, or go home (resolution 51) --------------------
+
+
+def _german_knight_beaten_at_crosna() -> State:
+    """The German Knight attacks the Silesian Footman on Crosna while the German Footman takes Lubusium; both
+    dice show a shield: nothing falls and the tie goes to the defender."""
+    state = _german_knight_before_crosna()
+    state, _ = run(
+        state, "PMA", "move knight german_marches crosna", "move footman german_marches lubusium", "done"
+    )
+    state, _ = fight_through(state, [3, 3])
+    return state
+
+
+def test_a_beaten_neighbour_may_withdraw_to_a_land_it_holds_or_go_home() -> None:
+    state = _german_knight_beaten_at_crosna()
+    assert decision_of(state, "PMA") == "withdraw"  # the player who moved them decides
+    answers = legal_actions(state, seat(state, "PMA"))
+    assert {"withdraw knight home", "withdraw knight lubusium"} <= set(answers)
+    assert on_deadline(state, seat(state, "PMA")) == "withdraw knight home"
+    state, kinds = run(state, "PMA", "withdraw knight lubusium")
+    assert "withdrawal" in kinds
+    assert state["lands"]["lubusium"]["units"]["GER"] == {"knight": 1, "footman": 1}
+    assert state["lands"]["crosna"]["units"] == {"SIL": {"footman": 1}}
+
+
+def test_a_beaten_neighbour_sent_home_returns_to_its_area() -> None:
+    state = _german_knight_beaten_at_crosna()
+    home = state["offmap"]["german_marches"]["units"]["GER"].get("knight", 0)
+    state, kinds = run(state, "PMA", "withdraw knight home")
+    assert "withdrawal" in kinds
+    assert state["offmap"]["german_marches"]["units"]["GER"]["knight"] == home + 1
+    assert "GER" not in state["lands"]["crosna"]["units"]
