@@ -129,6 +129,7 @@ VERBS = {
     "send",
     "discard",
     "combined",
+    "respawn",
     *FREE_VERBS,
 }
 ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "direction ccw"}
@@ -206,6 +207,8 @@ def _answers(state: State, code: str, kind: str) -> list[str]:
         return [f"prince {p.lower()}" for p in state["play"]["succession"][0]["candidates"]]
     if kind == "prince_place":
         return dynasty.place_options(ctx, code)
+    if kind == "respawn":
+        return dynasty.respawn_options(ctx, code)
     if kind == "hand_limit":
         return conversions(state, code)
     if kind in history.KINDS:
@@ -311,6 +314,8 @@ def _answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         dynasty.crown(ctx, entry, next(p for p in entry["candidates"] if p.lower() == words[1]))
     elif kind == "prince_place":
         dynasty.place(ctx, code, None if words == ["stay"] else words[1])
+    elif kind == "respawn":
+        dynasty.respawn(ctx, words[1])
     elif kind in history.KINDS:
         history.answer(ctx, code, kind, words)
 

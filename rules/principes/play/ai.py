@@ -234,6 +234,19 @@ def _place(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     return "stay" if "stay" in answers else answers[0]
 
 
+def _respawn(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    """A neutral Prince I removed returns where he borders fewest of my lands (ties: the listed order)."""
+    from ..data import catalog
+
+    mine = {land for land, owner in view["control"].items() if owner == me}
+    adjacency = catalog().adjacency
+
+    def threat(answer: str) -> int:
+        return sum(1 for near in adjacency[answer.split()[1]] if near in mine)
+
+    return min(answers, key=lambda a: (threat(a), answers.index(a)))
+
+
 def _princess(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Home first (the cards it draws), else any legal mission."""
     home = f"send {capital(me)}"
@@ -266,6 +279,8 @@ CHOOSERS = {
     **HISTORY_CHOOSERS,
     "combined": lambda view, me, answers, rng: answers[0],
     "princess": _princess,
+    "respawn": _respawn,
+    "culmen_withdraw": lambda view, me, answers, rng: answers[0],
     "princess_draw": lambda view, me, answers, rng: answers[0],
     "princess_discard": lambda view, me, answers, rng: answers[0],
 }

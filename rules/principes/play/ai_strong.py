@@ -558,4 +558,5 @@ STRONG: dict[str, Chooser] = {
     "flip": _flip,
     "neighbour_block": _block,
     "withdraw": _withdraw,
+    "culmen_withdraw": _withdraw,
 }

@@ -23,7 +23,6 @@ from .common import (
     Ctx,
     active,
     add_units,
-    capital,
     card_id_from,
     card_record,
     card_title,
@@ -466,7 +465,9 @@ def _remove(ctx: Ctx, battle: dict[str, Any], faction: str, unit: str, count: in
             if active(state, faction):
                 battle["deaths"].append(faction)
             else:
-                _respawn_neutral_prince(ctx, faction)
+                from .dynasty import queue_respawn
+
+                queue_respawn(ctx, faction, _remover(state, battle, faction))
         return
     home = str(record.get("home"))
     if home in state["offmap"]:
@@ -481,22 +482,14 @@ def _remove(ctx: Ctx, battle: dict[str, Any], faction: str, unit: str, count: in
         to_pool(state, faction, unit, count)
 
 
-def _respawn_neutral_prince(ctx: Ctx, faction: str) -> None:
-    """A neutral principality's Prince returns on one of its own lands: the Capital if free of foreign units,
-    else the first such land (rulebook, games for 2 and 3 players)."""
-    state = ctx.state
-    lands = [capital(faction)] + sorted(
-        land for land, r in catalog().lands.items() if r["principality"] == faction
-    )
-    for land in lands:
-        if all(f == faction for f in occupants(state, land)):
-            pool = state["supply"]["units"][faction]
-            pool["prince"] -= 1
-            if not pool["prince"]:
-                del pool["prince"]
-            add_units(state, land, faction, "prince", 1)
-            ctx.log("prince_respawn", f"The neutral Prince of {name(faction)} returns to {land_name(land)}.")
-            return
+def _remover(state: dict[str, Any], battle: dict[str, Any], faction: str) -> str | None:
+    """The player who removed ``faction``'s unit: the other side's, else the player who moved the units."""
+    sides = battle.get("sides") or {}
+    other = next((f for f in sides.values() if f != faction), None)
+    for code in (other, battle.get("mover")):
+        if code is not None and active(state, code):
+            return str(code)
+    return None
 
 
 # ---- withdrawal (resolution 18) ----------------------------------------------------------------------------

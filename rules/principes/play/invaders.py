@@ -30,6 +30,7 @@ from typing import Any
 from ..data import catalog
 from ..state import controllers
 from .common import (
+    FIGHTERS,
     Ctx,
     active,
     add_units,
@@ -134,6 +135,8 @@ def _mongols_arrive(ctx: Ctx, event: dict[str, Any]) -> None:
 
 def step(ctx: Ctx, event: dict[str, Any]) -> bool:
     """Pose the next decision of an Invader icon or resolve its automatic part; True once the icon is over."""
+    if event.get("withdrawing") and _withdrawal_step(ctx, event):
+        return False
     if event.get("caller"):
         code = event["caller"]
         if active(ctx.state, code) and controllers(ctx.state)[teuton_land()] == code:
@@ -200,6 +203,8 @@ def options(ctx: Ctx, code: str, kind: str) -> list[str]:
 
     if kind == "teutonic_call":
         return ["call", "pass"]
+    if kind == "culmen_withdraw":
+        return culmen_withdraw_options(ctx.state, code)
     return move_options(ctx, code)
 
 
@@ -207,6 +212,9 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
     from .neighbours import army_of, move_answer
 
     event = ctx.play["event"]
+    if kind == "culmen_withdraw":
+        _withdraw_from_culmen(ctx, code, words[1], words[2])
+        return
     if kind == "teutonic_call":
         event["caller"] = None
         if words == ["call"]:
@@ -340,19 +348,13 @@ def mongol_refuges(state: dict[str, Any], land: str) -> list[str]:
 
 def call_teutons(ctx: Ctx, code: str) -> None:
     """2 Knights, a Civitas (if the gord has no City) and a Castle (if one is left) on Culmen; its building is
-    removed; the caller's units there withdraw to the adjacent lands it controls (the first in map order, or
-    the pool when it controls none)."""
+    removed; the caller loses the land at once and its units there must withdraw as after a battle: one at a
+    time to the adjacent lands it controls, where it chooses (``culmen_withdraw``, resolution 53), or to its
+    pool when it controls none."""
     state = ctx.state
     land = teuton_land()
     land_state = state["lands"][land]
     tokens = state["supply"]["tokens"]
-    refuges = sorted(near for near in catalog().adjacency[land] if controllers(state)[near] == code)
-    for unit, count in list(land_state["units"].get(code, {}).items()):
-        add_units(state, land, code, unit, -count)
-        if refuges and unit != "princess":
-            add_units(state, refuges[0], code, unit, count)
-        else:
-            to_pool(state, code, unit, count)
     if land_state["building"] is not None:
         tokens[land_state["building"]] += 1
         land_state["building"] = None
@@ -369,7 +371,10 @@ def call_teutons(ctx: Ctx, code: str) -> None:
     if not pool["knight"]:
         del pool["knight"]
     add_units(state, land, TEUTONS, "knight", knights)
+    if "contested" in ctx.play and land in ctx.play["contested"]:
+        ctx.play["contested"][land] = None  # "After calling upon the Teutonic Knights, the player loses control"
     ctx.play["teutons"] = True
+    ctx.play["event"]["withdrawing"] = code
     ctx.log(
         "teutons_called",
         f"{name(code)} calls the Teutonic Knights to {land_name(land)}: "
@@ -377,4 +382,53 @@ def call_teutons(ctx: Ctx, code: str) -> None:
     )
 
 
-KINDS = ("teutonic_call", "invader_move")
+def _culmen_units(state: dict[str, Any], code: str) -> dict[str, int]:
+    units = state["lands"][teuton_land()]["units"].get(code, {})
+    return {unit: n for unit, n in units.items() if unit in FIGHTERS and n}
+
+
+def _refuges(state: dict[str, Any], code: str) -> list[str]:
+    control = controllers(state)
+    return sorted(near for near in catalog().adjacency[teuton_land()] if control[near] == code)
+
+
+def culmen_withdraw_options(state: dict[str, Any], code: str) -> list[str]:
+    """``withdraw <unit> <land>``: the caller's units on Culmen to the adjacent lands it controls."""
+    return [
+        f"withdraw {unit} {land}" for unit in sorted(_culmen_units(state, code)) for land in _refuges(state, code)
+    ]
+
+
+def _withdrawal_step(ctx: Ctx, event: dict[str, Any]) -> bool:
+    """The caller's units leave Culmen: a prompt while it may choose; none left, or nowhere to go (they are
+    removed to its pool, as after a battle): the withdrawal is over. True when a prompt was posed."""
+    code = event["withdrawing"]
+    units = _culmen_units(ctx.state, code)
+    if units and active(ctx.state, code) and _refuges(ctx.state, code):
+        prompt(
+            ctx,
+            code,
+            "culmen_withdraw",
+            f"Your units leave {land_name(teuton_land())} to the Teutonic Knights: withdraw them one at a time "
+            "to adjacent lands you control.",
+        )
+        return True
+    for unit, count in units.items():
+        add_units(ctx.state, teuton_land(), code, unit, -count)
+        to_pool(ctx.state, code, unit, count)
+    if units:
+        ctx.log(
+            "withdrawal",
+            f"{name(code)} has nowhere to withdraw from {land_name(teuton_land())}: its units there are removed.",
+        )
+    event["withdrawing"] = None
+    return False
+
+
+def _withdraw_from_culmen(ctx: Ctx, code: str, unit: str, land: str) -> None:
+    add_units(ctx.state, teuton_land(), code, unit, -1)
+    add_units(ctx.state, land, code, unit, 1)
+    ctx.log("withdrawal", f"{name(code)} withdraws a {unit.title()} from {land_name(teuton_land())} to {land_name(land)}.")
+
+
+KINDS = ("teutonic_call", "invader_move", "culmen_withdraw")

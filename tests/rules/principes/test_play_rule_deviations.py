@@ -258,3 +258,61 @@ def test_a_beaten_neighbour_sent_home_returns_to_its_area() -> None:
     assert "withdrawal" in kinds
     assert state["offmap"]["german_marches"]["units"]["GER"]["knight"] == home + 1
     assert "GER" not in state["lands"]["crosna"]["units"]
+
+
+# ---- 6. the player who removed a neutral Prince places him; the caller of the Teutonic Knights withdraws
+#         its units where it chooses (resolutions 52 and 53) ---------------------------------------------
+
+
+def _masovian_prince_killed() -> State:
+    """Polonia Minor's three Knights kill neutral Masovia's Prince, alone on Rava."""
+    state = new_state(2)
+    for land_state in state["lands"].values():
+        land_state["units"].get("MAS", {}).pop("prince", None)
+        if "MAS" in land_state["units"] and not land_state["units"]["MAS"]:
+            del land_state["units"]["MAS"]
+    put(state, "rava", "MAS", prince=1)
+    put(state, "rava", "PMI", knight=3)
+    for player in state["players"].values():
+        player["hand"] = []
+    from .test_play_resolutions import fight
+
+    state = fight(state, "rava", "PMI", [1, 3])
+    state, _ = fight_through(state, [1, 3])
+    return state
+
+
+def test_the_player_who_removed_a_neutral_prince_chooses_where_he_returns() -> None:
+    state = _masovian_prince_killed()
+    assert "MAS" not in state["lands"]["rava"]["units"]
+    assert decision_of(state, "PMI") == "respawn"
+    answers = legal_actions(state, seat(state, "PMI"))
+    assert answers[0] == "respawn plocium"  # his Capital first: the deadline default
+    assert "respawn wizna" in answers and "respawn rava" not in answers  # Polonia Minor stands on Rava
+    state, kinds = run(state, "PMI", "respawn wizna")
+    assert "prince_respawn" in kinds
+    assert state["lands"]["wizna"]["units"]["MAS"] == {"prince": 1}
+
+
+def test_the_caller_of_the_teutonic_knights_withdraws_its_units_where_it_chooses() -> None:
+    from .test_play_history import round_end
+
+    state = new_state(4)
+    for player in state["players"].values():
+        player["hand"] = []
+    put(state, "culmen", "MAS", footman=1, knight=1)
+    state, _ = round_end(state, "H05", ["teutonic"])
+    state, kinds = run(state, "MAS", "call")
+    assert "teutons_called" in kinds
+    assert controllers(state)["culmen"] is None  # Masovia lost the land at once
+    assert decision_of(state, "MAS") == "culmen_withdraw"
+    answers = legal_actions(state, seat(state, "MAS"))
+    assert {"withdraw knight crusvicia", "withdraw knight dobrinia", "withdraw footman dobrinia"} <= set(answers)
+    assert on_deadline(state, seat(state, "MAS")) == answers[0]
+    state, _ = run(state, "MAS", "withdraw knight dobrinia")
+    assert decision_of(state, "MAS") == "culmen_withdraw"  # one unit at a time
+    state, _ = run(state, "MAS", "withdraw footman crusvicia")
+    assert state["lands"]["culmen"]["units"] == {"TEU": {"knight": 2}}
+    assert state["lands"]["dobrinia"]["units"]["MAS"]["knight"] >= 1
+    assert state["lands"]["crusvicia"]["units"]["MAS"]["footman"] >= 1
+    assert decision_of(state, "MAS") != "culmen_withdraw"
