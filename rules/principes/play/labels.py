@@ -48,6 +48,17 @@ def _card(token: str) -> str:
     return _card_titles().get(token, token)
 
 
+def _collect(state: State, with_clergy: bool) -> str:
+    """The Taxes answer with its cost now (Privilege of Cienia, Immunity Charter: none; Renovatio: 2)."""
+    action = (state.get("play") or {}).get("action") or {}
+    people = int(action.get("tax_people", 1)) if action.get("kind") == "taxes" else 1
+    if people <= 0:
+        return "Collect taxes (costs no People)"
+    if with_clergy:
+        return f"Collect taxes (-{people} Clergy instead of People)"
+    return f"Collect taxes (-{people} People)"
+
+
 def describe_action(state: State, action: str) -> str:
     words = action.split()
     verb = words[0] if words else ""
@@ -127,12 +138,11 @@ def describe_action(state: State, action: str) -> str:
         return f"Send your Princess to {_land(words[1])}"
     if verb == "discard" and len(words) == 2:
         return f"Discard {_card(words[1])} to the bottom of its deck"
-    if action == "collect clergy":
-        return "Collect taxes (-1 Clergy instead of People)"
+    if verb == "collect":
+        return _collect(state, words[1:] == ["clergy"])
     if verb == "prince" and len(words) == 2:
         return f"Crown {_card(words[1])}"
     labels = {
-        "collect": "Collect taxes (-1 People)",
         "council": "Summon a Council",
         "undo": "Undo the last move",
         "done": "Done (end or skip the action)",

@@ -316,3 +316,30 @@ def test_the_caller_of_the_teutonic_knights_withdraws_its_units_where_it_chooses
     assert state["lands"]["dobrinia"]["units"]["MAS"]["knight"] >= 1
     assert state["lands"]["crusvicia"]["units"]["MAS"]["footman"] >= 1
     assert decision_of(state, "MAS") != "culmen_withdraw"
+
+
+# ---- 7. the Taxes prompt says what Taxes cost now -------------------------------------------------------
+
+
+def test_under_the_privilege_of_cienia_the_taxes_prompt_says_no_people() -> None:
+    from rules.principes.play import describe, pending
+
+    state = new_state(2)
+    state["play"]["round_effects"] = [
+        {"who": "PMI", "source": "H06", "effect": {"name": "track_cost"}, "land": None}
+    ]
+    state = open_action(state, "PMA", "taxes")
+    prompt = pending(state)[seat(state, "PMA")].prompt
+    assert "costs no People" in prompt and "1 People" not in prompt
+    assert describe(state, "collect") == "Collect taxes (costs no People)"
+    people = state["players"]["PMA"]["people"]
+    state, _ = run(state, "PMA", "collect")
+    assert state["players"]["PMA"]["people"] == people
+
+
+def test_the_taxes_prompt_says_one_people_otherwise() -> None:
+    from rules.principes.play import describe, pending
+
+    state = open_action(new_state(2), "PMA", "taxes")
+    assert "costs 1 People" in pending(state)[seat(state, "PMA")].prompt
+    assert describe(state, "collect") == "Collect taxes (-1 People)"
