@@ -80,6 +80,7 @@ from .common import ACTIONS, Ctx, active, clear_prompt, principality_of, sync_as
 from .currency import FREE_VERBS, apply_free, conversions, free_listing, is_any_time_play, over_limit
 from .flow import start_play
 from .notes import RULES_NOTES_PLAY
+from .refusals import why_not
 
 ACTION_KINDS = ("progress", "taxes", "assembly", "building", "politics", "politics_return", "council")
 PLANS = [f"plan {' '.join(p)}" for p in permutations(ACTIONS, 3)]
@@ -256,8 +257,9 @@ def apply(state: State, seat: int, action: str, rng: Rng) -> Applied:
         decision = pending(state).get(seat)
         if decision is None:
             raise IllegalAction("It is not your turn: the game waits for someone else.")
-        if action not in _answers(state, code, decision.kind):
-            raise IllegalAction(f"'{action}' is not possible now; /move lists what you can do.")
+        answers = _answers(state, code, decision.kind)
+        if action not in answers:
+            raise IllegalAction(why_not(state, code, decision.kind, action, answers))
         if decision.kind == "hand_limit":
             apply_free(ctx, code, words)
         else:
