@@ -275,7 +275,9 @@ def controllers(state: State) -> dict[str, str | None]:
 def land_controller(state: State, land: str) -> str | None:
     """The controller of one land, as ``controllers`` finds it (without walking the whole map)."""
     land_state = state["lands"][land]
-    occupants = [f for f, pieces in land_state["units"].items() if any(n for u, n in pieces.items() if u != "princess")]
+    occupants = [
+        f for f, pieces in land_state["units"].items() if any(n for u, n in pieces.items() if u != "princess")
+    ]
     if len(occupants) > 1:
         return (state.get("play") or {}).get("contested", {}).get(land)
     if occupants:

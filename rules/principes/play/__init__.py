@@ -56,8 +56,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 from itertools import permutations
+from typing import Any
 
 from rules.engine import Applied, Decision, Game, IllegalAction, InvalidAction, Outcome, Rng, State, View
 from rules.engine.rng import NoChance

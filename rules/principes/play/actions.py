@@ -16,6 +16,7 @@ from . import cards, movement, neighbours, neutrals, princes
 from .common import (
     TRACK_MAX,
     Ctx,
+    a,
     capital,
     card_id_from,
     card_title,
@@ -424,7 +425,7 @@ def _building(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
     tokens[building] -= 1
     state["lands"][land]["building"] = building
     action["count"] += 1
-    ctx.log("build", f"{name(code)} builds a {building.title()} on {land_name(land)} for {cost} gold.")
+    ctx.log("build", f"{name(code)} builds {a(building.title())} on {land_name(land)} for {cost} gold.")
     built(ctx, code, building)
 
 

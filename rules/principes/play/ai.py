@@ -14,8 +14,8 @@ from typing import Any
 
 from .common import capital
 from .currency import FREE_VERBS
-from .movement import asker, passage_record
 from .history_ai import CHOOSERS as HISTORY_CHOOSERS
+from .movement import asker, passage_record
 
 View = dict[str, Any]
 Chooser = Callable[[View, str, list[str], random.Random], str]

@@ -531,9 +531,7 @@ def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
         battle["stage"] = "after"
         return
     group = catalog().factions[loser]["group"]
-    targets = (
-        retreat_lands(state, battle["land"], loser) if group != "invader" or loser == MONGOLS else []
-    )
+    targets = retreat_lands(state, battle["land"], loser) if group != "invader" or loser == MONGOLS else []
     decider = withdraw_decider(state, battle)
     if not targets or decider is None:
         for unit, count in standing.items():

@@ -58,6 +58,11 @@ def name(faction: str) -> str:
     return str(record["name"]) if record else faction
 
 
+def a(word: str) -> str:
+    """The word with its indefinite article: "a Castle", "an Abbey"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def land_name(land: str) -> str:
     return str(catalog().lands[land]["name"])
 

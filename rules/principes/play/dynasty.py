@@ -258,7 +258,9 @@ def respawn_step(ctx: Ctx) -> None:
     options = respawn_options(ctx)
     if not options:
         ctx.play["respawn"].pop(0)
-        ctx.log("prince_waits", f"The neutral Prince of {name(faction)} has no free land: he waits off the map.")
+        ctx.log(
+            "prince_waits", f"The neutral Prince of {name(faction)} has no free land: he waits off the map."
+        )
         return
     if by is None or not active(ctx.state, by) or len(options) == 1:
         respawn(ctx, options[0].split()[1])
@@ -279,4 +281,6 @@ def respawn(ctx: Ctx, land: str) -> None:
         if not pool["prince"]:
             del pool["prince"]
     add_units(ctx.state, land, faction, "prince", 1)
-    ctx.log("prince_respawn", f"The neutral Prince of {name(faction)} returns to {catalog().lands[land]['name']}.")
+    ctx.log(
+        "prince_respawn", f"The neutral Prince of {name(faction)} returns to {catalog().lands[land]['name']}."
+    )

@@ -372,7 +372,9 @@ def call_teutons(ctx: Ctx, code: str) -> None:
         del pool["knight"]
     add_units(state, land, TEUTONS, "knight", knights)
     if "contested" in ctx.play and land in ctx.play["contested"]:
-        ctx.play["contested"][land] = None  # "After calling upon the Teutonic Knights, the player loses control"
+        ctx.play["contested"][land] = (
+            None  # "After calling upon the Teutonic Knights, the player loses control"
+        )
     ctx.play["teutons"] = True
     ctx.play["event"]["withdrawing"] = code
     ctx.log(
@@ -395,7 +397,9 @@ def _refuges(state: dict[str, Any], code: str) -> list[str]:
 def culmen_withdraw_options(state: dict[str, Any], code: str) -> list[str]:
     """``withdraw <unit> <land>``: the caller's units on Culmen to the adjacent lands it controls."""
     return [
-        f"withdraw {unit} {land}" for unit in sorted(_culmen_units(state, code)) for land in _refuges(state, code)
+        f"withdraw {unit} {land}"
+        for unit in sorted(_culmen_units(state, code))
+        for land in _refuges(state, code)
     ]
 
 
@@ -428,7 +432,10 @@ def _withdrawal_step(ctx: Ctx, event: dict[str, Any]) -> bool:
 def _withdraw_from_culmen(ctx: Ctx, code: str, unit: str, land: str) -> None:
     add_units(ctx.state, teuton_land(), code, unit, -1)
     add_units(ctx.state, land, code, unit, 1)
-    ctx.log("withdrawal", f"{name(code)} withdraws a {unit.title()} from {land_name(teuton_land())} to {land_name(land)}.")
+    ctx.log(
+        "withdrawal",
+        f"{name(code)} withdraws a {unit.title()} from {land_name(teuton_land())} to {land_name(land)}.",
+    )
 
 
 KINDS = ("teutonic_call", "invader_move", "culmen_withdraw")

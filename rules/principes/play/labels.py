@@ -7,7 +7,7 @@ from functools import cache
 from rules.engine import State
 
 from ..data import catalog, instances
-from .common import ACTION_TITLES, NAMES
+from .common import ACTION_TITLES, NAMES, a
 
 
 def _land(token: str) -> str:
@@ -45,7 +45,33 @@ def _faction(token: str) -> str:
 
 
 def _card(token: str) -> str:
-    return _card_titles().get(token, token)
+    """A card or tile as a label names it: its title and, beside it, the id the notation uses."""
+    title = _card_titles().get(token)
+    return titled(title, token) if title else token
+
+
+def titled(title: str, token: str) -> str:
+    """``Scouts (b07a)``; a title that ends in brackets takes the id inside them: ``German Marches (full;
+    n01)``."""
+    if title.endswith(")"):
+        return f"{title[:-1]}; {token})"
+    return f"{title} ({token})"
+
+
+def _build_cost(state: State, building: str) -> str:
+    """`` (1 gold)``: what the building costs the player building now (Odonic's Abbeys and Probus's Tiltyards
+    are free); empty when no one is building."""
+    from .princes import build_cost
+
+    action = (state.get("play") or {}).get("action") or {}
+    if (
+        action.get("kind") != "building"
+        or "players" not in state
+        or action.get("who") not in state["players"]
+    ):
+        return ""
+    cost = build_cost(state, action["who"], building, 1)
+    return f" ({cost} gold)" if cost else " (free)"
 
 
 def _collect(state: State, with_clergy: bool) -> str:
@@ -71,9 +97,9 @@ def describe_action(state: State, action: str) -> str:
     if verb == "move" and len(words) == 4:
         return f"Move a {words[1].title()} from {_land(words[2])} to {_land(words[3])}"
     if verb in ("assemble", "withdraw") and len(words) == 3:
-        return f"{verb.title()} a {words[1].title()} on {_land(words[2])}"
+        return f"{verb.title()} a {words[1].title()} {'on' if verb == 'assemble' else 'to'} {_land(words[2])}"
     if verb == "build" and len(words) == 3:
-        return f"Build a {words[1].title()} on {_land(words[2])} (1 gold)"
+        return f"Build {a(words[1].title())} on {_land(words[2])}{_build_cost(state, words[1])}"
     if verb == "found" and len(words) == 2:
         return f"Found the City of {_land(words[1])}"
     if verb in ("take", "return", "sell", "before") and len(words) == 2:
@@ -161,8 +187,6 @@ def describe_action(state: State, action: str) -> str:
         return f"{words[0].title()} passage now and always for this player"
     if verb == "draw":
         return "Draw " + " ".join(words[1:])
-    if (
-        len(words) == 1 and verb.lower() in _card_titles()
-    ):  # a bare card id (the host's round status names cards)
-        return _card(verb.lower())
+    if len(words) == 1 and verb.lower() in _card_titles():  # a bare card id: the round status's History card
+        return _card_titles()[verb.lower()]
     return action

@@ -226,7 +226,9 @@ def pose_consent(ctx: Ctx, record: dict[str, Any]) -> None:
     )
 
 
-def ask(ctx: Ctx, code: str, land: str, record: dict[str, Any] | None = None, owners: list[str] | None = None) -> None:
+def ask(
+    ctx: Ctx, code: str, land: str, record: dict[str, Any] | None = None, owners: list[str] | None = None
+) -> None:
     """``ask <land>``: the owners of the units there are asked in turn (standing answers decide at once)."""
     record = ctx.play["action"] if record is None else record
     owners = _enemy_players(ctx.state, land, code) if owners is None else owners

@@ -464,7 +464,9 @@ def army_battle_step(ctx: Ctx, army: dict[str, Any]) -> bool:
     mover = army.get("mover") or ctx.play["action"]["who"]
     if len(contested) > 1 and active(ctx.state, mover):
         places = ", ".join(land_name(land) for land in contested)
-        prompt(ctx, mover, "battle_order", f"Choose the next battle of the {name(army['faction'])}: {places}.")
+        prompt(
+            ctx, mover, "battle_order", f"Choose the next battle of the {name(army['faction'])}: {places}."
+        )
         return True
     start_army_battle(ctx, army, contested[0])
     return True

@@ -15,7 +15,8 @@ from typing import Any
 
 from ..data import catalog, instances
 from ..state import controllers
-from .common import active_players, card_record, card_title, name
+from .common import a, card_record, card_title, name
+from .labels import titled
 
 UNITS = ("knight", "footman", "prince")
 #: what each word of an answer names, after its verb (``*``: any number of such words)
@@ -99,7 +100,9 @@ TIMINGS = {
 @cache
 def _instances() -> dict[str, str]:
     """Lower-case id -> catalog id, for every card and tile instance."""
-    return {instance.lower(): instance for record in catalog().kinds.values() for instance in instances(record)}
+    return {
+        instance.lower(): instance for record in catalog().kinds.values() for instance in instances(record)
+    }
 
 
 @cache
@@ -116,7 +119,7 @@ def _place_name(token: str) -> str:
 
 def _titled(token: str) -> str:
     """A card or tile named for a player: its title and its id."""
-    return f"{card_title(_instances()[token])} ({token})"
+    return titled(card_title(_instances()[token]), token)
 
 
 def _unknown(role: str, token: str) -> str | None:
@@ -138,10 +141,12 @@ def _unknown(role: str, token: str) -> str | None:
     }.get(role, True)
     if known:
         return None
-    what = {"place": "land or area", "gord": "gord (City site)", "symbol": "corner symbol (sword or shield)"}.get(
-        role, role
-    )
-    return f"'{token}' is not a {what} of PRINCIPES."
+    what = {
+        "place": "land or area",
+        "gord": "gord (City site)",
+        "symbol": "corner symbol (sword or shield)",
+    }.get(role, role)
+    return f"'{token}' is not {a(what)} of PRINCIPES."
 
 
 def why_not(state: dict[str, Any], code: str, kind: str, action: str, answers: list[str]) -> str:
@@ -173,7 +178,9 @@ def why_not(state: dict[str, Any], code: str, kind: str, action: str, answers: l
     if reason:
         return reason
     close = difflib.get_close_matches(action, same_verb, n=3, cutoff=0.0)
-    return f"'{action}' is not possible now. Closest: {', '.join(repr(a) for a in close)}; /move lists them all."
+    return (
+        f"'{action}' is not possible now. Closest: {', '.join(repr(a) for a in close)}; /move lists them all."
+    )
 
 
 def _difference(state: dict[str, Any], code: str, words: list[str], same_verb: list[str]) -> str | None:
@@ -256,7 +263,9 @@ def _move(state: dict[str, Any], code: str, words: list[str], position: int) -> 
     data = catalog()
     borders = data.offmap[origin]["touches"] if origin in data.offmap else data.adjacency.get(origin, ())
     if target not in borders:
-        return f"{_place_name(origin)} does not border {_place_name(target)}: units cross one border at a time."
+        return (
+            f"{_place_name(origin)} does not border {_place_name(target)}: units cross one border at a time."
+        )
     if target in data.offmap:
         return "Units never move into the areas off the map."
     return None
@@ -282,18 +291,20 @@ def _build(state: dict[str, Any], code: str, words: list[str], position: int) ->
     if position == 1:
         if state["supply"]["tokens"].get(building, 0) <= 0:
             return f"No {building.title()} token is left in the supply."
-        return f"You cannot pay for a {building.title()} now (gold: {state['players'][code]['gold']})."
+        return f"You cannot pay for {a(building.title())} now (gold: {state['players'][code]['gold']})."
     land = words[2]
     if controllers(state).get(land) != code:
         return f"You do not control {_place_name(land)}."
     if state["lands"][land]["building"]:
-        return f"{_place_name(land)} already has a {state['lands'][land]['building'].title()}: one building per land."
+        return f"{_place_name(land)} already has {a(state['lands'][land]['building'].title())}: one building per land."
     return None
 
 
 def _found(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
     gord = words[1]
-    land = next(l for l, record in catalog().lands.items() if any(g["id"] == gord for g in record["gords"]))
+    land = next(
+        key for key, record in catalog().lands.items() if any(g["id"] == gord for g in record["gords"])
+    )
     if controllers(state).get(land) != code:
         return f"You do not control {_place_name(land)}, where {_gords()[gord]} stands."
     if state["lands"][land]["cities"].get(gord) or state["lands"][land]["cities"]:
@@ -327,7 +338,9 @@ def _tile(state: dict[str, Any], code: str, words: list[str], position: int) -> 
         return f"{_titled(token)} is not one of your tiles."
     if token not in face_up:
         return f"{_titled(token)} is not face up on the Market."
-    return f"You cannot take {_titled(token)} now (its colour's slots are full, or you own that tile already)."
+    return (
+        f"You cannot take {_titled(token)} now (its colour's slots are full, or you own that tile already)."
+    )
 
 
 EXPLAIN = {
@@ -337,6 +350,12 @@ EXPLAIN = {
     "found": _found,
     "take": _tile,
     "exchange": _tile,
-    **{verb: _card_use for verb in ("extra", "before", "after", "support", "pledge", "play", "neighbour", "block")},
-    **{verb: _land_choice for verb in ("withdraw", "release", "ask", "battle", "place", "respawn", "division", "send")},
+    **{
+        verb: _card_use
+        for verb in ("extra", "before", "after", "support", "pledge", "play", "neighbour", "block")
+    },
+    **{
+        verb: _land_choice
+        for verb in ("withdraw", "release", "ask", "battle", "place", "respawn", "division", "send")
+    },
 }

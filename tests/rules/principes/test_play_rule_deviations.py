@@ -197,7 +197,10 @@ def test_the_mover_chooses_the_order_of_a_neighbour_armys_battles() -> None:
     )
     assert decision_of(state, "PMA") == "battle_order"
     pma = seat(state, "PMA")
-    assert {a for a in legal_actions(state, pma) if a.startswith("battle")} == {"battle crosna", "battle lubusium"}
+    assert {a for a in legal_actions(state, pma) if a.startswith("battle")} == {
+        "battle crosna",
+        "battle lubusium",
+    }
     assert on_deadline(state, pma) == "battle crosna"
     state, _ = run(state, "PMA", "battle lubusium")  # not the map's first
     assert state["play"]["battle"]["land"] == "lubusium"
@@ -307,7 +310,9 @@ def test_the_caller_of_the_teutonic_knights_withdraws_its_units_where_it_chooses
     assert controllers(state)["culmen"] is None  # Masovia lost the land at once
     assert decision_of(state, "MAS") == "culmen_withdraw"
     answers = legal_actions(state, seat(state, "MAS"))
-    assert {"withdraw knight crusvicia", "withdraw knight dobrinia", "withdraw footman dobrinia"} <= set(answers)
+    assert {"withdraw knight crusvicia", "withdraw knight dobrinia", "withdraw footman dobrinia"} <= set(
+        answers
+    )
     assert on_deadline(state, seat(state, "MAS")) == answers[0]
     state, _ = run(state, "MAS", "withdraw knight dobrinia")
     assert decision_of(state, "MAS") == "culmen_withdraw"  # one unit at a time
