@@ -79,6 +79,7 @@ from . import (
 from .common import ACTIONS, Ctx, active, clear_prompt, principality_of, sync_assets
 from .currency import FREE_VERBS, apply_free, conversions, free_listing, is_any_time_play, over_limit
 from .flow import start_play
+from .notation import read_names
 from .notes import RULES_NOTES_PLAY
 from .refusals import why_not
 
@@ -366,7 +367,8 @@ def outcome(state: State) -> Outcome:
 
 
 def parse(state: State, seat: int, text: str) -> str:
-    """Lower case, single spaces, commas dropped; a few aliases (skip = done, cw/ccw = direction)."""
+    """Lower case, single spaces, commas dropped; a few aliases (skip = done, cw/ccw = direction); cards,
+    tiles, lands, gords, areas and factions may be named by their titles (``notation``)."""
     canonical = " ".join(text.replace(",", " ").strip().lower().split())
     canonical = ALIASES.get(canonical, canonical)
     if not canonical:
@@ -375,7 +377,12 @@ def parse(state: State, seat: int, text: str) -> str:
         raise InvalidAction(
             f"'{canonical.split()[0]}' is not a PRINCIPES action word; /move lists the actions."
         )
-    return canonical
+    if state.get("play") is None or not 0 <= seat < len(state["seats"]):
+        return canonical
+    legal = legal_actions(state, seat)
+    if canonical in legal:
+        return canonical
+    return read_names(canonical, legal, state["players"][principality_of(state, seat)]["hand"])
 
 
 def describe(state: State, action: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.principes.play import describe
 
-from .scenario import act, new_state, open_action
+from .scenario import act, new_state, open_action, seat
 
 
 def test_labels_show_the_id_beside_each_card_and_tile_title() -> None:
@@ -23,3 +23,38 @@ def test_an_abbey_takes_an() -> None:
     assert describe(state, "build castle posnania") == "Build a Castle on Posnania (1 gold)"
     texts = [event.text for event in act(state, "PMA", "build abbey posnania").events]
     assert "Polonia Maior builds an Abbey on Posnania for 1 gold." in texts
+
+
+def test_move_accepts_titles_and_names_in_any_case_without_accents() -> None:
+    from rules.principes import GAME
+
+    state = new_state(2)
+    state["players"]["PMA"]["hand"] = ["B04a", "C04b", "N01"]
+    state = open_action(state, "PMA", "movement")
+    pma = seat(state, "PMA")
+    assert GAME.parse(state, pma, "Move Knight Posnania Sremium") == "move knight posnania srem"
+    assert GAME.parse(state, pma, "sell hired knights") == "sell b04a"
+    assert GAME.parse(state, pma, "sell Papal Legate (Jacob of Liege, 1248)") == "sell c04b"  # the copy held
+    assert GAME.parse(state, pma, "support PAPAL LEGATE people") == "support c04b people"
+    assert GAME.parse(state, pma, "sell German Marches (full)") == "sell n01"
+
+
+def test_a_title_not_in_hand_still_reaches_apply_as_an_id() -> None:
+    """The refusal can then name the card: 'Scouts (b07a) is not in your hand.'"""
+    from rules.principes import GAME
+
+    state = open_action(new_state(2), "PMA", "movement")
+    assert GAME.parse(state, seat(state, "PMA"), "sell Scouts") == "sell b07a"
+
+
+def test_a_name_of_two_different_answers_asks_which() -> None:
+    import pytest
+
+    from rules.engine import InvalidAction
+    from rules.principes import GAME
+
+    state = new_state(2)
+    state["players"]["PMA"]["hand"] = ["N01", "N02"]
+    state = open_action(state, "PMA", "politics")
+    with pytest.raises(InvalidAction, match="could mean 'neighbour n01 ger', 'neighbour n02 ger'"):
+        GAME.parse(state, seat(state, "PMA"), "neighbour german marches german marches")
