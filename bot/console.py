@@ -31,7 +31,7 @@ Commands (the same words as on Discord):
   /move NOTATION      make a move (try /moves to list yours)      /moves [TEXT]  your legal moves
   /board              the public board image                       /hand          your private view
   /log [N]            the last N log lines                         /undo          take back your last move
-  /rules [GAME]       rules notes                                  /as NAME       type as another player
+  /rules [GAME [SECTION]]  rules notes (a section, or all)         /as NAME       type as another player
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
 
@@ -111,7 +111,7 @@ class Console:
         elif command == "/undo":
             await self._show(await self.host.undo(CHANNEL, actor))
         elif command == "/rules":
-            self.write(self.host.rules_text(args[0] if args else None))
+            self.write(self.host.rules_text(args[0] if args else None, args[1] if len(args) > 1 else None))
         elif command == "/as" and args:
             self.speaker = args[0]
             self.write(f"Now typing as {self.speaker}.")
