@@ -79,6 +79,7 @@ from . import (
 from .common import ACTIONS, Ctx, active, clear_prompt, principality_of, sync_assets
 from .currency import FREE_VERBS, apply_free, conversions, free_listing, is_any_time_play, over_limit
 from .flow import start_play
+from .labels import hand_label
 from .notation import read_names
 from .notes import RULES_NOTES_PLAY
 from .refusals import why_not
@@ -463,6 +464,7 @@ def view_play(state: State, view: View, seat: int | None) -> View:
         code = principality_of(state, seat)
         you = view.setdefault("you", {})
         you["private"] = Game.copy_state(play["private"][code])
+        you["hand_labels"] = [hand_label(card) for card in state["players"][code]["hand"]]
         you["standing"] = dict(play["standing"][code])
         you["secrets"] = secrets_play(state, seat)
     return view

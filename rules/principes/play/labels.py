@@ -50,6 +50,20 @@ def _card(token: str) -> str:
     return titled(title, token) if title else token
 
 
+DECKS = {"court": "Court", "battle": "Battle", "neighbour": "Neighbour"}
+
+
+def hand_label(card: str) -> str:
+    """A card of the hand as the private view lists it: deck, title with id, support or corner icon
+    (``Battle: Hired Knights (b04a) [sword]``)."""
+    record = catalog().kind_of(card)
+    icon = record.get("support") or record.get("corner") or ""
+    label = (
+        f"{DECKS.get(str(record.get('deck')), '')}: {titled(str(record.get('title') or card), card.lower())}"
+    )
+    return f"{label} [{icon}]" if icon else label
+
+
 def titled(title: str, token: str) -> str:
     """``Scouts (b07a)``; a title that ends in brackets takes the id inside them: ``German Marches (full;
     n01)``."""

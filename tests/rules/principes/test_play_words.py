@@ -58,3 +58,17 @@ def test_a_name_of_two_different_answers_asks_which() -> None:
     state = open_action(state, "PMA", "politics")
     with pytest.raises(InvalidAction, match="could mean 'neighbour n01 ger', 'neighbour n02 ger'"):
         GAME.parse(state, seat(state, "PMA"), "neighbour german marches german marches")
+
+
+def test_the_private_view_lists_the_hand_with_ids() -> None:
+    from rules.principes import GAME
+
+    state = new_state(2)
+    state["players"]["PMA"]["hand"] = ["B04a", "C04b", "N01"]
+    view = GAME.view(state, seat(state, "PMA"))
+    assert view["you"]["hand_labels"] == [
+        "Battle: Hired Knights (b04a) [sword]",
+        "Court: Papal Legate (Jacob of Liège, 1248; c04b) [clergy]",
+        "Neighbour: German Marches (full; n01) [people]",
+    ]
+    assert "hand_labels" not in GAME.view(state, None).get("you", {})
