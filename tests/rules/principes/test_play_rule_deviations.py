@@ -348,3 +348,55 @@ def test_the_taxes_prompt_says_one_people_otherwise() -> None:
     state = open_action(new_state(2), "PMA", "taxes")
     assert "costs 1 People" in pending(state)[seat(state, "PMA")].prompt
     assert describe(state, "collect") == "Collect taxes (-1 People)"
+
+
+# ---- the AI levels answer every new decision ---------------------------------------------------------------
+
+
+def _ai_answers(state: State, code: str) -> dict[str, str]:
+    import random
+
+    from rules.principes import GAME
+
+    player = seat(state, code)
+    legal = GAME.legal_actions(state, player)
+    view = GAME.view(state, player)
+    answers = {
+        level: GAME.choose_action(view, player, legal, level, random.Random(1)) for level in GAME.ai_levels
+    }
+    assert all(answer in legal for answer in answers.values()), answers
+    return answers
+
+
+def test_the_ai_levels_answer_the_new_decisions() -> None:
+    from .test_play_history import round_end
+
+    state = _german_knight_before_crosna()
+    state, _ = run(state, "PMA", "ask crosna")
+    assert decision_of(state, "SIL") == "consent"
+    assert _ai_answers(state, "SIL") == {"strong": "deny", "basic": "deny"}  # an army is never let through
+
+    state = _german_knight_before_crosna()
+    put(state, "lubusium", "SIL", footman=1)
+    state, _ = run(
+        state, "PMA", "move knight german_marches crosna", "move footman german_marches lubusium", "done"
+    )
+    assert decision_of(state, "PMA") == "battle_order"
+    _ai_answers(state, "PMA")
+
+    state = _german_knight_beaten_at_crosna()
+    assert decision_of(state, "PMA") == "withdraw"
+    _ai_answers(state, "PMA")
+
+    state = _masovian_prince_killed()
+    assert decision_of(state, "PMI") == "respawn"
+    _ai_answers(state, "PMI")
+
+    state = new_state(4)
+    for player in state["players"].values():
+        player["hand"] = []
+    put(state, "culmen", "MAS", footman=1, knight=1)
+    state, _ = round_end(state, "H05", ["teutonic"])
+    state, _ = run(state, "MAS", "call")
+    assert decision_of(state, "MAS") == "culmen_withdraw"
+    _ai_answers(state, "MAS")
