@@ -48,6 +48,17 @@ offers ``combined assemble <faction>``, ``combined move <faction>`` (then ``neig
 ``combined castle <land>`` for a neutral principality, or ``done`` (the deadline default).
 Taxes offers ``collect clergy`` while Władysław Spindleshanks rules (his Prince card).
 
+Issue 17 (resolutions 47-53): ``play["contested"]`` ({land: controller}) keeps the controller of a land where two
+sides stand until its battle is decided (``common.add_units`` writes it, ``state.controllers`` reads it). An
+army being moved (a Neighbour's, a neutral principality's, the Invaders') may ``ask <land>`` for passage: the
+``consent`` prompt serves it as it serves a Movement (``movement.passage_record``; default deny). ``battle_order``
+lets the mover of an army choose its next battle (default: the first in map order); ``withdraw <unit> home``
+sends beaten Neighbour units home (their default); ``respawn`` (``respawn <land>``; default his Capital) asks the
+player who removed a neutral Prince where he returns (``play["respawn"]`` queues them, after the battle);
+``culmen_withdraw`` (``withdraw <unit> <land>``; default the first) asks the caller of the Teutonic Knights where
+its units leave Culmen for. A refused answer says why (``refusals``); ``parse`` reads titles and names
+(``notation``).
+
 The sealed plan is stored in P1's ``players[p]["plan"]`` (hidden by P1's views). ``private`` and ``standing``
 are stripped from every view but their owner's.
 """

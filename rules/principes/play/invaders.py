@@ -8,16 +8,19 @@ resolutions 23, 28-30):
 - the mover may move every unit of the faction (Prussians are foot, 2 MP; Lithuanians, Teutons and Mongols
   cavalry, 3 MP); they may not end on a land the mover controlled when the move began, nor where
   ``neighbours.ending_banned`` forbids it (resolution 23); they never remove Division tokens (resolution 25);
-- after ``done`` they attack every land where they stand with other units (the mover decides their withdrawals:
-  only Mongols withdraw, to an adjacent land without units or tokens, resolution 29); then the *devastation*:
+- they may ask players to let them pass (``ask <land>``, resolution 49);
+- after ``done`` they attack every land where they stand with other units, in the order the mover chooses
+  (resolution 50; the mover decides their withdrawals: only Mongols withdraw, to an adjacent land without units
+  or tokens, resolution 29); then the *devastation*:
   every City and building on a land where they stand alone (ended unopposed or won) is removed and a Princess
   there leaves the map (resolution 30); then they go home: Balts to their area, Teutons to Culmen (they wait
   in the supply while foreign units hold it, like the Pomeranians), Mongols stay for the next player and leave
   the map after the last one;
 - Balt Raid: the Princeps moves the Prussians (not while Teutonic Knights stand on the map), then the
   Lithuanians; Teutonic Knights: without Knights on the map, whoever controls Culmen may call them (2 Knights, a
-  Civitas and a Castle there; its building goes, its units withdraw to adjacent lands it controls; resolution
-  28), else the Princeps moves them; Mongol Invasion: 4, 3, 2, then 1 riders enter the Rus Fiefdoms and each
+  Civitas and a Castle there; its building goes, the land is theirs at once and the caller's units withdraw
+  to adjacent lands it controls, where it chooses: ``culmen_withdraw``; resolutions 28 and 53), else the
+  Princeps moves them; Mongol Invasion: 4, 3, 2, then 1 riders enter the Rus Fiefdoms and each
   player in turn order moves the horde (resolution 29).
 
 ``play["teutons"]`` is True once the Teutonic Knights were called.

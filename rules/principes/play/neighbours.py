@@ -7,15 +7,19 @@ player, in the Round's turn order, then gets the blocking window (``block <card>
 Neighbour or a joker, subtracting the units it shows, or ``pass``) — offered whatever their hand, so the prompt
 reveals nothing. The player then moves at most the remaining Knights and Footmen of that Neighbour from where
 they stand (the off-map area or Polish lands), exactly as own units: 3/2 Movement Points, leaving the area costs
-1, never onto off-map areas, entering a land with other units stops the unit; a unit may not end on a land the
-mover controlled when the move began, nor on a land of a player whose Princess is married to that Neighbour
+1, never onto off-map areas, entering a land with other units stops the unit unless their owners let it pass
+(``ask <land>``; the mover's own units never stop it; resolution 49); a unit may not end on a land the mover
+controlled when the move began, nor on a land of a player whose Princess is married to that Neighbour
 (resolution 23). After ``done``: Division tokens on lands they occupy are removed, the mover may destroy Cities
-and buildings on the lands they took (no track cost), then the battles are fought with the Neighbour as attacker
-(the mover decides its withdrawals; it plays no cards for it). The units stay until expelled.
+and buildings on the lands they took (no track cost), then the battles are fought with the Neighbour as
+attacker, in the order the mover chooses (resolution 50; a won battle offers the destruction too, 48; the mover
+decides its withdrawals, to a land it holds or home, 51; it plays no cards for it). The units stay until
+expelled.
 
 The sub-state lives in the Politics action: ``action["neighbour"] = {"card", "faction", "knights", "footmen",
-"queue", "stage": "block"|"move"|"destroy"|"battles", "pieces", "log", "ops", "start_control", "ended",
-"destroy"}`` and ``action["neighbours_done"]`` lists the Neighbours already played this action.
+"queue", "stage": "block"|"move"|"consent"|"destroy"|"battles", "mover", "pieces", "log", "ops",
+"start_control", "asking", "consent", "denied", "ended", "destroy"}`` and ``action["neighbours_done"]`` lists the
+Neighbours already played this action.
 """
 
 from __future__ import annotations
