@@ -199,7 +199,9 @@ class QueriesMixin(HostCore):
             found = [f"**{title}**\n{body}" for key, title, body in sections if key == wanted]
             if not found:
                 known = ", ".join(f"`{key}`" for key, _title, _body in sections) or "none"
-                raise HostError(f"{game.title}'s rules notes have no section {wanted!r} (sections: {known}).")
+                raise HostError(
+                    f"The rules notes of {game.title} have no section {wanted!r} (sections: {known})."
+                )
             return found[0]
         if sections and not wanted:
             contents = "\n".join(f"- `{key}`: {title}" for key, title, _body in sections)

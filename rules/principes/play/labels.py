@@ -44,6 +44,12 @@ def _faction(token: str) -> str:
     return str(record["name"]) if record else token
 
 
+def card_name(token: str) -> str | None:
+    """``Scouts (b07a)`` for a card or tile id (any case), None for any other word."""
+    title = _card_titles().get(token.lower())
+    return titled(title, token.lower()) if title else None
+
+
 def _card(token: str) -> str:
     """A card or tile as a label names it: its title and, beside it, the id the notation uses."""
     title = _card_titles().get(token)

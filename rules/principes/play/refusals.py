@@ -158,11 +158,12 @@ def why_not(state: dict[str, Any], code: str, kind: str, action: str, answers: l
     if not answers:
         return f"Nothing can be done now: you are deciding {deciding}."
     if not same_verb:
-        verbs = sorted({answer.split()[0] for answer in answers})
+        verbs = [f"'{v}'" for v in dict.fromkeys(answer.split()[0] for answer in answers)]
+        starts = verbs[0] if len(verbs) == 1 else f"{', '.join(verbs[:-1])} or {verbs[-1]}"
         examples = ", ".join(f"'{a}'" for a in answers[:3])
         return (
-            f"'{verb}' does not answer this decision: you are deciding {deciding}. "
-            f"Here you may {' / '.join(verbs)} (for example {examples}); /move lists them all."
+            f"'{verb}' does not answer this decision: you are deciding {deciding}. The answers here start with "
+            f"{starts} (for example {examples}); /move lists them all."
         )
     roles = ROLES.get(verb, ())
     for index, token in enumerate(words[1:]):

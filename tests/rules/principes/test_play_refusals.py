@@ -45,7 +45,7 @@ def test_a_card_not_in_hand_is_named() -> None:
 def test_an_answer_to_another_decision_says_what_is_being_decided() -> None:
     message = refusal(_extra_window(), "PMI", "collect")
     assert "you are deciding the extra sword or shield window" in message
-    assert "extra / pass" in message
+    assert "The answers here start with 'extra' or 'pass'" in message
 
 
 def test_an_unknown_land_is_named() -> None:
@@ -81,3 +81,13 @@ def test_an_incomplete_answer_shows_a_complete_one() -> None:
     state = open_action(new_state(2), "PMA", "movement")
     message = refusal(state, "PMA", "move knight posnania")
     assert message.startswith("'move knight posnania' is incomplete: for example 'move knight posnania ")
+
+
+def test_selling_a_card_not_in_hand_names_it() -> None:
+    state = new_state(2)
+    state["players"]["PMA"]["hand"] = []
+    assert refusal(state, "PMA", "sell b04a") == "Hired Knights (b04a) is not in your hand."
+    assert (
+        refusal(state, "PMA", "sell xyz")
+        == "'xyz' is not a card in your hand."
+    )
