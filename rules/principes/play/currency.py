@@ -160,9 +160,7 @@ def not_in_hand(token: str) -> str:
     named = card_name(token)
     if named:
         return f"{named} is not in your hand."
-    return (
-        f"'{token}' is not a card in your hand (your cards' ids are in /hand)." if token else "Name a card."
-    )
+    return f"'{token}' is not a card in your hand." if token else "Name a card."
 
 
 def _standing(ctx: Ctx, code: str, words: list[str]) -> None:
