@@ -116,6 +116,10 @@ def describe_action(state: State, action: str) -> str:
         return "Turn order clockwise" if words[1:] == ["cw"] else "Turn order counter-clockwise"
     if verb == "move" and len(words) == 4:
         return f"Move a {words[1].title()} from {_land(words[2])} to {_land(words[3])}"
+    if verb == "withdraw" and words[2:] == ["home"]:
+        return f"Send the {words[1].title()} home"
+    if verb == "respawn" and len(words) == 2:
+        return f"Return the neutral Prince to {_land(words[1])}"
     if verb in ("assemble", "withdraw") and len(words) == 3:
         return f"{verb.title()} a {words[1].title()} {'on' if verb == 'assemble' else 'to'} {_land(words[2])}"
     if verb == "build" and len(words) == 3:

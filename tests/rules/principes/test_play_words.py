@@ -72,3 +72,12 @@ def test_the_private_view_lists_the_hand_with_ids() -> None:
         "Neighbour: German Marches (full; n01) [people]",
     ]
     assert "hand_labels" not in GAME.view(state, None).get("you", {})
+
+
+def test_the_new_answers_read_as_sentences() -> None:
+    state = new_state(2)
+    assert describe(state, "withdraw knight home") == "Send the Knight home"
+    assert describe(state, "withdraw knight dobrinia") == "Withdraw a Knight to Dobrinia"
+    assert describe(state, "respawn plocium") == "Return the neutral Prince to Plocium"
+    assert describe(state, "battle crosna") == "Fight in Crosna"
+    assert describe(state, "ask crosna") == "Ask passage through Crosna"
