@@ -106,6 +106,7 @@ def _fits(token: str, role: str) -> bool:
         "card": token.upper() in _instance_ids(),
         "tile": token.upper() in _instance_ids(),
         "land": token in data.lands,
+        "refuge": token in data.lands,
         "place": token in data.lands or token in data.offmap,
         "gord": any(g["id"] == token for record in data.lands.values() for g in record["gords"]),
         "faction": token.upper() in data.factions,

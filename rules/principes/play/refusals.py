@@ -23,7 +23,7 @@ UNITS = ("knight", "footman", "prince")
 ROLES: dict[str, tuple[str, ...]] = {
     "move": ("unit", "place", "land"),
     "assemble": ("unit", "land"),
-    "withdraw": ("unit", "land"),
+    "withdraw": ("unit", "refuge"),
     "release": ("unit", "land"),
     "build": ("building", "land"),
     "found": ("gord",),
@@ -129,6 +129,7 @@ def _unknown(role: str, token: str) -> str | None:
     known = {
         "unit": token in UNITS,
         "land": token in data.lands,
+        "refuge": token in data.lands or token == "home",
         "place": token in data.lands or token in data.offmap,
         "gord": token in _gords(),
         "card": token in _instances(),
@@ -143,6 +144,7 @@ def _unknown(role: str, token: str) -> str | None:
         return None
     what = {
         "place": "land or area",
+        "refuge": "land (or home)",
         "gord": "gord (City site)",
         "symbol": "corner symbol (sword or shield)",
     }.get(role, role)
