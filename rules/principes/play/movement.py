@@ -4,9 +4,10 @@ and the battles in the order the mover chooses.
 Each unit is a *piece* with its Movement Points (cavalry 3, infantry 2); ``move knight posnania gnesna`` moves
 the piece of that type on that land with the most points left across one border (1 point). Entering a land with
 units of another colour stops the piece unless its owner consented (``ask <land>``; neutral units never
-consent; resolution 9; the same request serves the armies a player moves, resolution 49). Moves can be undone until ``done`` (resolution 10). Then, in this order: Division tokens
-where a move ended are removed (resolution 25), the Clergy penalty per land (resolution 11), control changes,
-optional destruction (resolution 12), battles (resolution 13).
+consent; resolution 9; the same request serves the armies a player moves, resolution 49). Moves can be undone
+until ``done`` (resolution 10). Then, in this order: Division tokens where a move ended are removed (resolution
+25), the Clergy penalty per land (resolution 11), control changes, optional destruction (resolution 12), battles
+(resolution 13).
 """
 
 from __future__ import annotations
