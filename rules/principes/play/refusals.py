@@ -262,7 +262,10 @@ def _move(state: dict[str, Any], code: str, words: list[str], position: int) -> 
         return None
     unit, origin, target = words[1:]
     if position <= 2:
-        return f"No {unit.title()} that can still move stands on {_place_name(origin)} (moved all its points, or stopped there)."
+        return (
+            f"No {unit.title()} that can still move stands on {_place_name(origin)} "
+            "(it used all its points, or was stopped there)."
+        )
     data = catalog()
     borders = data.offmap[origin]["touches"] if origin in data.offmap else data.adjacency.get(origin, ())
     if target not in borders:
