@@ -31,7 +31,7 @@ Commands (the same words as on Discord):
   /move NOTATION      make a move (try /moves to list yours)      /moves [TEXT]  your legal moves
   /board              the public board image                       /hand          your private view
   /log [N]            the last N log lines                         /undo          take back your last move
-  /rules [GAME [PART]] rules notes (PART: a section, or all)      /as NAME       type as another player
+  /rules [GAME [PART]] rules notes (PART: a section, or all)       /as NAME       type as another player
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
 
