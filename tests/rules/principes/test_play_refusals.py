@@ -87,7 +87,4 @@ def test_selling_a_card_not_in_hand_names_it() -> None:
     state = new_state(2)
     state["players"]["PMA"]["hand"] = []
     assert refusal(state, "PMA", "sell b04a") == "Hired Knights (b04a) is not in your hand."
-    assert (
-        refusal(state, "PMA", "sell xyz")
-        == "'xyz' is not a card in your hand."
-    )
+    assert refusal(state, "PMA", "sell xyz") == "'xyz' is not a card in your hand."
