@@ -32,7 +32,7 @@ Commands (the same words as on Discord):
   /move NOTATION      make a move (try /moves to list yours)      /moves [TEXT]  your legal moves
   /board              the public board image                       /hand          your private view
   /log [N]            the last N log lines                         /undo          take back your last move
-  /rules [GAME]       rules notes                                  /as NAME       type as another player
+  /rules [GAME [PART]] rules notes (PART: a section, or all)       /as NAME       type as another player
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
 
@@ -43,6 +43,8 @@ class Console:
         self.write = write
         self.speaker = "you"
         self.images = 0
+        #: the last text of each message a delivery edits (``edit_key``): an edit prints only what is new
+        self.edited: dict[str, list[str]] = {}
 
     def actor(self, name: str | None = None) -> Actor:
         name = name or self.speaker
@@ -110,7 +112,7 @@ class Console:
         elif command == "/undo":
             await self._show(await self.host.undo(CHANNEL, actor))
         elif command == "/rules":
-            self.write(self.host.rules_text(args[0] if args else None))
+            self.write(self.host.rules_text(args[0] if args else None, args[1] if len(args) > 1 else None))
         elif command == "/as" and args:
             self.speaker = args[0]
             self.write(f"Now typing as {self.speaker}.")
@@ -177,7 +179,7 @@ class Console:
     async def _show(self, deliveries: list[Delivery]) -> None:
         for delivery in deliveries:
             prefix = "" if delivery.kind == "public" else f"(private to {delivery.user_id}) "
-            self.write(prefix + delivery.text)
+            self.write(prefix + self._edit(delivery))
             if delivery.view is not None:
                 tag = "board" if delivery.kind == "public" else f"seat{delivery.seat}"
                 self.write(f"[image] {self._save(delivery.game_key, delivery.view, tag)}")
@@ -187,6 +189,19 @@ class Console:
                 path.write_text(attachment.text)
                 self.write(f"[file] {path}")
             await self.host.mark_sent(delivery.id)
+
+    def _edit(self, delivery: Delivery) -> str:
+        """Discord edits a message in place (a turn's steps gather in one status message); a terminal can only
+        print again, so an edit prints the lines after those it shares with the message's last text."""
+        lines = delivery.text.split("\n")
+        if not delivery.edit_key:
+            return delivery.text
+        before = self.edited.get(delivery.edit_key, [])
+        self.edited[delivery.edit_key] = lines
+        shared = 0
+        while shared < min(len(before), len(lines) - 1) and before[shared] == lines[shared]:
+            shared += 1
+        return "\n".join(lines[shared:])
 
     async def _export(self) -> Path:
         """Write the game's export next to the images, as the Discord command attaches it."""

@@ -42,6 +42,21 @@ async def games_awaiting_ai(store: Store) -> list[int]:
     return [row["id"] for row in rows]
 
 
+def notes_sections(notes: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """A game's rules notes cut at their ``## key: Title`` lines: the introduction, then (key, title, body)."""
+    intro: list[str] = []
+    sections: list[tuple[str, str, list[str]]] = []
+    for line in notes.splitlines():
+        heading = line[3:].split(":", 1) if line.startswith("## ") else []
+        if len(heading) == 2 and heading[0].strip():
+            sections.append((heading[0].strip().lower(), heading[1].strip(), []))
+        elif sections:
+            sections[-1][2].append(line)
+        else:
+            intro.append(line)
+    return "\n".join(intro).strip(), [(key, title, "\n".join(body).strip()) for key, title, body in sections]
+
+
 class QueriesMixin(HostCore):
     async def suggestions(self, game_id: int, user_id: str, typed: str = "", limit: int = 25) -> list[Choice]:
         live = await self._load(game_id)
@@ -161,7 +176,19 @@ class QueriesMixin(HostCore):
         return text
 
     @staticmethod
-    def rules_text(game_key: str | None = None) -> str:
+    def rules_sections(game_key: str | None) -> list[tuple[str, str]]:
+        """(key, title) of each section of a game's rules notes (none for a game without sections, or a name
+        that is no game: autocomplete asks before anything is checked)."""
+        try:
+            game = get_game(game_key or "", include_unplayable=True)
+        except RulesError:
+            return []
+        return [(key, title) for key, title, _body in notes_sections(game.rules_notes)[1]]
+
+    @staticmethod
+    def rules_text(game_key: str | None = None, section: str | None = None) -> str:
+        """A game's rules notes: a game whose notes have sections shows its introduction, the table of contents
+        and the options; ``section`` shows one section (``all``: every one)."""
         if not game_key:
             names = ", ".join(f"`{key}` ({get_game(key).title})" for key in available_games())
             return f"Games: {names}. Use /rules <game> for one game's rules notes."
@@ -169,6 +196,21 @@ class QueriesMixin(HostCore):
             game = get_game(game_key, include_unplayable=True)
         except RulesError as error:
             raise HostError(str(error)) from None
+        intro, sections = notes_sections(game.rules_notes)
+        wanted = (section or "").strip().lower()
+        if wanted and wanted != "all":
+            found = [f"**{title}**\n{body}" for key, title, body in sections if key == wanted]
+            if not found:
+                known = ", ".join(f"`{key}`" for key, _title, _body in sections) or "none"
+                raise HostError(
+                    f"The rules notes of {game.title} have no section {wanted!r} (sections: {known})."
+                )
+            return found[0]
+        if sections and not wanted:
+            contents = "\n".join(f"- `{key}`: {title}" for key, title, _body in sections)
+            notes = f"{intro}\nSections (/rules {game.key} with a section, or `all`):\n{contents}"
+        else:
+            notes = "\n".join([intro, *(f"**{title}**\n{body}" for _key, title, body in sections)])
         options = "\n".join(
             f"- `{o.name}` ({'/'.join(o.choices)}, default {o.default}): {o.help}" for o in game.options
         )
@@ -177,7 +219,7 @@ class QueriesMixin(HostCore):
             "- `window` (hours, default 2, at most the decision deadline): how long a card window stays open "
             "(games with windows, e.g. PRINCIPES' battle cards)"
         )
-        return f"{game.rules_notes}\nOptions:\n{options or '- none'}\n{table}\nAI levels: {levels}."
+        return f"{notes}\nOptions:\n{options or '- none'}\n{table}\nAI levels: {levels}."
 
     async def my_games(self, user_id: str) -> list[GameInfo]:
         rows = await self.store.fetchall(

@@ -6,6 +6,10 @@ describes the state layout) and the rules of play (``play/``: rounds, sealed pla
 dynasties, Councils, currency; Court, Battle and Neighbour cards and Progress tiles through the effect interpreter
 ``play/effects_engine.py``). History, Invaders, Princesses and Prince texts (PRINCIPES IV) reach documented hooks.
 
+The code cites the readings of the rulebook as "resolution N": they are numbered in
+``docs/principes/principes-resolutions.md`` (section 1.4, and 1.6 for the later ones); the card and tile texts follow
+``docs/principes/principes-content-brief.md``.
+
 >>> from rules.engine import Rng
 >>> state = GAME.setup(4, {}, Rng.for_event(1, 0))
 >>> GAME.view(state, None)["might"]
@@ -25,7 +29,11 @@ from .state import COMBINATIONS, build_view, new_game
 
 RULES_NOTES = """\
 PRINCIPES is implemented from the prototype rulebook, whose map, card texts, tile texts, deployment diagram and
-battle die were pictures that did not survive. Everything below is RECONSTRUCTED and provisional:
+battle die were pictures that did not survive: they are RECONSTRUCTED and provisional. Where the rulebook is silent
+or unclear, the implementation follows numbered resolutions (docs/principes/principes-resolutions.md in the
+bot's repository); the numbers in parentheses below refer to them. In /move, cards and tiles may be typed by their
+id (c04a) or their title (papal legate), lands by id or name.
+## components: Reconstructed components and the board
 - the map (44 lands: 10 per principality, Terra Lanciciensis and Terra Siradiensis in the centre, Western
   Pomerania with the two gords Stetinum and Caminum, Eastern Pomerania with Gdanum), its 103 borders and the six
   off-map areas (German Marches, Bohemia, Hungary, Rus Fiefdoms, Prussians, Lithuanians), drawn from the seats of
@@ -44,7 +52,8 @@ scripts/make_principes_map.py to redraw the board.
 The board draws each land as the cell of its seat; where two cells touch although the lands share no border, a
 green hatched barrier marks the edge as impassable. A coloured tag (GM, BO, HU, RU, PR, LI) on a land means that
 off-map area borders it. Polish letters are written without accents on the board (the bundled font lacks them).
-Options:
+Every card and tile is named by its title with its id beside it (Scouts (b07a)).
+## setup: Options and setup
 - principalities: who plays which principality. standard (default) = Polonia Maior vs Polonia Minor for 2
   (the rulebook's recommended duel), Polonia Maior, Polonia Minor and Silesia for 3 (Masovia neutral), all four for
   4; random; or a set such as pma-pmi, mas-sil or pma-mas-pmi. Seats follow the cycle Polonia Maior, Masovia,

@@ -3,7 +3,7 @@
 The three JSON files under ``rules/principes/data/`` are THE one place to swap in the official components when
 they are published: ``map.json`` (44 lands, borders, off-map areas), ``components.json`` (Prince, History, Court,
 Battle and Neighbour cards, Progress tiles) and ``setup.json`` (factions, unit pools, deployment, supplies, die).
-Everything here is reconstructed (``principes-resolutions.md``); ``validate`` checks the rulebook's hard
+Everything here is reconstructed (``docs/principes/principes-resolutions.md``); ``validate`` checks the rulebook's hard
 constraints so that a replacement file that breaks one fails loudly.
 """
 

@@ -247,10 +247,14 @@ def controllers(state: State) -> dict[str, str | None]:
 
     A principality controls the lands where its units stand, and every land of its own borders that holds
     no foreign unit and no Division token. Neighbours and Invaders never control; central lands and the
-    Pomeranias without principality units are uncontrolled.
+    Pomeranias without principality units are uncontrolled. A land where units of two sides stand is being
+    fought over: it keeps the controller it had before the other side came (``state["play"]["contested"]``,
+    kept by ``play.common.add_units``), since "control will only be gained after a victorious battle"
+    (rulebook, Taking control over land; resolution 47).
     """
     # the rules ask this many times per action (views, Might, movement, effects): kept to one pass, no calls
     homes = _home_principalities()
+    contested = (state.get("play") or {}).get("contested") or {}
     result: dict[str, str | None] = {}
     for land, land_state in state["lands"].items():
         units = land_state["units"]
@@ -259,11 +263,26 @@ def controllers(state: State) -> dict[str, str | None]:
             if units
             else ()
         )
-        if occupants:
-            result[land] = occupants[0] if len(occupants) == 1 and occupants[0] in PRINCIPALITIES else None
+        if len(occupants) > 1:
+            result[land] = contested.get(land)
+        elif occupants:
+            result[land] = occupants[0] if occupants[0] in PRINCIPALITIES else None
         else:
             result[land] = None if land_state["division"] else homes[land]
     return result
+
+
+def land_controller(state: State, land: str) -> str | None:
+    """The controller of one land, as ``controllers`` finds it (without walking the whole map)."""
+    land_state = state["lands"][land]
+    occupants = [
+        f for f, pieces in land_state["units"].items() if any(n for u, n in pieces.items() if u != "princess")
+    ]
+    if len(occupants) > 1:
+        return (state.get("play") or {}).get("contested", {}).get(land)
+    if occupants:
+        return occupants[0] if occupants[0] in PRINCIPALITIES else None
+    return None if land_state["division"] else _home_principalities()[land]
 
 
 def land_might(state: State, land: str) -> int:

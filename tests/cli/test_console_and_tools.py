@@ -105,3 +105,25 @@ def test_run_without_token_explains_and_exits_non_zero(tmp_path) -> None:
     )
     assert result.returncode != 0
     assert "DISCORD_TOKEN" in result.stdout and "Reset Token" in result.stdout
+
+
+async def test_an_edited_status_message_prints_only_its_new_lines(tmp_path) -> None:
+    """A turn's steps gather in one Discord message that each step edits; the console prints each step once
+    (issue 17: free-mode Movement re-echoed every earlier move after each step)."""
+    from bot.console import Console
+    from bot.models import Delivery
+
+    class Host:
+        async def mark_sent(self, delivery_id: int) -> None:
+            return None
+
+    output: list[str] = []
+    console = Console(Host(), tmp_path, output.append)  # type: ignore[arg-type]
+    steps = ["A moves a Knight from Posnania to Gnesna.", "A moves a Knight from Gnesna to Landa."]
+    for count in (1, 2):
+        text = "\n".join([*steps[:count], "Now: A decides (movement): move, then done."])
+        await console._show([Delivery(count, 1, "principes", "public", text, edit_key="status:7")])
+    assert output == [
+        "A moves a Knight from Posnania to Gnesna.\nNow: A decides (movement): move, then done.",
+        "A moves a Knight from Gnesna to Landa.\nNow: A decides (movement): move, then done.",
+    ]

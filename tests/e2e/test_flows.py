@@ -382,3 +382,13 @@ async def test_a_status_delivery_with_an_edit_key_edits_one_message(table: Table
     messages = fake.channel_messages(fake.general)
     assert len(messages) == before + 1 and messages[-1].content == "Alice is moving: step 2 of 2"
     assert messages[-1].edits == 1
+
+
+async def test_rules_take_a_section_with_autocomplete(table: Table, fake: FakeDiscord) -> None:
+    alice = fake.add_user("alice")
+    contents = await table.slash(alice, "rules", game="principes")
+    assert "`battles`: Battles" in table.reply_text(contents)
+    choices = await fake.autocomplete(alice, "rules", "section", game="principes", section="batt")
+    assert [choice["value"] for choice in choices] == ["battles", "cards"]  # "Court and Battle cards" too
+    section = await table.slash(alice, "rules", game="principes", section="battles")
+    assert "The defender has 1 shield per gord" in table.reply_text(section)

@@ -34,10 +34,15 @@ class InfoCog(commands.Cog):
     @app_commands.command(
         name="rules", description="A game's rules notes: how this bot settles open questions"
     )
-    @app_commands.describe(game="which game (leave empty to list the games)")
+    @app_commands.describe(
+        game="which game (leave empty to list the games)",
+        section="one section of the notes, or all (leave empty for the contents)",
+    )
     @app_commands.autocomplete(game=game_key_autocomplete)
-    async def rules(self, interaction: Interaction, game: str | None = None) -> None:
-        text = self.bot.host.rules_text(game)
+    async def rules(
+        self, interaction: Interaction, game: str | None = None, section: str | None = None
+    ) -> None:
+        text = self.bot.host.rules_text(game, section)
         if len(text) <= EMBED_LIMIT:
             await send(
                 interaction,
@@ -47,6 +52,23 @@ class InfoCog(commands.Cog):
             return
         for part in chunks(text):
             await send(interaction, part)
+
+    @rules.autocomplete("section")
+    async def rules_section_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The sections of the game already chosen in the command (none before a game is chosen)."""
+        game = getattr(interaction.namespace, "game", None)
+        typed = current.strip().lower()
+        sections = [
+            ("all", "every section"),
+            *self.bot.host.rules_sections(game if isinstance(game, str) else None),
+        ]
+        return [
+            app_commands.Choice(name=f"{key}: {title}"[:100], value=key)
+            for key, title in sections
+            if typed in key or typed in title.lower()
+        ][:25]
 
     @app_commands.command(name="mygames", description="Your games on every server, and where it is your turn")
     async def mygames(self, interaction: Interaction) -> None:

@@ -48,6 +48,17 @@ offers ``combined assemble <faction>``, ``combined move <faction>`` (then ``neig
 ``combined castle <land>`` for a neutral principality, or ``done`` (the deadline default).
 Taxes offers ``collect clergy`` while Władysław Spindleshanks rules (his Prince card).
 
+Issue 17 (resolutions 47-53): ``play["contested"]`` ({land: controller}) keeps the controller of a land where two
+sides stand until its battle is decided (``common.add_units`` writes it, ``state.controllers`` reads it). An
+army being moved (a Neighbour's, a neutral principality's, the Invaders') may ``ask <land>`` for passage: the
+``consent`` prompt serves it as it serves a Movement (``movement.passage_record``; default deny). ``battle_order``
+lets the mover of an army choose its next battle (default: the first in map order); ``withdraw <unit> home``
+sends beaten Neighbour units home (their default); ``respawn`` (``respawn <land>``; default his Capital) asks the
+player who removed a neutral Prince where he returns (``play["respawn"]`` queues them, after the battle);
+``culmen_withdraw`` (``withdraw <unit> <land>``; default the first) asks the caller of the Teutonic Knights where
+its units leave Culmen for. A refused answer says why (``refusals``); ``parse`` reads titles and names
+(``notation``).
+
 The sealed plan is stored in P1's ``players[p]["plan"]`` (hidden by P1's views). ``private`` and ``standing``
 are stripped from every view but their owner's.
 """
@@ -57,6 +68,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import permutations
+from typing import Any
 
 from rules.engine import Applied, Decision, Game, IllegalAction, InvalidAction, Outcome, Rng, State, View
 from rules.engine.rng import NoChance
@@ -78,7 +90,10 @@ from . import (
 from .common import ACTIONS, Ctx, active, clear_prompt, principality_of, sync_assets
 from .currency import FREE_VERBS, apply_free, conversions, free_listing, is_any_time_play, over_limit
 from .flow import start_play
+from .labels import hand_label
+from .notation import read_names
 from .notes import RULES_NOTES_PLAY
+from .refusals import why_not
 
 ACTION_KINDS = ("progress", "taxes", "assembly", "building", "politics", "politics_return", "council")
 PLANS = [f"plan {' '.join(p)}" for p in permutations(ACTIONS, 3)]
@@ -128,6 +143,7 @@ VERBS = {
     "send",
     "discard",
     "combined",
+    "respawn",
     *FREE_VERBS,
 }
 ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "direction ccw"}
@@ -185,8 +201,10 @@ def _answers(state: State, code: str, kind: str) -> list[str]:
         return cards.reaction_options(ctx, code)
     if kind == "consent":
         return CONSENT
-    if kind in ("clergy_penalty", "destroy", "battle_order"):
+    if kind in ("clergy_penalty", "destroy"):
         return movement.resolve_options(ctx, code, kind)
+    if kind == "battle_order":
+        return neighbours.battle_order_options(ctx, code)
     current = state["play"]["battle"]
     if kind in ("before_battle", "extra_cards"):
         stage = current["stage"]
@@ -203,6 +221,8 @@ def _answers(state: State, code: str, kind: str) -> list[str]:
         return [f"prince {p.lower()}" for p in state["play"]["succession"][0]["candidates"]]
     if kind == "prince_place":
         return dynasty.place_options(ctx, code)
+    if kind == "respawn":
+        return dynasty.respawn_options(ctx, code)
     if kind == "hand_limit":
         return conversions(state, code)
     if kind in history.KINDS:
@@ -250,8 +270,9 @@ def apply(state: State, seat: int, action: str, rng: Rng) -> Applied:
         decision = pending(state).get(seat)
         if decision is None:
             raise IllegalAction("It is not your turn: the game waits for someone else.")
-        if action not in _answers(state, code, decision.kind):
-            raise IllegalAction(f"'{action}' is not possible now; /move lists what you can do.")
+        answers = _answers(state, code, decision.kind)
+        if action not in answers:
+            raise IllegalAction(why_not(state, code, decision.kind, action, answers))
         if decision.kind == "hand_limit":
             apply_free(ctx, code, words)
         else:
@@ -289,8 +310,10 @@ def _answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         neutrals.answer(ctx, code, words)
     elif kind == "court_reaction":
         cards.reaction_answer(ctx, code, words)
-    elif kind in ("clergy_penalty", "destroy", "battle_order"):
+    elif kind in ("clergy_penalty", "destroy"):
         movement.resolve_answer(ctx, code, kind, words)
+    elif kind == "battle_order":
+        neighbours.battle_order_answer(ctx, code, words)
     elif kind in ("before_battle", "extra_cards"):
         battle.window_answer(ctx, code, words)
     elif kind == "reroll":
@@ -306,6 +329,8 @@ def _answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         dynasty.crown(ctx, entry, next(p for p in entry["candidates"] if p.lower() == words[1]))
     elif kind == "prince_place":
         dynasty.place(ctx, code, None if words == ["stay"] else words[1])
+    elif kind == "respawn":
+        dynasty.respawn(ctx, words[1])
     elif kind in history.KINDS:
         history.answer(ctx, code, kind, words)
 
@@ -322,15 +347,25 @@ def _movement_answer(ctx: Ctx, code: str, words: list[str]) -> None:
 
 
 def _settle(ctx: Ctx) -> None:
-    """Pomeranians come home when free; Tiltyards, Abbeys and Lancicia follow control, except while a
-    Movement is still in free mode (its moves may be undone)."""
+    """Pomeranians come home when free; Tiltyards, Abbeys and Lancicia follow control and a Princess leaves a
+    Capital that changed hands, except while units are still moved in free mode (moves may be undone)."""
     battle.return_pomeranians(ctx)
     invaders.return_teutons(ctx)
-    action = ctx.play["action"]
-    if action is None or action["kind"] != "movement" or action["stage"] not in ("move", "consent"):
+    if not in_free_mode(ctx.play):
         sync_assets(ctx)
-        if action is None or (action.get("neighbour") or {}).get("stage") != "move":
-            princesses.check(ctx)  # a Princess leaves a Capital that changes hands (moves are final)
+        princesses.check(ctx)
+
+
+FREE_MODE_STAGES = ("move", "consent")
+
+
+def in_free_mode(play: dict[str, Any]) -> bool:
+    """Whether a Movement, or a Neighbour, neutral or Invader army, is still being moved (undo allowed)."""
+    action = play["action"]
+    if action is not None and action["kind"] == "movement" and action["stage"] in FREE_MODE_STAGES:
+        return True
+    armies = ((play.get("event") or {}).get("army"), (action or {}).get("neighbour"))
+    return any(army is not None and army.get("stage") in FREE_MODE_STAGES for army in armies)
 
 
 def outcome(state: State) -> Outcome:
@@ -344,7 +379,8 @@ def outcome(state: State) -> Outcome:
 
 
 def parse(state: State, seat: int, text: str) -> str:
-    """Lower case, single spaces, commas dropped; a few aliases (skip = done, cw/ccw = direction)."""
+    """Lower case, single spaces, commas dropped; a few aliases (skip = done, cw/ccw = direction); cards,
+    tiles, lands, gords, areas and factions may be named by their titles (``notation``)."""
     canonical = " ".join(text.replace(",", " ").strip().lower().split())
     canonical = ALIASES.get(canonical, canonical)
     if not canonical:
@@ -353,7 +389,12 @@ def parse(state: State, seat: int, text: str) -> str:
         raise InvalidAction(
             f"'{canonical.split()[0]}' is not a PRINCIPES action word; /move lists the actions."
         )
-    return canonical
+    if state.get("play") is None or not 0 <= seat < len(state["seats"]):
+        return canonical
+    legal = legal_actions(state, seat)
+    if canonical in legal:
+        return canonical
+    return read_names(canonical, legal, state["players"][principality_of(state, seat)]["hand"])
 
 
 def describe(state: State, action: str) -> str:
@@ -434,6 +475,7 @@ def view_play(state: State, view: View, seat: int | None) -> View:
         code = principality_of(state, seat)
         you = view.setdefault("you", {})
         you["private"] = Game.copy_state(play["private"][code])
+        you["hand_labels"] = [hand_label(card) for card in state["players"][code]["hand"]]
         you["standing"] = dict(play["standing"][code])
         you["secrets"] = secrets_play(state, seat)
     return view

@@ -16,6 +16,7 @@ from . import cards, movement, neighbours, neutrals, princes
 from .common import (
     TRACK_MAX,
     Ctx,
+    a,
     capital,
     card_id_from,
     card_title,
@@ -86,7 +87,7 @@ def step(ctx: Ctx) -> None:
             ctx.log("skip", f"{name(code)} can do nothing with its {kind.title()} action.")
         end(ctx)  # nothing left to do: no need to ask
     elif stage == "main":
-        prompt(ctx, code, kind, PROMPTS[kind])
+        prompt(ctx, code, kind, _taxes_prompt(action) if kind == "taxes" else PROMPTS[kind])
     elif stage == "return" and not _return_options(ctx, code, action):
         end(ctx)  # the drawn cards were already sold or played: nothing is left to return
     elif stage == "return":
@@ -97,9 +98,17 @@ def step(ctx: Ctx) -> None:
         neighbours.step(ctx, action)
 
 
+def tax_cost(people: int, track: str = "People") -> str:
+    """What collecting costs now: Privilege of Cienia and Immunity Charter make it free, Renovatio Monetae 2."""
+    return f"costs no {track}" if people <= 0 else f"costs {people} {track}"
+
+
+def _taxes_prompt(action: dict[str, Any]) -> str:
+    return f"Taxes: collect ({tax_cost(int(action['tax_people']))}) or done to skip."
+
+
 PROMPTS = {
     "progress": "Progress: take face-up Market tiles (as many as the Period number), or done.",
-    "taxes": "Taxes: collect (costs 1 People) or done to skip.",
     "assembly": "Assembly: bring up to 3 units from your pool (Knights cost 1 gold), then done.",
     "building": "Building: found 1 City and build up to 2 buildings (1 gold each), then done.",
     "politics": "Politics: draw 3 Court/Neighbour cards in a split you declare now, summon a Council, or done.",
@@ -416,7 +425,7 @@ def _building(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
     tokens[building] -= 1
     state["lands"][land]["building"] = building
     action["count"] += 1
-    ctx.log("build", f"{name(code)} builds a {building.title()} on {land_name(land)} for {cost} gold.")
+    ctx.log("build", f"{name(code)} builds {a(building.title())} on {land_name(land)} for {cost} gold.")
     built(ctx, code, building)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from .common import capital
 from .currency import FREE_VERBS
 from .history_ai import CHOOSERS as HISTORY_CHOOSERS
+from .movement import asker, passage_record
 
 View = dict[str, Any]
 Chooser = Callable[[View, str, list[str], random.Random], str]
@@ -189,12 +190,15 @@ def _movement(view: View, me: str, answers: list[str], rng: random.Random) -> st
 
 
 def _consent(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    """Let a weaker rival's armies pass, never through the Capital or the land that holds the Prince."""
-    action = view["play"]["action"]
-    land, asker = action["asking"]["land"], action["who"]
+    """Let a weaker rival's own units pass, never through the Capital or the land that holds the Prince; a
+    Neighbour or Invader army (which could turn on me) never."""
+    record = passage_record(view["play"])
+    if record is None:
+        return "deny"
+    land, mover = record["asking"]["land"], asker(view["play"], record)
     guarded = view["lands"][land]["units"].get(me, {}).get("prince") or capital(me) == land
-    rival = view["might"][asker] >= view["might"][me]
-    return "deny" if guarded or rival else "allow"
+    rival = view["might"][mover] >= view["might"][me]
+    return "deny" if guarded or rival or record.get("faction") else "allow"
 
 
 def _penalty(view: View, me: str, answers: list[str], rng: random.Random) -> str:
@@ -230,6 +234,19 @@ def _place(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     return "stay" if "stay" in answers else answers[0]
 
 
+def _respawn(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+    """A neutral Prince I removed returns where he borders fewest of my lands (ties: the listed order)."""
+    from ..data import catalog
+
+    mine = {land for land, owner in view["control"].items() if owner == me}
+    adjacency = catalog().adjacency
+
+    def threat(answer: str) -> int:
+        return sum(1 for near in adjacency[answer.split()[1]] if near in mine)
+
+    return min(answers, key=lambda a: (threat(a), answers.index(a)))
+
+
 def _princess(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Home first (the cards it draws), else any legal mission."""
     home = f"send {capital(me)}"
@@ -262,6 +279,8 @@ CHOOSERS = {
     **HISTORY_CHOOSERS,
     "combined": lambda view, me, answers, rng: answers[0],
     "princess": _princess,
+    "respawn": _respawn,
+    "culmen_withdraw": lambda view, me, answers, rng: answers[0],
     "princess_draw": lambda view, me, answers, rng: answers[0],
     "princess_discard": lambda view, me, answers, rng: answers[0],
 }

@@ -527,9 +527,18 @@ def _block(view: View, me: str, answers: list[str], rng: random.Random) -> str:
 
 
 def _withdraw(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    """Withdraw toward the land worth most to me (my Capital, then Might); a beaten horde's withdrawal names the
-    land only (``withdraw <land>``), other answers (e.g. leaving the map) rank last."""
+    """My own units withdraw toward the land worth most to me (my Capital, then Might); units I decide for
+    (a Neighbour, a neutral principality, the Mongols) go home when they may, else where they are worth least
+    to me. Answers that name no land (``home``) rank last for my own units."""
     lands = view["lands"]
+    battle = view["play"].get("battle") or {}
+    sides = battle.get("sides") or {}
+    loser = sides.get("D" if battle.get("winner") == "A" else "A")
+    if loser is not None and loser != me:
+        home = [a for a in answers if a.split()[-1] not in lands]
+        if home:
+            return sorted(home)[0]
+        return min(answers, key=lambda a: (land_value(view, a.split()[-1], me), a))
     return max(
         answers, key=lambda a: (land_value(view, a.split()[-1], me) if a.split()[-1] in lands else -99.0, a)
     )
@@ -549,4 +558,5 @@ STRONG: dict[str, Chooser] = {
     "flip": _flip,
     "neighbour_block": _block,
     "withdraw": _withdraw,
+    "culmen_withdraw": _withdraw,
 }

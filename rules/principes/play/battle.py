@@ -23,7 +23,6 @@ from .common import (
     Ctx,
     active,
     add_units,
-    capital,
     card_id_from,
     card_record,
     card_title,
@@ -466,7 +465,9 @@ def _remove(ctx: Ctx, battle: dict[str, Any], faction: str, unit: str, count: in
             if active(state, faction):
                 battle["deaths"].append(faction)
             else:
-                _respawn_neutral_prince(ctx, faction)
+                from .dynasty import queue_respawn
+
+                queue_respawn(ctx, faction, _remover(state, battle, faction))
         return
     home = str(record.get("home"))
     if home in state["offmap"]:
@@ -481,32 +482,36 @@ def _remove(ctx: Ctx, battle: dict[str, Any], faction: str, unit: str, count: in
         to_pool(state, faction, unit, count)
 
 
-def _respawn_neutral_prince(ctx: Ctx, faction: str) -> None:
-    """A neutral principality's Prince returns on one of its own lands: the Capital if free of foreign units,
-    else the first such land (rulebook, games for 2 and 3 players)."""
-    state = ctx.state
-    lands = [capital(faction)] + sorted(
-        land for land, r in catalog().lands.items() if r["principality"] == faction
-    )
-    for land in lands:
-        if all(f == faction for f in occupants(state, land)):
-            pool = state["supply"]["units"][faction]
-            pool["prince"] -= 1
-            if not pool["prince"]:
-                del pool["prince"]
-            add_units(state, land, faction, "prince", 1)
-            ctx.log("prince_respawn", f"The neutral Prince of {name(faction)} returns to {land_name(land)}.")
-            return
+def _remover(state: dict[str, Any], battle: dict[str, Any], faction: str) -> str | None:
+    """The player who removed ``faction``'s unit: the other side's, else the player who moved the units."""
+    sides = battle.get("sides") or {}
+    other = next((f for f in sides.values() if f != faction), None)
+    for code in (other, battle.get("mover")):
+        if code is not None and active(state, code):
+            return str(code)
+    return None
 
 
 # ---- withdrawal (resolution 18) ----------------------------------------------------------------------------
 
 
+HOME = "home"  # ``withdraw <unit> home``: beaten Neighbour units may go back to their area (resolution 51)
+
+
 def retreat_lands(state: dict[str, Any], land: str, faction: str) -> list[str]:
+    """Adjacent lands the beaten ``faction`` controls: for a Neighbour, the lands only its units hold
+    (resolution 51); for the Mongols, lands without units or tokens (resolution 29)."""
     if faction == MONGOLS:  # beaten Mongols may withdraw to a land without units or tokens (resolution 29)
         return mongol_refuges(state, land)
+    if is_neighbour(faction):
+        return sorted(near for near in catalog().adjacency[land] if occupants(state, near) == [faction])
     control = controllers(state)
     return sorted(near for near in catalog().adjacency[land] if control[near] == faction)
+
+
+def is_neighbour(faction: str) -> bool:
+    record = catalog().factions.get(faction)
+    return record is not None and record["group"] == "neighbour"
 
 
 def withdraw_decider(state: dict[str, Any], battle: dict[str, Any]) -> str | None:
@@ -526,9 +531,7 @@ def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
         battle["stage"] = "after"
         return
     group = catalog().factions[loser]["group"]
-    targets = (
-        retreat_lands(state, battle["land"], loser) if group == "principality" or loser == MONGOLS else []
-    )
+    targets = retreat_lands(state, battle["land"], loser) if group != "invader" or loser == MONGOLS else []
     decider = withdraw_decider(state, battle)
     if not targets or decider is None:
         for unit, count in standing.items():
@@ -540,18 +543,20 @@ def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
         battle["retreat"] = {}
         battle["stage"] = "after"
         return
+    home = " or send them home" if is_neighbour(loser) else ""
     prompt(
         ctx,
         decider,
         "withdraw",
         f"Withdraw {name(loser)}'s standing units from "
-        f"{land_name(battle['land'])} to adjacent lands it controls, one unit at a time.",
+        f"{land_name(battle['land'])} to adjacent lands it controls{home}, one unit at a time.",
     )
 
 
 def withdraw_options(ctx: Ctx, battle: dict[str, Any]) -> list[str]:
+    """``withdraw <unit> <land>``; a Neighbour's units may instead go home (listed first: the default)."""
     loser = battle["sides"][OTHER[battle["winner"]]]
-    targets = retreat_lands(ctx.state, battle["land"], loser)
+    targets = ([HOME] if is_neighbour(loser) else []) + retreat_lands(ctx.state, battle["land"], loser)
     return [
         f"withdraw {unit} {land}"
         for unit, count in sorted(battle["retreat"].items())
@@ -565,12 +570,21 @@ def withdraw_answer(ctx: Ctx, words: list[str]) -> None:
     loser = battle["sides"][OTHER[battle["winner"]]]
     unit, land = words[1], words[2]
     add_units(ctx.state, battle["land"], loser, unit, -1)
+    if land == HOME:
+        _remove(ctx, battle, loser, unit, 1)
+        _retreated(battle, unit)
+        ctx.log("withdrawal", f"The beaten {name(loser)} {unit.title()} goes home.")
+        return
     add_units(ctx.state, land, loser, unit, 1)
     battle["withdrawn"].setdefault(unit, []).append(land)  # Pursuit may catch a withdrawing unit
+    _retreated(battle, unit)
+    ctx.log("withdrawal", f"{name(loser)} withdraws a {unit.title()} to {land_name(land)}.")
+
+
+def _retreated(battle: dict[str, Any], unit: str) -> None:
     battle["retreat"][unit] -= 1
     if not battle["retreat"][unit]:
         del battle["retreat"][unit]
-    ctx.log("withdrawal", f"{name(loser)} withdraws a {unit.title()} to {land_name(land)}.")
 
 
 # ---- after the battle (resolutions 19 and 43) --------------------------------------------------------------
@@ -661,6 +675,10 @@ def _draw(ctx: Ctx, battle: dict[str, Any]) -> None:
     if battle["winner"] == "A" and action is not None and action.get("kind") == "movement":
         if controllers(ctx.state)[battle["land"]] == battle["sides"]["A"]:
             queue_destruction(ctx, action, battle["land"])
+    elif battle["winner"] == "A" and action is not None and ctx.play.get("event") is None:
+        from .neighbours import queue_army_destruction
+
+        queue_army_destruction(ctx, action.get("neighbour"), battle["land"])
     if battle["deaths"]:
         dynasty.prince_died(ctx, battle["deaths"])
 

@@ -157,7 +157,9 @@ def play(ctx: Ctx, code: str, words: list[str]) -> None:
     with a Papal Legate first (the reaction window), then the text applies and the card goes under the deck."""
     card = card_id_from(ctx.state, code, words[1]) if len(words) > 1 else None
     if card is None:
-        raise IllegalAction("That card is not in your hand.")
+        from .currency import not_in_hand
+
+        raise IllegalAction(not_in_hand(words[1] if len(words) > 1 else ""))
     if ctx.play.get("reaction"):
         raise IllegalAction("Another Court card's text is being announced: wait for the answers.")
     ctx.state["players"][code]["hand"].remove(card)

@@ -12,7 +12,7 @@ from typing import Any
 from rules.engine import Event, Rng, State
 
 from ..data import PRINCIPALITIES, catalog, instance_kind
-from ..state import controllers
+from ..state import controllers, land_controller
 from .hooks import hand_limit_bonus
 
 #: the six Action tokens in the rulebook's order (the deadline default takes the first three)
@@ -56,6 +56,11 @@ def name(faction: str) -> str:
         return NAMES[faction]
     record = catalog().factions.get(faction)
     return str(record["name"]) if record else faction
+
+
+def a(word: str) -> str:
+    """The word with its indefinite article: "a Castle", "an Abbey"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
 def land_name(land: str) -> str:
@@ -222,12 +227,26 @@ def units_at(state: State, land: str, faction: str) -> dict[str, int]:
 
 
 def add_units(state: State, land: str, faction: str, unit: str, count: int) -> None:
+    """Put ``count`` units on a land (a negative count takes them off). A land where a second side arrives
+    keeps its controller until the fight is decided (``state.controllers``, resolution 47): the controller it
+    had is noted in ``play["contested"]`` as long as two sides stand there."""
+    fighting = unit in FIGHTERS
+    holder = land_controller(state, land) if fighting and count > 0 else None
+    before = len(occupants(state, land)) if fighting else 0
     pieces = state["lands"][land]["units"].setdefault(faction, {})
     pieces[unit] = pieces.get(unit, 0) + count
     if pieces[unit] <= 0:
         del pieces[unit]
     if not pieces:
         del state["lands"][land]["units"][faction]
+    play = state.get("play")
+    if not fighting or play is None:
+        return
+    after = len(occupants(state, land))
+    if after > 1 and before <= 1:
+        play.setdefault("contested", {})[land] = holder
+    elif after <= 1 and before > 1:
+        play.get("contested", {}).pop(land, None)
 
 
 def to_pool(state: State, faction: str, unit: str, count: int) -> None:

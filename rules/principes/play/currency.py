@@ -133,7 +133,7 @@ def _give(ctx: Ctx, code: str, words: list[str]) -> None:
 def _convert(ctx: Ctx, code: str, words: list[str]) -> None:
     card = card_id_from(ctx.state, code, words[1]) if len(words) > 1 else None
     if card is None:
-        raise IllegalAction("That card is not in your hand.")
+        raise IllegalAction(not_in_hand(words[1] if len(words) > 1 else ""))
     if words[0] == "sell":
         if len(words) != 2:
             raise IllegalAction("Sell one card: sell <card>.")
@@ -151,6 +151,16 @@ def _convert(ctx: Ctx, code: str, words: list[str]) -> None:
     to_deck_bottom(ctx.state, card)
     ctx.log("card_support", f"{name(code)} plays {card_title(card)} for its {words[2].title()} support.")
     change_track(ctx, code, words[2], 1, "card")
+
+
+def not_in_hand(token: str) -> str:
+    """The refusal for a card token the hand does not hold, naming the card when the token is one."""
+    from .labels import card_name
+
+    named = card_name(token)
+    if named:
+        return f"{named} is not in your hand."
+    return f"'{token}' is not a card in your hand." if token else "Name a card."
 
 
 def _standing(ctx: Ctx, code: str, words: list[str]) -> None:

@@ -11,8 +11,10 @@ from .common import (
     Ctx,
     active,
     add_units,
+    capital,
     controlled_lands,
     name,
+    occupants,
     prince_land,
     prompt,
     to_deck_bottom,
@@ -228,3 +230,57 @@ def place(ctx: Ctx, code: str, land: str | None) -> None:
             del pool["prince"]
     add_units(ctx.state, land, code, "prince", 1)
     ctx.log("prince_placed", f"{name(code)} places its Prince on {catalog().lands[land]['name']}.")
+
+
+# ---- a neutral Prince returns (resolution 52) ---------------------------------------------------------------
+
+
+def queue_respawn(ctx: Ctx, faction: str, by: str | None) -> None:
+    """A neutral principality's Prince was removed: he returns on one of its lands, which the player who removed
+    him chooses (rulebook, games for 2 and 3 players) once the battle is over."""
+    ctx.play.setdefault("respawn", []).append({"faction": faction, "by": by})
+
+
+def respawn_options(ctx: Ctx, code: str | None = None) -> list[str]:
+    """``respawn <land>``: his Capital first, then the lands of his principality, where no foreign unit stands."""
+    faction = ctx.play["respawn"][0]["faction"]
+    lands = [capital(faction)] + sorted(
+        land
+        for land, record in catalog().lands.items()
+        if record["principality"] == faction and land != capital(faction)
+    )
+    return [f"respawn {land}" for land in lands if all(f == faction for f in occupants(ctx.state, land))]
+
+
+def respawn_step(ctx: Ctx) -> None:
+    entry = ctx.play["respawn"][0]
+    faction, by = entry["faction"], entry["by"]
+    options = respawn_options(ctx)
+    if not options:
+        ctx.play["respawn"].pop(0)
+        ctx.log(
+            "prince_waits", f"The neutral Prince of {name(faction)} has no free land: he waits off the map."
+        )
+        return
+    if by is None or not active(ctx.state, by) or len(options) == 1:
+        respawn(ctx, options[0].split()[1])
+        return
+    prompt(
+        ctx,
+        by,
+        "respawn",
+        f"You removed the neutral Prince of {name(faction)}: choose the land of {name(faction)} where he returns.",
+    )
+
+
+def respawn(ctx: Ctx, land: str) -> None:
+    faction = ctx.play["respawn"].pop(0)["faction"]
+    pool = ctx.state["supply"]["units"].get(faction, {})
+    if pool.get("prince", 0) > 0:
+        pool["prince"] -= 1
+        if not pool["prince"]:
+            del pool["prince"]
+    add_units(ctx.state, land, faction, "prince", 1)
+    ctx.log(
+        "prince_respawn", f"The neutral Prince of {name(faction)} returns to {catalog().lands[land]['name']}."
+    )

@@ -27,6 +27,7 @@ from ..state import controllers
 from .common import (
     CAVALRY,
     Ctx,
+    a,
     active,
     active_players,
     add_units,
@@ -454,7 +455,7 @@ def _build(effect: Effect, args: tuple[Term, ...]) -> bool:
     land_state["building"] = kind
     effect.ctx.log(
         "effect_build",
-        f"{name(effect.who)} builds a {kind.title()} on {land_name(land)} ({_title(effect.source)}).",
+        f"{name(effect.who)} builds {a(kind.title())} on {land_name(land)} ({_title(effect.source)}).",
     )
     effect.ctx.play["last_built"] = kind
     fire(effect.ctx, effect.who, "on_build")  # French Style counts Abbeys built by a card too

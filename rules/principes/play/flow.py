@@ -72,6 +72,8 @@ def advance(ctx: Ctx) -> None:
             princesses.step(ctx)
         elif play["battle"] is not None:
             battle.step(ctx)
+        elif play.get("respawn"):
+            dynasty.respawn_step(ctx)  # a neutral Prince removed in the battle just fought
         elif play.get("event") is not None:
             history_cards.step(ctx)
         elif play["action"] is not None:

@@ -8,16 +8,19 @@ resolutions 23, 28-30):
 - the mover may move every unit of the faction (Prussians are foot, 2 MP; Lithuanians, Teutons and Mongols
   cavalry, 3 MP); they may not end on a land the mover controlled when the move began, nor where
   ``neighbours.ending_banned`` forbids it (resolution 23); they never remove Division tokens (resolution 25);
-- after ``done`` they attack every land where they stand with other units (the mover decides their withdrawals:
-  only Mongols withdraw, to an adjacent land without units or tokens, resolution 29); then the *devastation*:
+- they may ask players to let them pass (``ask <land>``, resolution 49);
+- after ``done`` they attack every land where they stand with other units, in the order the mover chooses
+  (resolution 50; the mover decides their withdrawals: only Mongols withdraw, to an adjacent land without units
+  or tokens, resolution 29); then the *devastation*:
   every City and building on a land where they stand alone (ended unopposed or won) is removed and a Princess
   there leaves the map (resolution 30); then they go home: Balts to their area, Teutons to Culmen (they wait
   in the supply while foreign units hold it, like the Pomeranians), Mongols stay for the next player and leave
   the map after the last one;
 - Balt Raid: the Princeps moves the Prussians (not while Teutonic Knights stand on the map), then the
   Lithuanians; Teutonic Knights: without Knights on the map, whoever controls Culmen may call them (2 Knights, a
-  Civitas and a Castle there; its building goes, its units withdraw to adjacent lands it controls; resolution
-  28), else the Princeps moves them; Mongol Invasion: 4, 3, 2, then 1 riders enter the Rus Fiefdoms and each
+  Civitas and a Castle there; its building goes, the land is theirs at once and the caller's units withdraw
+  to adjacent lands it controls, where it chooses: ``culmen_withdraw``; resolutions 28 and 53), else the
+  Princeps moves them; Mongol Invasion: 4, 3, 2, then 1 riders enter the Rus Fiefdoms and each
   player in turn order moves the horde (resolution 29).
 
 ``play["teutons"]`` is True once the Teutonic Knights were called.
@@ -30,6 +33,7 @@ from typing import Any
 from ..data import catalog
 from ..state import controllers
 from .common import (
+    FIGHTERS,
     Ctx,
     active,
     add_units,
@@ -134,6 +138,8 @@ def _mongols_arrive(ctx: Ctx, event: dict[str, Any]) -> None:
 
 def step(ctx: Ctx, event: dict[str, Any]) -> bool:
     """Pose the next decision of an Invader icon or resolve its automatic part; True once the icon is over."""
+    if event.get("withdrawing") and _withdrawal_step(ctx, event):
+        return False
     if event.get("caller"):
         code = event["caller"]
         if active(ctx.state, code) and controllers(ctx.state)[teuton_land()] == code:
@@ -160,9 +166,14 @@ def step(ctx: Ctx, event: dict[str, Any]) -> bool:
             army["mover"],
             "invader_move",
             f"Move the {name(army['faction'])} ({army['knights']} "
-            f"Knight(s), {army['footmen']} Footman/men): move <unit> <from> <to>, undo, then done. They may "
-            "not end on lands you control.",
+            f"Knight(s), {army['footmen']} Footman/men): move <unit> <from> <to>, ask <land> for passage, undo, "
+            "then done. They may not end on lands you control.",
         )
+        return False
+    if army["stage"] == "consent":
+        from .movement import pose_consent
+
+        pose_consent(ctx, army)
         return False
     _battles_step(ctx, event, army)
     return False
@@ -195,6 +206,8 @@ def options(ctx: Ctx, code: str, kind: str) -> list[str]:
 
     if kind == "teutonic_call":
         return ["call", "pass"]
+    if kind == "culmen_withdraw":
+        return culmen_withdraw_options(ctx.state, code)
     return move_options(ctx, code)
 
 
@@ -202,6 +215,9 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
     from .neighbours import army_of, move_answer
 
     event = ctx.play["event"]
+    if kind == "culmen_withdraw":
+        _withdraw_from_culmen(ctx, code, words[1], words[2])
+        return
     if kind == "teutonic_call":
         event["caller"] = None
         if words == ["call"]:
@@ -226,14 +242,10 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
 
 def _battles_step(ctx: Ctx, event: dict[str, Any], army: dict[str, Any]) -> None:
     """The Invaders attack where they stand with others; then devastation, then home (Mongols stay)."""
-    from . import battle
-    from .neighbours import contested_lands
+    from .neighbours import army_battle_step
 
     faction = army["faction"]
-    contested = contested_lands(ctx.state, army)
-    if contested:
-        battle.start(ctx, contested[0], faction)
-        ctx.play["battle"]["mover"] = army["mover"]  # the player moving them decides their withdrawal
+    if army_battle_step(ctx, army):  # the player moving them chooses the order and their withdrawals
         return
     devastate(ctx, faction, army["ended"])
     if faction != MONGOLS:
@@ -339,19 +351,13 @@ def mongol_refuges(state: dict[str, Any], land: str) -> list[str]:
 
 def call_teutons(ctx: Ctx, code: str) -> None:
     """2 Knights, a Civitas (if the gord has no City) and a Castle (if one is left) on Culmen; its building is
-    removed; the caller's units there withdraw to the adjacent lands it controls (the first in map order, or
-    the pool when it controls none)."""
+    removed; the caller loses the land at once and its units there must withdraw as after a battle: one at a
+    time to the adjacent lands it controls, where it chooses (``culmen_withdraw``, resolution 53), or to its
+    pool when it controls none."""
     state = ctx.state
     land = teuton_land()
     land_state = state["lands"][land]
     tokens = state["supply"]["tokens"]
-    refuges = sorted(near for near in catalog().adjacency[land] if controllers(state)[near] == code)
-    for unit, count in list(land_state["units"].get(code, {}).items()):
-        add_units(state, land, code, unit, -count)
-        if refuges and unit != "princess":
-            add_units(state, refuges[0], code, unit, count)
-        else:
-            to_pool(state, code, unit, count)
     if land_state["building"] is not None:
         tokens[land_state["building"]] += 1
         land_state["building"] = None
@@ -368,7 +374,12 @@ def call_teutons(ctx: Ctx, code: str) -> None:
     if not pool["knight"]:
         del pool["knight"]
     add_units(state, land, TEUTONS, "knight", knights)
+    if "contested" in ctx.play and land in ctx.play["contested"]:
+        ctx.play["contested"][land] = (
+            None  # "After calling upon the Teutonic Knights, the player loses control"
+        )
     ctx.play["teutons"] = True
+    ctx.play["event"]["withdrawing"] = code
     ctx.log(
         "teutons_called",
         f"{name(code)} calls the Teutonic Knights to {land_name(land)}: "
@@ -376,4 +387,58 @@ def call_teutons(ctx: Ctx, code: str) -> None:
     )
 
 
-KINDS = ("teutonic_call", "invader_move")
+def _culmen_units(state: dict[str, Any], code: str) -> dict[str, int]:
+    units = state["lands"][teuton_land()]["units"].get(code, {})
+    return {unit: n for unit, n in units.items() if unit in FIGHTERS and n}
+
+
+def _refuges(state: dict[str, Any], code: str) -> list[str]:
+    control = controllers(state)
+    return sorted(near for near in catalog().adjacency[teuton_land()] if control[near] == code)
+
+
+def culmen_withdraw_options(state: dict[str, Any], code: str) -> list[str]:
+    """``withdraw <unit> <land>``: the caller's units on Culmen to the adjacent lands it controls."""
+    return [
+        f"withdraw {unit} {land}"
+        for unit in sorted(_culmen_units(state, code))
+        for land in _refuges(state, code)
+    ]
+
+
+def _withdrawal_step(ctx: Ctx, event: dict[str, Any]) -> bool:
+    """The caller's units leave Culmen: a prompt while it may choose; none left, or nowhere to go (they are
+    removed to its pool, as after a battle): the withdrawal is over. True when a prompt was posed."""
+    code = event["withdrawing"]
+    units = _culmen_units(ctx.state, code)
+    if units and active(ctx.state, code) and _refuges(ctx.state, code):
+        prompt(
+            ctx,
+            code,
+            "culmen_withdraw",
+            f"Your units leave {land_name(teuton_land())} to the Teutonic Knights: withdraw them one at a time "
+            "to adjacent lands you control.",
+        )
+        return True
+    for unit, count in units.items():
+        add_units(ctx.state, teuton_land(), code, unit, -count)
+        to_pool(ctx.state, code, unit, count)
+    if units:
+        ctx.log(
+            "withdrawal",
+            f"{name(code)} has nowhere to withdraw from {land_name(teuton_land())}: its units there are removed.",
+        )
+    event["withdrawing"] = None
+    return False
+
+
+def _withdraw_from_culmen(ctx: Ctx, code: str, unit: str, land: str) -> None:
+    add_units(ctx.state, teuton_land(), code, unit, -1)
+    add_units(ctx.state, land, code, unit, 1)
+    ctx.log(
+        "withdrawal",
+        f"{name(code)} withdraws a {unit.title()} from {land_name(teuton_land())} to {land_name(land)}.",
+    )
+
+
+KINDS = ("teutonic_call", "invader_move", "culmen_withdraw")

@@ -7,7 +7,7 @@ from functools import cache
 from rules.engine import State
 
 from ..data import catalog, instances
-from .common import ACTION_TITLES, NAMES
+from .common import ACTION_TITLES, NAMES, a
 
 
 def _land(token: str) -> str:
@@ -44,8 +44,65 @@ def _faction(token: str) -> str:
     return str(record["name"]) if record else token
 
 
+def card_name(token: str) -> str | None:
+    """``Scouts (b07a)`` for a card or tile id (any case), None for any other word."""
+    title = _card_titles().get(token.lower())
+    return titled(title, token.lower()) if title else None
+
+
 def _card(token: str) -> str:
-    return _card_titles().get(token, token)
+    """A card or tile as a label names it: its title and, beside it, the id the notation uses."""
+    title = _card_titles().get(token)
+    return titled(title, token) if title else token
+
+
+DECKS = {"court": "Court", "battle": "Battle", "neighbour": "Neighbour"}
+
+
+def hand_label(card: str) -> str:
+    """A card of the hand as the private view lists it: deck, title with id, support or corner icon
+    (``Battle: Hired Knights (b04a) [sword]``)."""
+    record = catalog().kind_of(card)
+    icon = record.get("support") or record.get("corner") or ""
+    label = (
+        f"{DECKS.get(str(record.get('deck')), '')}: {titled(str(record.get('title') or card), card.lower())}"
+    )
+    return f"{label} [{icon}]" if icon else label
+
+
+def titled(title: str, token: str) -> str:
+    """``Scouts (b07a)``; a title that ends in brackets takes the id inside them: ``German Marches (full;
+    n01)``."""
+    if title.endswith(")"):
+        return f"{title[:-1]}; {token})"
+    return f"{title} ({token})"
+
+
+def _build_cost(state: State, building: str) -> str:
+    """`` (1 gold)``: what the building costs the player building now (Odonic's Abbeys and Probus's Tiltyards
+    are free); empty when no one is building."""
+    from .princes import build_cost
+
+    action = (state.get("play") or {}).get("action") or {}
+    if (
+        action.get("kind") != "building"
+        or "players" not in state
+        or action.get("who") not in state["players"]
+    ):
+        return ""
+    cost = build_cost(state, action["who"], building, 1)
+    return f" ({cost} gold)" if cost else " (free)"
+
+
+def _collect(state: State, with_clergy: bool) -> str:
+    """The Taxes answer with its cost now (Privilege of Cienia, Immunity Charter: none; Renovatio: 2)."""
+    action = (state.get("play") or {}).get("action") or {}
+    people = int(action.get("tax_people", 1)) if action.get("kind") == "taxes" else 1
+    if people <= 0:
+        return "Collect taxes (costs no People)"
+    if with_clergy:
+        return f"Collect taxes (-{people} Clergy instead of People)"
+    return f"Collect taxes (-{people} People)"
 
 
 def describe_action(state: State, action: str) -> str:
@@ -59,10 +116,14 @@ def describe_action(state: State, action: str) -> str:
         return "Turn order clockwise" if words[1:] == ["cw"] else "Turn order counter-clockwise"
     if verb == "move" and len(words) == 4:
         return f"Move a {words[1].title()} from {_land(words[2])} to {_land(words[3])}"
+    if verb == "withdraw" and words[2:] == ["home"]:
+        return f"Send the {words[1].title()} home"
+    if verb == "respawn" and len(words) == 2:
+        return f"Return the neutral Prince to {_land(words[1])}"
     if verb in ("assemble", "withdraw") and len(words) == 3:
-        return f"{verb.title()} a {words[1].title()} on {_land(words[2])}"
+        return f"{verb.title()} a {words[1].title()} {'on' if verb == 'assemble' else 'to'} {_land(words[2])}"
     if verb == "build" and len(words) == 3:
-        return f"Build a {words[1].title()} on {_land(words[2])} (1 gold)"
+        return f"Build {a(words[1].title())} on {_land(words[2])}{_build_cost(state, words[1])}"
     if verb == "found" and len(words) == 2:
         return f"Found the City of {_land(words[1])}"
     if verb in ("take", "return", "sell", "before") and len(words) == 2:
@@ -127,12 +188,11 @@ def describe_action(state: State, action: str) -> str:
         return f"Send your Princess to {_land(words[1])}"
     if verb == "discard" and len(words) == 2:
         return f"Discard {_card(words[1])} to the bottom of its deck"
-    if action == "collect clergy":
-        return "Collect taxes (-1 Clergy instead of People)"
+    if verb == "collect":
+        return _collect(state, words[1:] == ["clergy"])
     if verb == "prince" and len(words) == 2:
         return f"Crown {_card(words[1])}"
     labels = {
-        "collect": "Collect taxes (-1 People)",
         "council": "Summon a Council",
         "undo": "Undo the last move",
         "done": "Done (end or skip the action)",
@@ -151,8 +211,6 @@ def describe_action(state: State, action: str) -> str:
         return f"{words[0].title()} passage now and always for this player"
     if verb == "draw":
         return "Draw " + " ".join(words[1:])
-    if (
-        len(words) == 1 and verb.lower() in _card_titles()
-    ):  # a bare card id (the host's round status names cards)
-        return _card(verb.lower())
+    if len(words) == 1 and verb.lower() in _card_titles():  # a bare card id: the round status's History card
+        return _card_titles()[verb.lower()]
     return action

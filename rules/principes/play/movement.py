@@ -4,9 +4,10 @@ and the battles in the order the mover chooses.
 Each unit is a *piece* with its Movement Points (cavalry 3, infantry 2); ``move knight posnania gnesna`` moves
 the piece of that type on that land with the most points left across one border (1 point). Entering a land with
 units of another colour stops the piece unless its owner consented (``ask <land>``; neutral units never
-consent; resolution 9). Moves can be undone until ``done`` (resolution 10). Then, in this order: Division tokens
-where a move ended are removed (resolution 25), the Clergy penalty per land (resolution 11), control changes,
-optional destruction (resolution 12), battles (resolution 13).
+consent; resolution 9; the same request serves the armies a player moves, resolution 49). Moves can be undone
+until ``done`` (resolution 10). Then, in this order: Division tokens where a move ended are removed (resolution
+25), the Clergy penalty per land (resolution 11), control changes, optional destruction (resolution 12), battles
+(resolution 13).
 """
 
 from __future__ import annotations
@@ -104,14 +105,7 @@ def step(ctx: Ctx) -> None:
             "Movement: move your units one border at a time (undo allowed), ask for passage, then done.",
         )
     elif stage == "consent":
-        owner = action["asking"]["owners"][0]
-        prompt(
-            ctx,
-            owner,
-            "consent",
-            f"{name(code)} asks to pass through "
-            f"{land_name(action['asking']['land'])}, where your units stand: allow or deny?",
-        )
+        pose_consent(ctx, action)
     else:
         _resolve_step(ctx, action)
 
@@ -196,63 +190,100 @@ def undo(ctx: Ctx, code: str) -> None:
     action["ops"] += 1
 
 
-# ---- consent to pass (resolution 10) -----------------------------------------------------------------------
+# ---- consent to pass (resolutions 10 and 49) ---------------------------------------------------------------
+# The record asking is the Movement action, or an army being moved (a Neighbour's, a neutral principality's or
+# the Invaders'): each keeps ``asking`` ({"land", "owners"}), the lands it may pass (``consent``) and those
+# refused (``denied``); its stage is "consent" while an owner is asked.
 
 
-def ask(ctx: Ctx, code: str, land: str) -> None:
-    action = ctx.play["action"]
-    owners = _enemy_players(ctx.state, land, code)
-    action["asking"] = {"land": land, "owners": owners}
+def passage_record(play: dict[str, Any]) -> dict[str, Any] | None:
+    """The Movement or army whose request to pass waits for an answer (``play`` may be a view's)."""
+    event_army = (play.get("event") or {}).get("army")
+    action = play.get("action")
+    for record in (event_army, (action or {}).get("neighbour"), action):
+        if record is not None and record.get("stage") == "consent":
+            found: dict[str, Any] = record
+            return found
+    return None
+
+
+def asker(play: dict[str, Any], record: dict[str, Any]) -> str:
+    """The player who asks: the mover of an army, else the player performing the Movement."""
+    return str(record.get("mover") or record.get("who") or play["action"]["who"])
+
+
+def pose_consent(ctx: Ctx, record: dict[str, Any]) -> None:
+    """Ask the first owner who has not answered yet."""
+    code = asker(ctx.play, record)
+    owner = record["asking"]["owners"][0]
+    land = land_name(record["asking"]["land"])
+    faction = record.get("faction")
+    whose = f"the {name(faction)} units it moves" if faction else "its units"
+    prompt(
+        ctx,
+        owner,
+        "consent",
+        f"{name(code)} asks to let {whose} pass through {land}, where your units stand: allow or deny?",
+    )
+
+
+def ask(
+    ctx: Ctx, code: str, land: str, record: dict[str, Any] | None = None, owners: list[str] | None = None
+) -> None:
+    """``ask <land>``: the owners of the units there are asked in turn (standing answers decide at once)."""
+    record = ctx.play["action"] if record is None else record
+    owners = _enemy_players(ctx.state, land, code) if owners is None else owners
+    record["asking"] = {"land": land, "owners": owners}
     ctx.log(
         "consent_asked",
         f"{name(code)} asks {', '.join(name(o) for o in owners)} for passage through {land_name(land)}.",
     )
-    action["stage"] = "consent"
-    _apply_standing(ctx, action)
+    record["stage"] = "consent"
+    _apply_standing(ctx, record)
 
 
-def _apply_standing(ctx: Ctx, action: dict[str, Any]) -> None:
+def _apply_standing(ctx: Ctx, record: dict[str, Any]) -> None:
     """Standing answers decide at once; the first owner without one is asked."""
-    code = action["who"]
-    while action["asking"]["owners"]:
-        owner = action["asking"]["owners"][0]
+    code = asker(ctx.play, record)
+    while record["asking"]["owners"]:
+        owner = record["asking"]["owners"][0]
         standing = ctx.play["standing"][owner].get(code)
         if standing is None:
             return
         ctx.log("standing", f"{name(owner)}'s standing answer to {name(code)}: {standing}.")
-        consent(ctx, owner, standing == "allow")
-        if action["stage"] != "consent":
+        _consent(ctx, record, owner, standing == "allow")
+        if record["stage"] != "consent":
             return
 
 
-def consent(ctx: Ctx, owner: str, allowed: bool) -> None:
-    action = ctx.play["action"]
-    land = action["asking"]["land"]
+def _consent(ctx: Ctx, record: dict[str, Any], owner: str, allowed: bool) -> None:
+    land = record["asking"]["land"]
     if not allowed:
-        action["denied"].append(land)
+        record.setdefault("denied", []).append(land)
         ctx.log("consent_denied", f"{name(owner)} denies passage through {land_name(land)}.")
-        _end_asking(action)
+        _end_asking(record)
         return
-    action["asking"]["owners"].pop(0)
-    if not action["asking"]["owners"]:
-        action["consent"].append(land)
+    record["asking"]["owners"].pop(0)
+    if not record["asking"]["owners"]:
+        record.setdefault("consent", []).append(land)
         ctx.log("consent_allowed", f"Passage through {land_name(land)} is allowed.")
-        _end_asking(action)
+        _end_asking(record)
 
 
-def _end_asking(action: dict[str, Any]) -> None:
-    action["asking"] = None
-    action["stage"] = "move"
+def _end_asking(record: dict[str, Any]) -> None:
+    record["asking"] = None
+    record["stage"] = "move"
 
 
 def consent_answer(ctx: Ctx, owner: str, words: list[str]) -> None:
-    action = ctx.play["action"]
+    record = passage_record(ctx.play)
+    assert record is not None  # the consent prompt exists only while a request waits
     allowed = words[0] == "allow"
     if words[1:] == ["always"]:
-        ctx.play["standing"][owner][action["who"]] = "allow" if allowed else "deny"
-    consent(ctx, owner, allowed)
-    if action["stage"] == "consent":
-        _apply_standing(ctx, action)
+        ctx.play["standing"][owner][asker(ctx.play, record)] = "allow" if allowed else "deny"
+    _consent(ctx, record, owner, allowed)
+    if record["stage"] == "consent":
+        _apply_standing(ctx, record)
 
 
 # ---- after the moves ---------------------------------------------------------------------------------------

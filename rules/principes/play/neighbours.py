@@ -7,15 +7,19 @@ player, in the Round's turn order, then gets the blocking window (``block <card>
 Neighbour or a joker, subtracting the units it shows, or ``pass``) — offered whatever their hand, so the prompt
 reveals nothing. The player then moves at most the remaining Knights and Footmen of that Neighbour from where
 they stand (the off-map area or Polish lands), exactly as own units: 3/2 Movement Points, leaving the area costs
-1, never onto off-map areas, entering a land with other units stops the unit; a unit may not end on a land the
-mover controlled when the move began, nor on a land of a player whose Princess is married to that Neighbour
+1, never onto off-map areas, entering a land with other units stops the unit unless their owners let it pass
+(``ask <land>``; the mover's own units never stop it; resolution 49); a unit may not end on a land the mover
+controlled when the move began, nor on a land of a player whose Princess is married to that Neighbour
 (resolution 23). After ``done``: Division tokens on lands they occupy are removed, the mover may destroy Cities
-and buildings on the lands they took (no track cost), then the battles are fought with the Neighbour as attacker
-(the mover decides its withdrawals; it plays no cards for it). The units stay until expelled.
+and buildings on the lands they took (no track cost), then the battles are fought with the Neighbour as
+attacker, in the order the mover chooses (resolution 50; a won battle offers the destruction too, 48; the mover
+decides its withdrawals, to a land it holds or home, 51; it plays no cards for it). The units stay until
+expelled.
 
 The sub-state lives in the Politics action: ``action["neighbour"] = {"card", "faction", "knights", "footmen",
-"queue", "stage": "block"|"move"|"destroy"|"battles", "pieces", "log", "ops", "start_control", "ended",
-"destroy"}`` and ``action["neighbours_done"]`` lists the Neighbours already played this action.
+"queue", "stage": "block"|"move"|"consent"|"destroy"|"battles", "mover", "pieces", "log", "ops",
+"start_control", "asking", "consent", "denied", "ended", "destroy"}`` and ``action["neighbours_done"]`` lists the
+Neighbours already played this action.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from ..data import catalog
 from ..state import controllers
 from .common import (
     Ctx,
+    active,
     add_units,
     card_id_from,
     card_record,
@@ -39,7 +44,15 @@ from .common import (
     round_order,
     to_deck_bottom,
 )
-from .movement import MOVEMENT_POINTS, movement_bonus, truce_lands
+from .movement import (
+    MOVEMENT_POINTS,
+    ask,
+    movement_bonus,
+    pose_consent,
+    resolve_answer,
+    resolve_options,
+    truce_lands,
+)
 from .princes import immune
 
 NEIGHBOURS = ("GER", "BOH", "HUN", "RUS", "WPOM", "EPOM")
@@ -120,8 +133,11 @@ def step(ctx: Ctx, action: dict[str, Any]) -> None:
             code,
             "neighbour_move",
             f"Move up to {army['knights']} Knight(s) and {army['footmen']} "
-            f"Footman/men of {name(army['faction'])} (move <unit> <from> <to>, undo), then done.",
+            f"Footman/men of {name(army['faction'])} (move <unit> <from> <to>, ask <land> for passage, "
+            "undo), then done.",
         )
+    elif army["stage"] == "consent":
+        pose_consent(ctx, army)
     elif army["stage"] == "destroy":
         if army["destroy"]:
             prompt(
@@ -177,7 +193,19 @@ def begin_move(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
         for unit in UNITS
         for _ in range(units.get(faction, {}).get(unit, 0))
     ]
-    army.update({"stage": "move", "pieces": pieces, "log": [], "ops": 0, "start_control": controllers(state)})
+    army.update(
+        {
+            "stage": "move",
+            "mover": code,
+            "pieces": pieces,
+            "log": [],
+            "ops": 0,
+            "start_control": controllers(state),
+            "asking": None,
+            "consent": [],
+            "denied": [],
+        }
+    )
 
 
 def _finish(ctx: Ctx, code: str) -> None:
@@ -258,6 +286,12 @@ def ending_banned(state: dict[str, Any], faction: str, land: str, owner: str | N
     return owner in married or immune(state, owner, faction)
 
 
+def _blockers(state: dict[str, Any], army: dict[str, Any], code: str, land: str) -> list[str]:
+    """Whose units stop the army on ``land``: every other side's but the mover's own (the mover lets the
+    army it moves pass its units, resolution 49)."""
+    return [f for f in occupants(state, land) if f not in (army["faction"], code)]
+
+
 def move_options(ctx: Ctx, code: str) -> list[str]:
     army = army_of(ctx)
     result = []
@@ -269,8 +303,15 @@ def move_options(ctx: Ctx, code: str) -> list[str]:
                 if p["mp"] > 0 and not p["stopped"] and (p["moved"] or _allowance(army, p["type"]) > 0)
             }
         )
+        asked = set(army.get("consent", [])) | set(army.get("denied", []))
+        askable: set[str] = set()
         for unit, place in groups:
-            result += [f"move {unit} {place} {near}" for near in _exits(place)]
+            for near in _exits(place):
+                result.append(f"move {unit} {place} {near}")
+                others = _blockers(ctx.state, army, code, near)
+                if others and near not in asked and all(active(ctx.state, o) for o in others):
+                    askable.add(near)  # neutral units never let anyone pass (resolution 9)
+        result += [f"ask {land}" for land in sorted(askable)]
     if army["log"]:
         result.append("undo")
     if not any(forbidden(ctx.state, code, army, p["at"]) for p in army["pieces"] if p["moved"]):
@@ -306,6 +347,9 @@ def move_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     if words == ["done"]:
         _end_moves(ctx, code, army)
         return
+    if words[0] == "ask":
+        ask(ctx, code, words[1], army, _blockers(ctx.state, army, code, words[1]))
+        return
     unit, origin, target = words[1], words[2], words[3]
     index = max(
         (
@@ -322,8 +366,8 @@ def move_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     piece = army["pieces"][index]
     army["log"].append({"piece": index, "from": origin, "moved": piece["moved"], "stopped": piece["stopped"]})
     piece.update({"at": target, "mp": piece["mp"] - 1, "moved": True})
-    if any(f != faction for f in occupants(ctx.state, target)):
-        piece["stopped"] = True  # other units stop the move (no passage is asked for Neighbours)
+    if _blockers(ctx.state, army, code, target) and target not in army.get("consent", []):
+        piece["stopped"] = True  # other units stop the move unless their owners let it pass (resolution 49)
     _place_units(ctx.state, origin, faction, unit, -1)
     _place_units(ctx.state, target, faction, unit, 1)
     army["ops"] += 1
@@ -350,15 +394,30 @@ def _end_moves(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
                 "division_removed",
                 f"{name(faction)} occupies {land_name(land)}: its Division token is removed.",
             )
-    lands = catalog().lands
-    army["destroy"] = [
-        land
-        for land in ended
-        if occupants(state, land) == [faction]
-        and lands[land]["principality"] != code
-        and (state["lands"][land]["cities"] or state["lands"][land]["building"])
-    ]
+    army["destroy"] = [land for land in ended if _destructible(state, code, faction, land)]
     army.update({"stage": "destroy", "ended": ended, "pieces": [], "log": []})
+
+
+def _destructible(state: dict[str, Any], code: str, faction: str, land: str) -> bool:
+    """A land the army took (its units alone there) with a City or building, outside the mover's borders."""
+    land_state = state["lands"][land]
+    return (
+        occupants(state, land) == [faction]
+        and catalog().lands[land]["principality"] != code
+        and bool(land_state["cities"] or land_state["building"])
+    )
+
+
+def queue_army_destruction(ctx: Ctx, army: dict[str, Any] | None, land: str) -> None:
+    """The army won its battle on ``land``: the mover may destroy there as on a land taken unopposed ("When
+    Neighbor's units take control of a land, the player who moved them may decide to destroy", resolution
+    48)."""
+    if army is None or army.get("stage") != "battles":
+        return
+    code = ctx.play["action"]["who"]
+    if active(ctx.state, code) and _destructible(ctx.state, code, army["faction"], land):
+        army["destroy"].append(land)
+        army["stage"] = "destroy"
 
 
 # ---- destruction and battles -------------------------------------------------------------------------------
@@ -393,15 +452,60 @@ def destroy_answer(ctx: Ctx, code: str, words: list[str]) -> None:
 
 
 def _battle_step(ctx: Ctx, action: dict[str, Any], army: dict[str, Any]) -> None:
-    from . import battle
-
     faction = army["faction"]
-    contested = contested_lands(ctx.state, army)
-    if contested:
-        battle.start(ctx, contested[0], faction)  # in map order: the Neighbour attacks
+    if army_battle_step(ctx, army):
         return
     ctx.log("neighbour_done", f"{name(faction)}'s move is over; its units stay where they stand.")
     _finish(ctx, action["who"])
+
+
+def army_battle_step(ctx: Ctx, army: dict[str, Any]) -> bool:
+    """The army's next battle, the army attacking: with several to fight, the mover chooses which comes next
+    (``battle_order``, resolution 50). False when none is left."""
+    contested = contested_lands(ctx.state, army)
+    if not contested:
+        return False
+    mover = army.get("mover") or ctx.play["action"]["who"]
+    if len(contested) > 1 and active(ctx.state, mover):
+        places = ", ".join(land_name(land) for land in contested)
+        prompt(
+            ctx, mover, "battle_order", f"Choose the next battle of the {name(army['faction'])}: {places}."
+        )
+        return True
+    start_army_battle(ctx, army, contested[0])
+    return True
+
+
+def start_army_battle(ctx: Ctx, army: dict[str, Any], land: str) -> None:
+    from . import battle
+
+    battle.start(ctx, land, army["faction"])
+    ctx.play["battle"]["mover"] = army.get("mover") or ctx.play["action"]["who"]  # decides its withdrawals
+
+
+def battling_army(play: dict[str, Any]) -> dict[str, Any] | None:
+    """The army whose battles are being fought: the Invaders of a History icon, else a Neighbour's or a
+    neutral principality's army of the action."""
+    for army in ((play.get("event") or {}).get("army"), (play.get("action") or {}).get("neighbour")):
+        if army is not None and army.get("stage") == "battles":
+            found: dict[str, Any] = army
+            return found
+    return None
+
+
+def battle_order_options(ctx: Ctx, code: str) -> list[str]:
+    army = battling_army(ctx.play)
+    if army is None:
+        return resolve_options(ctx, code, "battle_order")
+    return [f"battle {land}" for land in contested_lands(ctx.state, army)]
+
+
+def battle_order_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    army = battling_army(ctx.play)
+    if army is None:
+        resolve_answer(ctx, code, "battle_order", words)
+    else:
+        start_army_battle(ctx, army, words[1])
 
 
 def options(ctx: Ctx, code: str, kind: str) -> list[str]:

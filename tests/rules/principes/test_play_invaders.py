@@ -108,16 +108,14 @@ def test_resolution_28_calling_and_moving_the_teutonic_knights() -> None:
     assert decision_of(state, "MAS") == "teutonic_call"
     state, kinds = run(state, "MAS", "call")
     culmen = state["lands"][land]
-    assert "teutons_called" in kinds and culmen["units"] == {"TEU": {"knight": 2}}
+    assert "teutons_called" in kinds and culmen["units"]["TEU"] == {"knight": 2}
     assert culmen["cities"] == {"culmen": "civitas"} and culmen["building"] == "castle"
     assert controllers(state)[land] is None
-    assert (
-        sum(
-            state["lands"][near]["units"].get("MAS", {}).get("footman", 0)
-            for near in ("crusvicia", "dobrinia")
-        )
-        >= 1
-    )  # the Footman withdrew to a land Masovia controls
+    assert decision_of(state, "MAS") == "culmen_withdraw"  # where to, Masovia chooses (resolution 53)
+    footmen = state["lands"]["dobrinia"]["units"].get("MAS", {}).get("footman", 0)
+    state, _ = run(state, "MAS", "withdraw footman dobrinia")
+    assert state["lands"][land]["units"] == {"TEU": {"knight": 2}}
+    assert state["lands"]["dobrinia"]["units"]["MAS"]["footman"] == footmen + 1
     # the next Balt Raid: the Knights block the Prussians, only the Lithuanians come
     state["round"] = 2
     state, kinds = round_end(state, "H05", ["balt_raid", "teutonic"])

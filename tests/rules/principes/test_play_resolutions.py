@@ -1,4 +1,4 @@
-"""One test (at least) per resolution of principes-resolutions.md that PRINCIPES II implements; each cites it."""
+"""One test (at least) per resolution of docs/principes/principes-resolutions.md that PRINCIPES II implements; each cites it."""
 
 from __future__ import annotations
 

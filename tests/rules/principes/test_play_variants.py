@@ -4,7 +4,7 @@ units and the neutral Prince's respawn."""
 from __future__ import annotations
 
 from rules.engine import ReplayRng
-from rules.principes.play import battle, legal_actions
+from rules.principes.play import battle, dynasty, legal_actions
 from rules.principes.play.common import Ctx, capital
 from rules.principes.state import controllers
 
@@ -59,6 +59,7 @@ def test_passive_variant_offers_no_combined_action() -> None:
 
 
 def test_neutral_prince_respawns_on_his_own_land() -> None:
+    """With nobody to choose (no player removed him), he returns to the first free land of his own."""
     state = new_state(3)
     home = capital("MAS")
     clear_units(state, home)
@@ -67,5 +68,6 @@ def test_neutral_prince_respawns_on_his_own_land() -> None:
     fight = {"land": "rava", "deaths": []}
     state["lands"]["rava"]["units"].pop("MAS", None)
     battle._remove(ctx, fight, "MAS", "prince", 1)
+    dynasty.respawn_step(ctx)
     where = [land for land, data in state["lands"].items() if data["units"].get("MAS", {}).get("prince")]
     assert len(where) == 1 and where[0] != home and "prince_respawn" in [e.kind for e in ctx.events]

@@ -24,6 +24,8 @@ COVERAGE = {
         P + "test_play_resolutions.py::test_resolution_2_might_from_the_map_and_the_track_clamp",
     ],
     "GAME SETUP": [
+        P
+        + "test_play_rule_deviations.py::test_the_player_who_removed_a_neutral_prince_chooses_where_he_returns",
         "tests/rules/test_principes_data.py::test_starting_position",
         "tests/rules/test_principes_data.py::test_neutral_principalities_get_their_extra_units",
         P
@@ -43,12 +45,22 @@ COVERAGE = {
     "PROGRESS ACTION": [
         P + "test_play_examples.py::test_progress_takes_period_tiles_without_duplicates_and_refills"
     ],
-    "TAXES ACTION": [P + "test_play_examples.py::test_taxes_example"],
+    "TAXES ACTION": [
+        P + "test_play_examples.py::test_taxes_example",
+        P
+        + "test_play_rule_deviations.py::test_under_the_privilege_of_cienia_the_taxes_prompt_says_no_people",
+    ],
     "ASSEMBLY ACTION": [P + "test_play_examples.py::test_assembly_example"],
-    "MOVEMENT ACTION": [P + "test_play_examples.py::test_movement_example"],
+    "MOVEMENT ACTION": [
+        P + "test_play_examples.py::test_movement_example",
+        P + "test_play_rule_deviations.py::test_a_princess_stays_while_her_capital_is_only_attacked",
+    ],
     "BATTLES": [
         P + "test_play_examples.py::test_battle_example",
         P + "test_play_examples.py::test_battle_between_two_neutral_factions",
+        P + "test_play_rule_deviations.py::test_a_defender_who_wins_keeps_its_abbey_point_unchanged",
+        P
+        + "test_play_rule_deviations.py::test_a_beaten_neighbour_may_withdraw_to_a_land_it_holds_or_go_home",
     ],
     "BUILDING ACTION": [
         P + "test_play_resolutions.py::test_resolution_1_tiltyard_and_abbey_move_people_and_clergy"
@@ -57,6 +69,10 @@ COVERAGE = {
         P + "test_play_resolutions.py::test_resolution_21_politics_split_declared_first_one_returned",
         P + "test_play_examples.py::test_council_example_resolution_46",
         P + "test_play_neighbours.py::test_rulebook_neighbour_example_resolution_22",
+        P
+        + "test_play_rule_deviations.py::test_a_neighbour_army_that_wins_a_battle_may_destroy_the_buildings",
+        P + "test_play_rule_deviations.py::test_a_player_may_let_a_neighbour_army_pass_through_its_units",
+        P + "test_play_rule_deviations.py::test_the_mover_chooses_the_order_of_a_neighbour_armys_battles",
     ],
     "PRINCESSES": [
         P + "test_play_princess.py::test_resolution_31_missions_after_the_turn_order_before_the_history_card",
@@ -64,7 +80,13 @@ COVERAGE = {
         P + "test_play_princess.py::test_princess_removed_when_her_capital_is_taken_and_by_devastation",
     ],
     # the History engineer's module, named as a whole until the lead merges its test ids
-    "RESOLVING ICONS of the REVEALED HISTORY CARD": [P + "test_play_history.py"],
+    "RESOLVING ICONS of the REVEALED HISTORY CARD": [
+        P + "test_play_history.py",
+        P + "test_play_rule_deviations.py::test_invaders_may_ask_passage_too",
+        P + "test_play_rule_deviations.py::test_the_mover_chooses_the_order_of_the_invaders_battles",
+        P
+        + "test_play_rule_deviations.py::test_the_caller_of_the_teutonic_knights_withdraws_its_units_where_it_chooses",
+    ],
     "CLARIFICATION for CERTAIN PROGRESS TILES": [
         P + "test_play_components.py::test_every_component_has_a_test"
     ],

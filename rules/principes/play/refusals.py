@@ -1,0 +1,367 @@
+"""Why an answer is refused: the sentence ``apply`` gives when an action is not among the decision's answers.
+
+The refusal names what is wrong, in the order a player would check it: an answer to another kind of decision;
+a word that names no card, tile, land, unit or player; a card not in the hand; then, against the closest legal
+answers (same verb, the longest matching start), what differs: a card's corner or timing, a cost the player
+cannot pay, lands that do not border each other, a unit that cannot move, a land not controlled. When nothing
+more precise applies, it lists the closest legal answers.
+"""
+
+from __future__ import annotations
+
+import difflib
+from functools import cache
+from typing import Any
+
+from ..data import catalog, instances
+from ..state import controllers
+from .common import a, card_record, card_title, name
+from .labels import titled
+
+UNITS = ("knight", "footman", "prince")
+#: what each word of an answer names, after its verb (``*``: any number of such words)
+ROLES: dict[str, tuple[str, ...]] = {
+    "move": ("unit", "place", "land"),
+    "assemble": ("unit", "land"),
+    "withdraw": ("unit", "refuge"),
+    "release": ("unit", "land"),
+    "build": ("building", "land"),
+    "found": ("gord",),
+    "take": ("tile",),
+    "exchange": ("tile", "tile"),
+    "before": ("card",),
+    "extra": ("card", "symbol"),
+    "after": ("card*",),
+    "play": ("card", "argument"),
+    "sell": ("card",),
+    "support": ("card", "track"),
+    "pledge": ("card", "track"),
+    "neighbour": ("card", "faction"),
+    "block": ("card",),
+    "cancel": ("card",),
+    "return": ("card",),
+    "discard": ("card",),
+    "ask": ("land",),
+    "battle": ("land",),
+    "place": ("land",),
+    "respawn": ("land",),
+    "division": ("land",),
+    "keep": ("land",),
+    "destroy": ("land", "item*"),
+    "penalty": ("land", "payment"),
+    "send": ("place",),
+}
+#: how a decision is named in a refusal ("You are deciding ...")
+KIND_NAMES = {
+    "plan": "your sealed plan",
+    "direction": "the turn order direction",
+    "progress": "your Progress action",
+    "taxes": "your Taxes action",
+    "assembly": "your Assembly action",
+    "building": "your Building action",
+    "politics": "your Politics action",
+    "politics_return": "which drawn card to return",
+    "council": "your cards at the Council",
+    "movement": "your Movement",
+    "consent": "whether to let units pass",
+    "clergy_penalty": "the Clergy penalty",
+    "destroy": "whether to destroy on a land you took",
+    "battle_order": "which battle comes next",
+    "before_battle": "the 'before battle' card window",
+    "extra_cards": "the extra sword or shield window",
+    "reroll": "whether to reroll the die",
+    "flip": "whether to flip the die",
+    "withdraw": "where beaten units withdraw",
+    "after_battle": "your 'after battle' cards",
+    "prince_choice": "your new Prince",
+    "prince_place": "where your Prince stands",
+    "respawn": "where the neutral Prince returns",
+    "hand_limit": "which cards to convert (hand limit)",
+    "neighbour_block": "whether to block a Neighbour",
+    "neighbour_move": "the Neighbour's moves",
+    "neighbour_destroy": "whether the Neighbour destroys",
+    "invader_move": "the Invaders' moves",
+    "culmen_withdraw": "where your units leave Culmen for",
+    "court_reaction": "whether to cancel a Court card",
+    "combined": "a Combined Action",
+    "princess": "your Princess's mission",
+    "princess_draw": "which card your Princess brings",
+    "princess_discard": "which card to discard",
+}
+TIMINGS = {
+    "before_battle": "before a battle",
+    "after_battle": "after a battle",
+    "extra_phase": "in a battle's extra phase",
+    "council": "in a Council's card phase",
+    "any_time": "at any time",
+}
+
+
+@cache
+def _instances() -> dict[str, str]:
+    """Lower-case id -> catalog id, for every card and tile instance."""
+    return {
+        instance.lower(): instance for record in catalog().kinds.values() for instance in instances(record)
+    }
+
+
+@cache
+def _gords() -> dict[str, str]:
+    return {gord["id"]: str(gord["name"]) for record in catalog().lands.values() for gord in record["gords"]}
+
+
+def _place_name(token: str) -> str:
+    data = catalog()
+    if token in data.lands:
+        return str(data.lands[token]["name"])
+    return str(data.offmap[token]["name"]) if token in data.offmap else token
+
+
+def _titled(token: str) -> str:
+    """A card or tile named for a player: its title and its id."""
+    return titled(card_title(_instances()[token]), token)
+
+
+def _unknown(role: str, token: str) -> str | None:
+    """A sentence when ``token`` names nothing of its role."""
+    data = catalog()
+    role = role.rstrip("*")
+    known = {
+        "unit": token in UNITS,
+        "land": token in data.lands,
+        "refuge": token in data.lands or token == "home",
+        "place": token in data.lands or token in data.offmap,
+        "gord": token in _gords(),
+        "card": token in _instances(),
+        "tile": token in _instances(),
+        "building": token in ("castle", "tiltyard", "abbey"),
+        "symbol": token in ("sword", "shield"),
+        "track": token in ("people", "clergy"),
+        "faction": token.upper() in data.factions,
+        "payment": token in ("clergy", "gold"),
+    }.get(role, True)
+    if known:
+        return None
+    what = {
+        "place": "land or area",
+        "refuge": "land (or home)",
+        "gord": "gord (City site)",
+        "symbol": "corner symbol (sword or shield)",
+    }.get(role, role)
+    return f"'{token}' is not {a(what)} of PRINCIPES."
+
+
+def why_not(state: dict[str, Any], code: str, kind: str, action: str, answers: list[str]) -> str:
+    """The sentence for an answer to ``kind`` that is not among ``answers``."""
+    words = action.split()
+    verb = words[0] if words else ""
+    deciding = KIND_NAMES.get(kind, kind.replace("_", " "))
+    same_verb = [answer for answer in answers if answer.split()[0] == verb]
+    if not answers:
+        return f"Nothing can be done now: you are deciding {deciding}."
+    if not same_verb:
+        verbs = [f"'{v}'" for v in dict.fromkeys(answer.split()[0] for answer in answers)]
+        starts = verbs[0] if len(verbs) == 1 else f"{', '.join(verbs[:-1])} or {verbs[-1]}"
+        examples = ", ".join(f"'{a}'" for a in answers[:3])
+        return (
+            f"'{verb}' does not answer this decision: you are deciding {deciding}. The answers here start with "
+            f"{starts} (for example {examples}); /move lists them all."
+        )
+    roles = ROLES.get(verb, ())
+    for index, token in enumerate(words[1:]):
+        role = roles[min(index, len(roles) - 1)] if roles else ""
+        sentence = _unknown(role, token) if role else None
+        if sentence:
+            return sentence
+        if role.startswith("card") and verb not in ("take", "exchange"):
+            hand = {card.lower() for card in state["players"][code]["hand"]}
+            if token in _instances() and token not in hand:
+                return f"{_titled(token)} is not in your hand."
+    reason = _difference(state, code, words, same_verb)
+    if reason:
+        return reason
+    close = difflib.get_close_matches(action, same_verb, n=3, cutoff=0.0)
+    return (
+        f"'{action}' is not possible now. Closest: {', '.join(repr(a) for a in close)}; /move lists them all."
+    )
+
+
+def _difference(state: dict[str, Any], code: str, words: list[str], same_verb: list[str]) -> str | None:
+    """Explain the first word where the answer leaves every legal answer of its verb."""
+    split = [answer.split() for answer in same_verb]
+    position = 1
+    while position < len(words) and any(a[: position + 1] == words[: position + 1] for a in split):
+        position += 1
+    if position >= len(words):
+        longer = [a for a, parts in zip(same_verb, split, strict=True) if parts[: len(words)] == words]
+        return f"'{' '.join(words)}' is incomplete: for example '{longer[0]}'." if longer else None
+    explain = EXPLAIN.get(words[0])
+    return explain(state, code, words, position) if explain else None
+
+
+# ---- per verb ------------------------------------------------------------------------------------------------
+
+
+def _card_use(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+    token = words[1]
+    if token not in _instances():
+        return None
+    record = card_record(_instances()[token])
+    title = _titled(token)
+    verb = words[0]
+    if verb == "extra":
+        if record["deck"] != "battle":
+            return f"Only Battle cards give an extra sword or shield; {title} is a {record['deck'].title()} card."
+        corner = record.get("corner")
+        if position == 2 and corner in ("sword", "shield") and words[2] != corner:
+            return f"{title}'s corner is a {corner}, not a {words[2]}."
+    if verb in ("before", "after"):
+        wanted = f"{verb}_battle"
+        if record.get("timing") != wanted:
+            when = TIMINGS.get(str(record.get("timing")), str(record.get("timing", "")).replace("_", " "))
+            return f"{title} is not a '{verb} battle' card: it is played {when}."
+        if verb == "before":
+            return f"{title}'s cost cannot be paid now, or the window is closed for your side."
+    if verb in ("support", "pledge"):
+        tracks = [t for t in ("people", "clergy") if record.get("support") in (t, "either")]
+        if record["deck"] not in ("court", "neighbour"):
+            return f"{title} is a {record['deck'].title()} card: it gives no support (sell it for 1 gold)."
+        if position == 2 and tracks and words[2] not in tracks:
+            return f"{title} gives support to {' or '.join(tracks)} only."
+    if verb == "play":
+        if record["deck"] != "court":
+            return f"Only Court cards are played for their text; {title} is a {record['deck'].title()} card."
+        timing = str(record.get("timing", ""))
+        if timing.startswith("own_action:"):
+            return f"{title} is played during your own {timing.split(':')[1].title()} action."
+        if position == 2:
+            return f"{title} cannot act on '{words[2]}' now."
+        return f"{title} is played {TIMINGS.get(timing, timing.replace('_', ' '))}."
+    if verb == "neighbour":
+        return _neighbour_card(state, code, words, record, title)
+    if verb == "block":
+        return f"{title} does not name the Neighbour being moved."
+    return None
+
+
+def _neighbour_card(
+    state: dict[str, Any], code: str, words: list[str], record: dict[str, Any], title: str
+) -> str | None:
+    if record["deck"] != "neighbour":
+        return f"{title} is not a Neighbour card."
+    gold = state["players"][code]["gold"]
+    if gold < int(record.get("cost", 0)):
+        return f"{title} costs {record['cost']} gold; you have {gold}."
+    if len(words) > 2 and record["faction"] != "any" and words[2].upper() != record["faction"]:
+        return f"{title} moves {name(record['faction'])}, not {name(words[2].upper())}."
+    return None
+
+
+def _move(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+    if len(words) != 4:
+        return None
+    unit, origin, target = words[1:]
+    if position <= 2:
+        return (
+            f"No {unit.title()} that can still move stands on {_place_name(origin)} "
+            "(it used all its points, or was stopped there)."
+        )
+    data = catalog()
+    borders = data.offmap[origin]["touches"] if origin in data.offmap else data.adjacency.get(origin, ())
+    if target not in borders:
+        return (
+            f"{_place_name(origin)} does not border {_place_name(target)}: units cross one border at a time."
+        )
+    if target in data.offmap:
+        return "Units never move into the areas off the map."
+    return None
+
+
+def _assemble(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+    unit = words[1]
+    if position == 1:
+        pool = state["supply"]["units"].get(code, {})
+        if not pool.get(unit):
+            return f"You have no {unit.title()} left in your pool."
+        if unit == "knight":
+            return f"A Knight costs 1 gold; you have {state['players'][code]['gold']}."
+        return f"You cannot assemble a {unit.title()} now."
+    return (
+        f"Units assemble on your Prince's land or your Capital (else your richest land): "
+        f"not on {_place_name(words[2])}."
+    )
+
+
+def _build(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+    building = words[1]
+    if position == 1:
+        if state["supply"]["tokens"].get(building, 0) <= 0:
+            return f"No {building.title()} token is left in the supply."
+        return f"You cannot pay for {a(building.title())} now (gold: {state['players'][code]['gold']})."
+    land = words[2]
+    if controllers(state).get(land) != code:
+        return f"You do not control {_place_name(land)}."
+    if state["lands"][land]["building"]:
+        return f"{_place_name(land)} already has {a(state['lands'][land]['building'].title())}: one building per land."
+    return None
+
+
+def _found(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+    gord = words[1]
+    land = next(
+        key for key, record in catalog().lands.items() if any(g["id"] == gord for g in record["gords"])
+    )
+    if controllers(state).get(land) != code:
+        return f"You do not control {_place_name(land)}, where {_gords()[gord]} stands."
+    if state["lands"][land]["cities"].get(gord) or state["lands"][land]["cities"]:
+        return f"{_place_name(land)} already has a City: one City per land."
+    return f"You cannot pay for the City of {_gords()[gord]} now (gold: {state['players'][code]['gold']})."
+
+
+def _land_choice(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+    place = _place_name(words[position])
+    if words[0] in ("withdraw", "release") and position == 1:
+        return f"You have no {words[1].title()} that can do that now."
+    return {
+        "withdraw": f"{place} is not an adjacent land the beaten units control.",
+        "ask": f"No player's units on {place} can let you pass now (neutral units never do).",
+        "battle": f"No battle is waiting on {place}.",
+        "place": f"You do not control {place}.",
+        "respawn": f"{place} is not a free land of that Prince's principality.",
+        "division": f"{place} is not a unit-free land of another player who controls it.",
+        "send": f"Your Princess cannot go to {place} now (her last mission, another Princess, or a Capital its "
+        "owner does not control).",
+        "release": f"You have no {words[1].title()} on {place}.",
+    }.get(words[0])
+
+
+def _tile(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+    token = words[position]
+    if token not in _instances():
+        return None
+    face_up = {tile.lower() for pile in state["market"].values() for tile in pile["face_up"]}
+    if words[0] == "exchange" and position == 1:
+        return f"{_titled(token)} is not one of your tiles."
+    if token not in face_up:
+        return f"{_titled(token)} is not face up on the Market."
+    return (
+        f"You cannot take {_titled(token)} now (its colour's slots are full, or you own that tile already)."
+    )
+
+
+EXPLAIN = {
+    "move": _move,
+    "assemble": _assemble,
+    "build": _build,
+    "found": _found,
+    "take": _tile,
+    "exchange": _tile,
+    **{
+        verb: _card_use
+        for verb in ("extra", "before", "after", "support", "pledge", "play", "neighbour", "block")
+    },
+    **{
+        verb: _land_choice
+        for verb in ("withdraw", "release", "ask", "battle", "place", "respawn", "division", "send")
+    },
+}
