@@ -1223,7 +1223,9 @@ def _private_block(
         card = data.kind_of(card_id)
         tag = {"court": "Court", "battle": "Battle", "neighbour": "Neighbour"}[card["deck"]]
         icon = card.get("support") or card.get("corner") or ""
-        _text(draw, (x, y), f"{tag}: {card['title'].split(' (')[0]} [{icon}]", TEXT_SIZES["small"])
+        # the id beside the title: it is what /moves lists and what /move accepts besides the title
+        title = f"{card['title'].split(' (')[0]} ({card_id.lower()})"
+        _text(draw, (x, y), f"{tag}: {title} [{icon}]", TEXT_SIZES["small"])
         y += 20
     text = "Plan: " + (", ".join(action.capitalize() for action in plan) if plan else "not sealed yet")
     _text(draw, (x, y + 4), text, TEXT_SIZES["small"])
