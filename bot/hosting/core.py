@@ -57,6 +57,11 @@ DEFAULT_WORKER = "main"
 SENT_RETENTION_S = 7 * 24 * 3600.0
 
 
+def offer_key(offer_id: str) -> str:
+    """The edit key of a deadline offer's message (its buttons are taken off when the offer closes)."""
+    return f"offer:{offer_id}"
+
+
 class StaleGame(HostError):
     """Another writer (this process or another one) changed the game first: nothing was stored."""
 
@@ -108,6 +113,8 @@ class Change:
     events: list[tuple[int | None, str, list[int], str | None, list[list[str]]]] = field(default_factory=list)
     deliveries: list[Delivery] = field(default_factory=list)
     statements: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+    #: deadline offers this change makes (a deadline armed in the same change does not close them)
+    offers: set[str] = field(default_factory=set)
 
 
 class HostCore:
@@ -314,7 +321,8 @@ class HostCore:
                 (live.id,),
             )
             change.deliveries += self._reveal(live, [dict(row) for row in rows])
-        await self._arm_timers(db, live, change, now)
+        armed = await self._arm_timers(db, live, change, now)
+        await self._close_stale_offers(db, live, change, armed)
         for delivery in change.deliveries:  # claimed for this process, which posts them after the commit
             delivery.id = await self.store.add_outbox(
                 db, live.id, delivery.to_payload(), now, self.worker, now + CLAIM_LEASE_S
@@ -536,14 +544,20 @@ class HostCore:
         kept forever); returns how many. Unsent rows are never touched."""
         return await self.store.prune_outbox(self.clock() - keep_s)
 
-    async def _arm_timers(self, db: Connection, live: Live, change: Change, now: float) -> None:
-        """Keep one reminder and one deadline per open human decision; drop those of answered decisions."""
-        status = live.row["status"]
-        if change.statements:  # they may have ended or paused the game
-            rows = await db.fetchall("SELECT status FROM games WHERE id = ?", (live.id,))
-            status = list(rows)[0][0]
-        if not live.state or status != "active":
-            return
+    @staticmethod
+    async def _status_after(db: Connection, live: Live, change: Change) -> str:
+        if not change.statements:
+            return str(live.row["status"])
+        rows = await db.fetchall(
+            "SELECT status FROM games WHERE id = ?", (live.id,)
+        )  # they may end or pause it
+        return str(list(rows)[0][0])
+
+    async def _arm_timers(self, db: Connection, live: Live, change: Change, now: float) -> set[int]:
+        """Keep one reminder and one deadline per open human decision; drop those of answered decisions.
+        Returns the seats that got a new deadline."""
+        if not live.state or await self._status_after(db, live, change) != "active":
+            return set()
         pending = live.game.pending(live.state)
         rows = await db.fetchall(
             "SELECT id, seat, decision_id, kind FROM timers WHERE game_id = ? "
@@ -583,6 +597,38 @@ class HostCore:
                 "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, ?, ?, ?, ?)", new
             )
             self.timers_changed.set()
+        return {seat for _game, kind, seat, _decision, _due in new if kind == "deadline"}
+
+    async def _close_stale_offers(self, db: Connection, live: Live, change: Change, armed: set[int]) -> None:
+        """Close every deadline offer this change makes stale, and take its buttons off: the late seat's turn
+        changed, the game is no longer running (paused, over), or the seat got a new deadline (a resume, an
+        undone move, "keep waiting"). A closed offer's row is gone, so its old buttons are refused."""
+        rows = await db.fetchall(
+            "SELECT offer_id, seat, decision_id FROM offers WHERE game_id = ?", (live.id,)
+        )
+        if not rows:
+            return
+        running = bool(live.state) and await self._status_after(db, live, change) == "active"
+        pending = live.game.pending(live.state) if running else {}
+        sealed = {  # a late seat that has sealed its answer since is late no more
+            (seat, decision_id)
+            for seat, decision_id in await db.fetchall(
+                "SELECT seat, decision_id FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)
+            )
+        }
+        for offer_id, seat, decision_id in rows:
+            decision = pending.get(seat)
+            fresh_deadline = seat in armed and offer_id not in change.offers
+            answered = (seat, decision_id) in sealed
+            if decision is not None and decision.id == decision_id and not fresh_deadline and not answered:
+                continue
+            await db.execute("DELETE FROM offers WHERE game_id = ? AND offer_id = ?", (live.id, offer_id))
+            name = live.seats[seat].name if 0 <= seat < len(live.seats) else "the player"
+            closed = self._public(
+                live, f"{name} let a deadline pass. This offer is closed: the game moved on.", None
+            )
+            closed.edit_key = offer_key(offer_id)
+            change.deliveries.append(closed)
 
     def _hand_to_ai_sql(self, live: Live, seat: int) -> tuple[str, tuple[Any, ...]]:
         level = live.game.ai_levels[0] if live.game.ai_levels else "random"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from rules.engine import (
@@ -18,6 +19,7 @@ from .core import (
     StaleGame,
     TimerClaim,
     log,
+    offer_key,
 )
 
 
@@ -141,6 +143,15 @@ class DeadlinesMixin(HostCore):
                 return change.deliveries + await self._seal(live, seat, decision, default, "deadline")
             return await self._apply_and_store(live, [(seat, default)], "deadline", change)
         others = [s for s in live.seats if s.seat != seat and s.user_id and not s.is_ai]
+        # the offer's buttons carry an unguessable id bound to this deadline: the offer is closed (its row
+        # deleted, its buttons taken off) the moment the turn changes or the seat gets a new deadline
+        offer_id = secrets.token_hex(8)
+        change.statements.append(
+            (
+                "INSERT INTO offers (game_id, offer_id, seat, decision_id, created_at) VALUES (?, ?, ?, ?, ?)",
+                (live.id, offer_id, seat, decision.id, self.clock()),
+            )
+        )
         prompt = Prompt(
             live.id,
             seat,
@@ -153,30 +164,41 @@ class DeadlinesMixin(HostCore):
                 Choice("wait", "Keep waiting"),
                 Choice("ai", "Hand the seat to the AI"),
             ],
-            expiry_id=f"{seat}:{decision.id}",
+            expiry_id=offer_id,
         )
-        change.deliveries.append(
-            self._public(live, prompt.text, None, [s.user_id or "" for s in others], prompt)
-        )
+        change.offers.add(offer_id)
+        offer = self._public(live, prompt.text, None, [s.user_id or "" for s in others], prompt)
+        offer.edit_key = offer_key(offer_id)
+        change.deliveries.append(offer)
         await self._store(live, live, change)
         return change.deliveries
 
-    async def answer_expiry(self, game_id: int, actor: Actor, expiry_id: str, choice: str) -> list[Delivery]:
-        seat_text, _, decision_id = expiry_id.partition(":")
+    async def answer_expiry(self, game_id: int, actor: Actor, offer_id: str, choice: str) -> list[Delivery]:
+        """Claim / wait / AI on an open offer. An offer that is closed (the late seat moved, the game was paused,
+        resumed or undone, the seat has a new deadline, or someone answered first) is refused: nothing changes."""
+        if choice not in ("claim", "wait", "ai"):
+            raise HostError("Answer claim, wait or ai.")
         async with self._lock(game_id):
             live = await self._load(game_id)
             self._require_active(live)
             me = self._seat_for(live, actor)
-            seat = int(seat_text) if seat_text.isdigit() else -1
-            if not 0 <= seat < len(live.seats):
-                raise HostError("That question is no longer open.")
-            decision = live.game.pending(live.state).get(seat)
+            row = await self.store.fetchone(
+                "SELECT seat, decision_id FROM offers WHERE game_id = ? AND offer_id = ?", (live.id, offer_id)
+            )
+            decision = live.game.pending(live.state).get(row["seat"]) if row is not None else None
+            if row is None or decision is None or decision.id != row["decision_id"]:
+                raise HostError(
+                    "That offer is closed: the player has acted or has a new deadline since. "
+                    "/game status shows whom the game waits for now."
+                )
+            seat, decision_id = row["seat"], row["decision_id"]
             if me.seat == seat:
                 raise HostError("This question is for the other players; you can simply make your move.")
-            if decision is None or decision.id != decision_id:
-                raise HostError("That player has acted since: nothing to decide.")
             name = live.seats[seat].name
             change = Change()
+            change.statements.append(
+                ("DELETE FROM offers WHERE game_id = ? AND offer_id = ?", (live.id, offer_id))
+            )
             if choice == "claim":
                 winners = [s.seat for s in live.seats if s.seat != seat]
                 await self._end_with(
@@ -195,7 +217,7 @@ class DeadlinesMixin(HostCore):
                     )
                 )
                 change.deliveries.append(self._public(live, f"{actor.name} keeps waiting for {name}.", None))
-            elif choice == "ai":
+            else:
                 change.statements.append(self._hand_to_ai_sql(live, seat))
                 change.deliveries.append(
                     self._public(
@@ -204,7 +226,5 @@ class DeadlinesMixin(HostCore):
                         None,
                     )
                 )
-            else:
-                raise HostError("Answer claim, wait or ai.")
             await self._store(live, live, change)
         return change.deliveries + await self._run_ai(game_id)
