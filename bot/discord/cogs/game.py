@@ -206,11 +206,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         await self._run(interaction, await within_ack(interaction, work), "You resigned.")
 
     @app_commands.command(
-        name="sub", description="Hand your seat to someone (or, with Manage Channels, any seat)"
+        name="sub",
+        description="Hand your seat to someone (or, with Manage Channels, an absent player's seat)",
     )
     @app_commands.describe(
         member="who takes the seat over",
-        seat="moderators: the seat number of an absent player (default: your own seat)",
+        seat="moderators: the seat of an absent player (missed a deadline or away; default: your own seat)",
     )
     async def sub(
         self,
