@@ -51,6 +51,12 @@ AUTOPASS_DELAY = (20.0, 120.0)
 #: deadlines missed in a row before the AI stands in for a player
 MISSES_BEFORE_AI = 2
 MAX_AI_STEPS = 20_000
+#: open lobbies one user may have at once, and how long a lobby may sit without anyone joining, leaving or
+#: starting it before it closes by itself
+MAX_OPEN_LOBBIES = 3
+LOBBY_IDLE_S = 7 * 24 * 3600.0
+#: the purpose under which front-ends remember a lobby's message (its buttons go when the lobby closes)
+LOBBY_MESSAGE = "lobby"
 #: the worker name of a process that runs alone (several processes each need their own, see ``bot.config``)
 DEFAULT_WORKER = "main"
 #: how long sent deliveries stay in the outbox (for an operator looking at what was posted) before pruning

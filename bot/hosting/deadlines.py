@@ -12,6 +12,8 @@ from rules.engine import (
 from ..models import Actor, Choice, Delivery, HostError, Prompt
 from .core import (
     FIRING_TIMER,
+    LOBBY_IDLE_S,
+    LOBBY_MESSAGE,
     MISSES_BEFORE_AI,
     Change,
     HostCore,
@@ -71,6 +73,8 @@ class DeadlinesMixin(HostCore):
     async def _fire_locked(self, timer: dict[str, Any]) -> tuple[list[Delivery], bool]:
         """The timer's effect, and whether AI seats may have to move after it."""
         live = await self._load(timer["game_id"])
+        if timer["kind"] == "lobby_idle":
+            return await self._close_idle_lobby(live), False
         seat = timer["seat"]
         decision = live.game.pending(live.state).get(seat) if live.row["status"] == "active" else None
         if decision is None or decision.id != timer["decision_id"]:
@@ -82,6 +86,35 @@ class DeadlinesMixin(HostCore):
         if timer["kind"] == "autopass":
             return await self._autopass(live, seat), True
         return await self._expire(live, seat, decision), True
+
+    async def _close_idle_lobby(self, live: Live) -> list[Delivery]:
+        """A lobby untouched (no join, leave or AI added) for ``LOBBY_IDLE_S`` closes; a lobby touched since
+        its timer was set gets a new timer, counted from its last change."""
+        if live.row["status"] != "lobby":
+            return []
+        idle_until = float(live.row["updated_at"]) + LOBBY_IDLE_S
+        change = Change()
+        if idle_until > self.clock():
+            change.statements.append(
+                (
+                    "INSERT INTO timers (game_id, kind, due) VALUES (?, 'lobby_idle', ?)",
+                    (live.id, idle_until),
+                )
+            )
+        else:
+            days = LOBBY_IDLE_S / 86400
+            change.statements.append(("UPDATE games SET status = 'abandoned' WHERE id = ?", (live.id,)))
+            closed = self._public(
+                live,
+                f"The lobby of {live.game.title} #{live.id} closed after {days:g} days without a start. "
+                "/game new opens another.",
+                None,
+            )
+            closed.edit_key = LOBBY_MESSAGE  # the lobby message itself loses its Join / Leave / Start buttons
+            change.deliveries.append(closed)
+        await self._store(live, live, change)
+        self.timers_changed.set()
+        return change.deliveries
 
     async def _autopass(self, live: Live, seat: int) -> list[Delivery]:
         """The seat still has only one answer: give it, unless its player turned automatic passing off since."""

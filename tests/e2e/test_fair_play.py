@@ -6,9 +6,11 @@ import copy
 
 import pytest
 
+from bot.hosting.core import LOBBY_IDLE_S, MAX_OPEN_LOBBIES
 from tests.e2e.conftest import Table
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.test_flows import started
+from tests.e2e.test_play import open_lobby
 
 CLAIM, AI = "Claim the game", "Hand the seat to the AI"
 
@@ -68,3 +70,24 @@ async def test_a_live_offer_still_ends_the_game(table: Table, fake: FakeDiscord)
     offer = await alice_misses_her_deadline(table, alice, bob)
     await table.press(bob, offer, CLAIM)
     assert "Game over: bob wins" in table.last_public().content
+
+
+async def test_an_idle_lobby_closes_and_loses_its_buttons(table: Table, fake: FakeDiscord) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    await open_lobby(table, alice)
+    lobby = fake.channel_messages(fake.general)[0]
+    table.clock.advance(LOBBY_IDLE_S + 1)  # type: ignore[attr-defined]
+    await table.running.timers.fire_once()
+    assert "closed after 7 days without a start" in fake.messages[lobby.id].content
+    assert not fake.messages[lobby.id].buttons()
+    status = await table.slash(bob, "game status")
+    assert "no game" in table.reply_text(status).lower()
+
+
+async def test_the_fourth_open_lobby_is_refused_with_a_sentence(table: Table, fake: FakeDiscord) -> None:
+    alice = fake.add_user("alice")
+    for number in range(MAX_OPEN_LOBBIES):
+        await open_lobby(table, alice, channel_id=await fake.create_channel(f"room-{number}"))
+    refused = await table.slash(alice, "game new", game="babylone")
+    reply = fake.replies(refused)[0]
+    assert reply.ephemeral and "already have 3 open lobbies" in reply.text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.host import Host, HostError
-from bot.hosting.core import offer_key
+from bot.hosting.core import LOBBY_IDLE_S, MAX_OPEN_LOBBIES, offer_key
 from bot.models import Actor, Delivery
 from rules.engine import State
 from rules.engine.registry import register, unregister
@@ -126,3 +126,52 @@ async def test_each_late_seat_of_a_sealed_decision_has_its_own_offer(
         await host.answer_expiry(game_id, CAROL, by_seat[1].prompt.expiry_id, "claim")
     await host.answer_expiry(game_id, ALICE, by_seat[2].prompt.expiry_id, "ai")
     assert (await host.game_info(game_id)).seats[2].is_ai
+
+
+# ---- bounded resources: lobbies ------------------------------------------------------------------------------
+
+
+async def test_a_user_keeps_at_most_three_open_lobbies(host: Host) -> None:
+    for number in range(MAX_OPEN_LOBBIES):
+        await host.create_game("g", f"room-{number}", ALICE, "babylone")
+    with pytest.raises(HostError, match="already have 3 open lobbies") as refused:
+        await host.create_game("g", "room-9", ALICE, "babylone")
+    assert "<#room-0>" in str(refused.value)
+    await host.create_game("g", "room-9", BOB, "babylone")  # the cap is per person
+    await host.abandon("room-0", ALICE)
+    await host.create_game("g", "room-9b", ALICE, "babylone")
+
+
+async def test_an_idle_lobby_closes_by_itself_and_a_touched_one_waits_longer(host: Host, clock) -> None:
+    info = await host.create_game("g", CHANNEL, ALICE, "babylone")
+    clock.advance(LOBBY_IDLE_S - 3600)
+    await host.join(CHANNEL, BOB)  # a change: the week counts from here
+    clock.advance(3600)
+    assert await host.fire_due_timers() == []
+    assert (await host.game_info(info.game_id)).status == "lobby"
+    clock.advance(LOBBY_IDLE_S)
+    (closed,) = await host.fire_due_timers()
+    assert "closed after 7 days without a start" in closed.text and closed.edit_key == "lobby"
+    assert (await host.game_info(info.game_id)).status == "abandoned"
+    assert await host.next_timer_due() is None
+    await host.create_game("g", CHANNEL, ALICE, "babylone")  # the channel is free again
+
+
+async def test_the_lobby_timer_survives_a_restart(database, clock) -> None:
+    first = await Host.open(database, clock=clock)
+    info = await first.create_game("g", CHANNEL, ALICE, "babylone")
+    await first.close()
+    clock.advance(LOBBY_IDLE_S + 1)
+    second = await Host.open(database, clock=clock)
+    try:
+        assert await second.fire_due_timers()
+        assert (await second.game_info(info.game_id)).status == "abandoned"
+    finally:
+        await second.close()
+
+
+async def test_a_started_game_leaves_its_lobby_timer_idle(host: Host, clock) -> None:
+    game_id = await _start(host, "babylone", ALICE, BOB, deadline_hours=168.0, first="1")
+    clock.advance(LOBBY_IDLE_S + 1)
+    await host.fire_due_timers()
+    assert (await host.game_info(game_id)).status == "active"

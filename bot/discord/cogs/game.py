@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.host import Host
+from bot.hosting.core import LOBBY_MESSAGE
 from bot.models import Delivery, GameInfo, HostError
 from rules.engine import available_games, get_game
 
@@ -23,7 +24,7 @@ from ..components import lobby_view
 
 log = logging.getLogger(__name__)
 OPTION_PAIR = re.compile(r"([\w-]+)\s*[=:]\s*([^\s,;]+)")
-LOBBY = "lobby"
+LOBBY = LOBBY_MESSAGE
 
 
 def parse_options(text: str) -> dict[str, str]:
