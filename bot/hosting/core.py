@@ -20,10 +20,12 @@ import json
 import logging
 import random
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from rules.engine import (
     Decision,
@@ -41,6 +43,8 @@ from ..verify import commit_hash as commit_hash  # re-exported: the sealing code
 from ..verify import commit_string
 
 log = logging.getLogger(__name__)
+K = TypeVar("K")
+V = TypeVar("V")
 
 ACTIVE = ("lobby", "active", "paused")
 MIN_DEADLINE_H, MAX_DEADLINE_H = 1.0, 7 * 24.0
@@ -51,6 +55,9 @@ AUTOPASS_DELAY = (20.0, 120.0)
 #: deadlines missed in a row before the AI stands in for a player
 MISSES_BEFORE_AI = 2
 MAX_AI_STEPS = 20_000
+#: games whose last state this process keeps, so that loading a game it just stored needs one query
+#: (a PRINCIPES game holds about 0.1 MB in memory: ``python -m bench memory`` measures the bound)
+KNOWN_GAMES = 256
 #: open lobbies one user may have at once, and how long a lobby may sit without anyone joining, leaving or
 #: starting it before it closes by itself
 MAX_OPEN_LOBBIES = 3
@@ -66,6 +73,26 @@ SENT_RETENTION_S = 7 * 24 * 3600.0
 def offer_key(offer_id: str) -> str:
     """The edit key of a deadline offer's message (its buttons are taken off when the offer closes)."""
     return f"offer:{offer_id}"
+
+
+class LruCache(OrderedDict[K, V]):
+    """A dict that forgets its least recently used entries beyond ``size`` (a read counts as a use)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def get(self, key: K, default: Any = None) -> Any:
+        if key not in self:
+            return default
+        self.move_to_end(key)
+        return super().__getitem__(key)
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
 
 
 class StaleGame(HostError):
@@ -133,13 +160,17 @@ class HostCore:
         self.clock = clock
         #: this process's name in the claims on timers and outbox rows (unique among running processes)
         self.worker = worker
-        self._locks: dict[int, asyncio.Lock] = {}
-        #: game id -> the game as last loaded or stored by this process, valid while its version matches
-        self._known: dict[int, Live] = {}
+        #: one lock per game while anyone holds or awaits it: a lock nobody refers to any more is dropped
+        #: (``async with`` keeps a reference for as long as it holds or waits), so the map stays small
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        #: game id -> the game as last loaded or stored by this process, valid while its version matches; the
+        #: least recently used are forgotten beyond ``KNOWN_GAMES`` (a forgotten game is rebuilt from its
+        #: snapshot on its next load)
+        self._known: LruCache[int, Live] = LruCache(KNOWN_GAMES)
         #: draws the delay before an automatic pass (tests seed it)
         self.autopass_rng = random.Random()
         #: game id -> (seat, status message key, log lines) of a multi-step action in progress
-        self._steps: dict[int, tuple[int, str, list[str]]] = {}
+        self._steps: LruCache[int, tuple[int, str, list[str]]] = LruCache(KNOWN_GAMES)
         #: set when a timer is added, so a front-end's timer loop can wake up early
         self.timers_changed = asyncio.Event()
 
@@ -153,7 +184,10 @@ class HostCore:
         await self.store.close()
 
     def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     async def _row(self, game_id: int) -> dict[str, Any]:
         if not 0 < game_id < 2**63:  # a forged or corrupted button id: no database integer can hold it

@@ -195,6 +195,7 @@ class LobbyMixin(HostCore):
         change.statements.append(
             ("UPDATE games SET status = 'active', num_players = ? WHERE id = ?", (len(seats), live.id))
         )
+        change.statements.append(("DELETE FROM timers WHERE game_id = ? AND kind = 'lobby_idle'", (live.id,)))
         started = replace(
             live, row={**row, "status": "active", "num_players": len(seats)}, seats=seats, state=state, seq=-1
         )

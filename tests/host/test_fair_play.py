@@ -175,3 +175,62 @@ async def test_a_started_game_leaves_its_lobby_timer_idle(host: Host, clock) -> 
     clock.advance(LOBBY_IDLE_S + 1)
     await host.fire_due_timers()
     assert (await host.game_info(game_id)).status == "active"
+
+
+# ---- bounded resources: the games and locks a process keeps --------------------------------------------------
+
+
+class QueryCounter:
+    """Counts the store's reads while installed."""
+
+    def __init__(self, host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        for name in ("fetchone", "fetchall"):
+            original = getattr(host.store, name)
+
+            async def counted(*args, _original=original, **kwargs):
+                self.count += 1
+                return await _original(*args, **kwargs)
+
+            monkeypatch.setattr(host.store, name, counted)
+
+
+async def test_the_known_games_are_bounded_and_a_hot_game_still_loads_in_one_query(
+    host: Host, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(host._known, "size", 8)  # noqa: SLF001 - a small bound, to go past it quickly
+    first = await _start(host, "babylone", ALICE, BOB, first="1")
+    others = []
+    for number in range(12):  # more games than the bound
+        channel = f"other-{number}"
+        info = await host.create_game("g", channel, ALICE, "babylone", {"first": "1"})
+        await host.join(channel, BOB)
+        await host.start(channel, ALICE, order="given")
+        others.append(info.game_id)
+    assert len(host._known) == 8 and first not in host._known  # noqa: SLF001 - the oldest went first
+    hot = others[-1]
+    await host.act(hot, ALICE, (await host.prompt_of(hot, ALICE.user_id)).choices[0].action)
+    counter = QueryCounter(host, monkeypatch)
+    await host._load(hot)  # noqa: SLF001 - the game this process stored last: its row only
+    assert counter.count == 1
+    live = await host._load(first)  # noqa: SLF001 - forgotten: rebuilt from its snapshot and events
+    assert counter.count > 2 and live.state == await host.replay_state(first)
+
+
+async def test_a_lock_is_kept_while_held_or_awaited_and_dropped_after(host: Host) -> None:
+    import asyncio
+    import gc
+
+    order: list[str] = []
+
+    async def hold(name: str, pause: float) -> None:
+        async with host._lock(7):  # noqa: SLF001
+            order.append(f"{name} in")
+            gc.collect()  # nothing may drop the lock the other task waits on
+            await asyncio.sleep(pause)
+            order.append(f"{name} out")
+
+    await asyncio.gather(hold("a", 0.01), hold("b", 0))
+    assert order == ["a in", "a out", "b in", "b out"]
+    gc.collect()
+    assert 7 not in host._locks  # noqa: SLF001
