@@ -90,6 +90,8 @@ class PrincesBot(commands.Bot):
             intents=intents(),
             help_command=None,
             tree_cls=TrackedTree,
+            # no message pings anyone unless it names them: a display name like "@everyone <@&1>" stays text
+            allowed_mentions=discord.AllowedMentions.none(),
             **client_options,
         )
         self.host = host

@@ -20,10 +20,12 @@ import json
 import logging
 import random
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from rules.engine import (
     Decision,
@@ -41,6 +43,8 @@ from ..verify import commit_hash as commit_hash  # re-exported: the sealing code
 from ..verify import commit_string
 
 log = logging.getLogger(__name__)
+K = TypeVar("K")
+V = TypeVar("V")
 
 ACTIVE = ("lobby", "active", "paused")
 MIN_DEADLINE_H, MAX_DEADLINE_H = 1.0, 7 * 24.0
@@ -51,10 +55,44 @@ AUTOPASS_DELAY = (20.0, 120.0)
 #: deadlines missed in a row before the AI stands in for a player
 MISSES_BEFORE_AI = 2
 MAX_AI_STEPS = 20_000
+#: games whose last state this process keeps, so that loading a game it just stored needs one query
+#: (a PRINCIPES game holds about 0.1 MB in memory: ``python -m bench memory`` measures the bound)
+KNOWN_GAMES = 256
+#: open lobbies one user may have at once, and how long a lobby may sit without anyone joining, leaving or
+#: starting it before it closes by itself
+MAX_OPEN_LOBBIES = 3
+LOBBY_IDLE_S = 7 * 24 * 3600.0
+#: the purpose under which front-ends remember a lobby's message (its buttons go when the lobby closes)
+LOBBY_MESSAGE = "lobby"
 #: the worker name of a process that runs alone (several processes each need their own, see ``bot.config``)
 DEFAULT_WORKER = "main"
 #: how long sent deliveries stay in the outbox (for an operator looking at what was posted) before pruning
 SENT_RETENTION_S = 7 * 24 * 3600.0
+
+
+def offer_key(offer_id: str) -> str:
+    """The edit key of a deadline offer's message (its buttons are taken off when the offer closes)."""
+    return f"offer:{offer_id}"
+
+
+class LruCache(OrderedDict[K, V]):
+    """A dict that forgets its least recently used entries beyond ``size`` (a read counts as a use)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def get(self, key: K, default: Any = None) -> Any:
+        if key not in self:
+            return default
+        self.move_to_end(key)
+        return super().__getitem__(key)
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
 
 
 class StaleGame(HostError):
@@ -108,6 +146,8 @@ class Change:
     events: list[tuple[int | None, str, list[int], str | None, list[list[str]]]] = field(default_factory=list)
     deliveries: list[Delivery] = field(default_factory=list)
     statements: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+    #: deadline offers this change makes (a deadline armed in the same change does not close them)
+    offers: set[str] = field(default_factory=set)
 
 
 class HostCore:
@@ -120,13 +160,17 @@ class HostCore:
         self.clock = clock
         #: this process's name in the claims on timers and outbox rows (unique among running processes)
         self.worker = worker
-        self._locks: dict[int, asyncio.Lock] = {}
-        #: game id -> the game as last loaded or stored by this process, valid while its version matches
-        self._known: dict[int, Live] = {}
+        #: one lock per game while anyone holds or awaits it: a lock nobody refers to any more is dropped
+        #: (``async with`` keeps a reference for as long as it holds or waits), so the map stays small
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        #: game id -> the game as last loaded or stored by this process, valid while its version matches; the
+        #: least recently used are forgotten beyond ``KNOWN_GAMES`` (a forgotten game is rebuilt from its
+        #: snapshot on its next load)
+        self._known: LruCache[int, Live] = LruCache(KNOWN_GAMES)
         #: draws the delay before an automatic pass (tests seed it)
         self.autopass_rng = random.Random()
         #: game id -> (seat, status message key, log lines) of a multi-step action in progress
-        self._steps: dict[int, tuple[int, str, list[str]]] = {}
+        self._steps: LruCache[int, tuple[int, str, list[str]]] = LruCache(KNOWN_GAMES)
         #: set when a timer is added, so a front-end's timer loop can wake up early
         self.timers_changed = asyncio.Event()
 
@@ -140,7 +184,10 @@ class HostCore:
         await self.store.close()
 
     def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     async def _row(self, game_id: int) -> dict[str, Any]:
         if not 0 < game_id < 2**63:  # a forged or corrupted button id: no database integer can hold it
@@ -314,7 +361,8 @@ class HostCore:
                 (live.id,),
             )
             change.deliveries += self._reveal(live, [dict(row) for row in rows])
-        await self._arm_timers(db, live, change, now)
+        armed = await self._arm_timers(db, live, change, now)
+        await self._close_stale_offers(db, live, change, armed)
         for delivery in change.deliveries:  # claimed for this process, which posts them after the commit
             delivery.id = await self.store.add_outbox(
                 db, live.id, delivery.to_payload(), now, self.worker, now + CLAIM_LEASE_S
@@ -536,14 +584,20 @@ class HostCore:
         kept forever); returns how many. Unsent rows are never touched."""
         return await self.store.prune_outbox(self.clock() - keep_s)
 
-    async def _arm_timers(self, db: Connection, live: Live, change: Change, now: float) -> None:
-        """Keep one reminder and one deadline per open human decision; drop those of answered decisions."""
-        status = live.row["status"]
-        if change.statements:  # they may have ended or paused the game
-            rows = await db.fetchall("SELECT status FROM games WHERE id = ?", (live.id,))
-            status = list(rows)[0][0]
-        if not live.state or status != "active":
-            return
+    @staticmethod
+    async def _status_after(db: Connection, live: Live, change: Change) -> str:
+        if not change.statements:
+            return str(live.row["status"])
+        rows = await db.fetchall(
+            "SELECT status FROM games WHERE id = ?", (live.id,)
+        )  # they may end or pause it
+        return str(list(rows)[0][0])
+
+    async def _arm_timers(self, db: Connection, live: Live, change: Change, now: float) -> set[int]:
+        """Keep one reminder and one deadline per open human decision; drop those of answered decisions.
+        Returns the seats that got a new deadline."""
+        if not live.state or await self._status_after(db, live, change) != "active":
+            return set()
         pending = live.game.pending(live.state)
         rows = await db.fetchall(
             "SELECT id, seat, decision_id, kind FROM timers WHERE game_id = ? "
@@ -583,6 +637,38 @@ class HostCore:
                 "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, ?, ?, ?, ?)", new
             )
             self.timers_changed.set()
+        return {seat for _game, kind, seat, _decision, _due in new if kind == "deadline"}
+
+    async def _close_stale_offers(self, db: Connection, live: Live, change: Change, armed: set[int]) -> None:
+        """Close every deadline offer this change makes stale, and take its buttons off: the late seat's turn
+        changed, the game is no longer running (paused, over), or the seat got a new deadline (a resume, an
+        undone move, "keep waiting"). A closed offer's row is gone, so its old buttons are refused."""
+        rows = await db.fetchall(
+            "SELECT offer_id, seat, decision_id FROM offers WHERE game_id = ?", (live.id,)
+        )
+        if not rows:
+            return
+        running = bool(live.state) and await self._status_after(db, live, change) == "active"
+        pending = live.game.pending(live.state) if running else {}
+        sealed = {  # a late seat that has sealed its answer since is late no more
+            (seat, decision_id)
+            for seat, decision_id in await db.fetchall(
+                "SELECT seat, decision_id FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)
+            )
+        }
+        for offer_id, seat, decision_id in rows:
+            decision = pending.get(seat)
+            fresh_deadline = seat in armed and offer_id not in change.offers
+            answered = (seat, decision_id) in sealed
+            if decision is not None and decision.id == decision_id and not fresh_deadline and not answered:
+                continue
+            await db.execute("DELETE FROM offers WHERE game_id = ? AND offer_id = ?", (live.id, offer_id))
+            name = live.seats[seat].name if 0 <= seat < len(live.seats) else "the player"
+            closed = self._public(
+                live, f"{name} let a deadline pass. This offer is closed: the game moved on.", None
+            )
+            closed.edit_key = offer_key(offer_id)
+            change.deliveries.append(closed)
 
     def _hand_to_ai_sql(self, live: Live, seat: int) -> tuple[str, tuple[Any, ...]]:
         level = live.game.ai_levels[0] if live.game.ai_levels else "random"

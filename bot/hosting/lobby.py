@@ -17,7 +17,9 @@ from rules.engine.rng import SEED_BYTES, Seed, seed_scheme, shuffle_seats
 from ..models import Actor, Delivery, GameInfo, HostError, SeatInfo
 from ..storage import Connection
 from .core import (
+    LOBBY_IDLE_S,
     MAX_DEADLINE_H,
+    MAX_OPEN_LOBBIES,
     MIN_DEADLINE_H,
     Change,
     HostCore,
@@ -58,6 +60,7 @@ class LobbyMixin(HostCore):
         seed_scheme(seed_text)  # a seed given by a caller must be one the generators take
         if await self.game_in_channel(channel_id):
             raise HostError("This channel already has a game. Finish or abandon it first (/game status).")
+        await self._check_lobby_cap(actor)
         now = self.clock()
         window = int(window_hours * 3600)
         async with self.store.transaction() as db:
@@ -85,7 +88,26 @@ class LobbyMixin(HostCore):
                     "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
                     (game_id, actor.user_id, actor.name),
                 )
+            await db.execute(  # a lobby nobody starts closes by itself (see DeadlinesMixin._close_idle_lobby)
+                "INSERT INTO timers (game_id, kind, due) VALUES (?, 'lobby_idle', ?)",
+                (game_id, now + LOBBY_IDLE_S),
+            )
+        self.timers_changed.set()
         return await self.game_info(game_id)
+
+    async def _check_lobby_cap(self, actor: Actor) -> None:
+        """A user may keep only a few lobbies open at once (across all servers), so nobody fills the database
+        or a server's channels with lobbies nobody starts."""
+        rows = await self.store.fetchall(
+            "SELECT id, channel_id FROM games WHERE creator_id = ? AND status = 'lobby' ORDER BY id",
+            (actor.user_id,),
+        )
+        if len(rows) >= MAX_OPEN_LOBBIES:
+            where = ", ".join(f"#{row['id']} in <#{row['channel_id']}>" for row in rows)
+            raise HostError(
+                f"You already have {len(rows)} open lobbies ({where}), the most one person may keep: start or "
+                "abandon one of them first (/game start, /game abandon in its channel)."
+            )
 
     async def _lobby(self, channel_id: str) -> Live:
         live = await self._live_in_channel(channel_id)
@@ -173,6 +195,7 @@ class LobbyMixin(HostCore):
         change.statements.append(
             ("UPDATE games SET status = 'active', num_players = ? WHERE id = ?", (len(seats), live.id))
         )
+        change.statements.append(("DELETE FROM timers WHERE game_id = ? AND kind = 'lobby_idle'", (live.id,)))
         started = replace(
             live, row={**row, "status": "active", "num_players": len(seats)}, seats=seats, state=state, seq=-1
         )

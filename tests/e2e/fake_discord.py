@@ -186,6 +186,8 @@ class FakeDiscord:
         self.deleted_channels: set[int] = set()
         self.forbidden_channels: set[int] = set()
         self.messages: dict[int, FakeMessage] = {}
+        #: (message id, content, allowed_mentions) of every message body the bot sent or edited
+        self.mention_log: list[tuple[int, str, JSON | None]] = []
         self._by_channel: dict[int, list[FakeMessage]] = {}
         #: when the bot last made a request concerning each channel (the benchmark's latency end point)
         self.last_request_at: dict[int, float] = {}
@@ -860,10 +862,17 @@ class FakeDiscord:
         )
         self.messages[message.id] = message
         self._by_channel.setdefault(channel_id, []).append(message)
+        self._record_mentions(message, body)
         return message
 
-    @staticmethod
-    def _apply_edit(message: FakeMessage, body: JSON, files: list[tuple[str, bytes]]) -> None:
+    def _record_mentions(self, message: FakeMessage, body: JSON) -> None:
+        """Every message body the bot sent or edited, with its allowed_mentions (absent: Discord's default,
+        which pings whatever the content mentions)."""
+        if "content" in body:
+            self.mention_log.append((message.id, body.get("content") or "", body.get("allowed_mentions")))
+
+    def _apply_edit(self, message: FakeMessage, body: JSON, files: list[tuple[str, bytes]]) -> None:
+        self._record_mentions(message, body)
         message.edits += 1
         if "content" in body:
             message.content = body["content"] or ""

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from bot.host import Host, HostError
+from bot.models import Actor
 from rules.engine import get_game
 from tests.conftest import ALICE, BOB, CAROL, MOD
 
@@ -174,7 +175,9 @@ async def test_resign_abandon_sub_and_votes(host: Host) -> None:
     assert "carol takes over seat 2" in deliveries[0].text
     with pytest.raises(HostError, match="Manage Channels"):
         await host.sub(CHANNEL, ALICE, BOB, seat=1)
-    await host.sub(CHANNEL, MOD, BOB, seat=1)
+    with pytest.raises(HostError, match="carol is playing"):  # a present player's seat is theirs to hand over
+        await host.sub(CHANNEL, MOD, BOB, seat=1)
+    await host.sub(CHANNEL, CAROL, BOB)
     with pytest.raises(HostError, match="no draw"):
         await host.offer_draw(CHANNEL, ALICE)
     first = await host.abandon(CHANNEL, ALICE)
@@ -206,7 +209,20 @@ async def test_lost_channel_pauses_and_resumes_elsewhere(host: Host) -> None:
     assert {d.user_id for d in deliveries} == {ALICE.user_id, BOB.user_id}
     assert all(d.kind == "private" for d in deliveries)
     assert (await host.game_info(game_id)).status == "paused"
-    await host.resume("chan-2", BOB, guild_id="guild")
+    asked = await host.resume("chan-2", BOB, guild_id="guild")  # one player alone cannot move the game
+    assert asked[0].channel_id == "chan-2" and "Waiting for: alice" in asked[0].text
+    assert (await host.game_info(game_id)).status == "paused"
+    await host.resume("chan-2", ALICE, guild_id="guild")
+    info = await host.game_info(game_id)
+    assert info.status == "active" and info.channel_id == "chan-2"
+
+
+async def test_a_moderator_moves_a_lost_game_at_once(host: Host) -> None:
+    game_id = await _started_babylone(host)
+    await host.channel_lost(CHANNEL)
+    with pytest.raises(HostError, match="no paused game of yours"):
+        await host.resume("chan-2", MOD, guild_id="guild")  # a moderator who does not play it cannot find it
+    await host.resume("chan-2", Actor(BOB.user_id, BOB.name, can_manage=True), guild_id="guild")
     info = await host.game_info(game_id)
     assert info.status == "active" and info.channel_id == "chan-2"
 

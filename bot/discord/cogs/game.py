@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.host import Host
+from bot.hosting.core import LOBBY_MESSAGE
 from bot.models import Delivery, GameInfo, HostError
 from rules.engine import available_games, get_game
 
@@ -23,7 +24,7 @@ from ..components import lobby_view
 
 log = logging.getLogger(__name__)
 OPTION_PAIR = re.compile(r"([\w-]+)\s*[=:]\s*([^\s,;]+)")
-LOBBY = "lobby"
+LOBBY = LOBBY_MESSAGE
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -206,11 +207,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         await self._run(interaction, await within_ack(interaction, work), "You resigned.")
 
     @app_commands.command(
-        name="sub", description="Hand your seat to someone (or, with Manage Channels, any seat)"
+        name="sub",
+        description="Hand your seat to someone (or, with Manage Channels, an absent player's seat)",
     )
     @app_commands.describe(
         member="who takes the seat over",
-        seat="moderators: the seat number of an absent player (default: your own seat)",
+        seat="moderators: the seat of an absent player (missed a deadline or away; default: your own seat)",
     )
     async def sub(
         self,
