@@ -32,8 +32,8 @@ from bot.runtime import settle_heap
 from bot.storage.postgres import redact_url
 from render import warm_up
 
-from .common import Interaction, answer_error
-from .components import DYNAMIC_ITEMS
+from .common import UNREADABLE, Interaction, answer_error, send
+from .components import CUSTOM_ID_PREFIX, DYNAMIC_ITEMS
 from .sender import Sender
 from .timers import TimerLoop
 
@@ -125,6 +125,24 @@ class PrincesBot(commands.Bot):
     async def wait_idle(self, timeout: float = 10.0) -> None:
         """Until no interaction, timer or flush is running (tests; a graceful shutdown)."""
         await asyncio.wait_for(self._idle.wait(), timeout)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a component of ours that no dynamic item reads (forged, damaged, or made by an older
+        version) gets a sentence: discord.py would drop it silently, and the user would see "This interaction
+        failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str(dict(interaction.data or {}).get("custom_id", ""))  # type: ignore[call-overload]
+        if not custom_id.startswith(CUSTOM_ID_PREFIX) or any(
+            item.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+            for item in DYNAMIC_ITEMS
+        ):
+            return
+        async with self.busy():
+            try:
+                await send(interaction, UNREADABLE, ephemeral=True)
+            except discord.HTTPException:
+                log.warning("could not answer the unreadable component %r", custom_id[:100])
 
     # ---- life cycle --------------------------------------------------------------------------------------
     async def setup_hook(self) -> None:

@@ -320,6 +320,33 @@ class FakeDiscord:
             data["values"] = list(values)
         return await self._push(3, user, message.channel_id, data, message=message)
 
+    async def click_forged(
+        self,
+        user: FakeUser,
+        custom_id: str,
+        values: Iterable[str] | None = None,
+        channel_id: int | None = None,
+        content: str = "",
+    ) -> InteractionRecord:
+        """Press a component the bot did not make as it is (an older version's, or a forged one): a message of the
+        bot's carrying it is stored first, since Discord only sends clicks on a message's components. The
+        message goes to ``channel_id``, or to the user's DM when None."""
+        if channel_id is None:
+            channel_id = self.dm_channels.setdefault(user.id, self._ids.next())
+        if values is None:
+            component: JSON = {"type": 2, "style": 1, "label": "?", "custom_id": custom_id}
+        else:
+            options = [{"label": value[:100] or "-", "value": value} for value in dict.fromkeys(values)]
+            component = {
+                "type": 3,
+                "custom_id": custom_id,
+                "options": options or [{"label": "-", "value": "-"}],
+            }
+        message = self._store(
+            channel_id, {"content": content, "components": [{"type": 1, "components": [component]}]}, []
+        )
+        return await self.click(user, message, custom_id, values)
+
     async def delete_channel(self, channel_id: int) -> None:
         """Delete a guild channel: later requests to it answer 404 and the gateway says CHANNEL_DELETE."""
         channel = self.channels.pop(channel_id)
