@@ -53,7 +53,7 @@ async def test_console_errors_are_sentences(tmp_path) -> None:
         ["/move 1>2", "/game new chess", "/dance", "/game new babylone", "/game start"],
         output.append,
     )
-    assert output[0].startswith("! No game here yet")
+    assert output[0].startswith("! There is no game in this channel. Start one with /game new")
     assert any("no game 'chess'" in line for line in output)
     assert any("Unknown command /dance" in line for line in output)
     assert any("at least 2 players" in line for line in output)
