@@ -50,7 +50,7 @@ def _relative(seconds: float) -> str:
     """A duration as a person says it: "in 3 h", "20 min ago", "now"."""
     span = abs(seconds)
     if span < 60:
-        return "now"
+        return "just now"
     if span < 3600:
         amount = f"{round(span / 60)} min"
     elif span < 48 * 3600:

@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from rules.engine import name_seats
 from rules.the_prince.board import COLUMNS, SIZE, parse_tile, parse_tile_token, xy
 
 from .common import COLOURS, centred_text, font, new_canvas, text_colour_on
@@ -57,7 +58,8 @@ def render(view: dict[str, Any]) -> Image.Image:
 def _title(view: dict[str, Any]) -> str:
     result = view.get("result")
     if result:
-        return "The Prince - " + result["reason"]
+        reason = name_seats(result["reason"], view.get("seat_names") or [])
+        return "The Prince - " + (f"draw: {reason}" if result["draw"] else reason)
     phase = view["phase"]
     if phase in ("landing", "explore"):
         stage = f"turn {view['turn']}, {PHASE_NAMES[phase]}"

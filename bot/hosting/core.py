@@ -74,6 +74,11 @@ class TimerClaim:
 FIRING_TIMER: contextvars.ContextVar[TimerClaim | None] = contextvars.ContextVar("firing_timer", default=None)
 
 
+def kind_words(kind: str) -> str:
+    """A decision kind as words: "clergy_penalty" reads "clergy penalty", "choose-order" "choose order"."""
+    return kind.replace("_", " ").replace("-", " ")
+
+
 def commit_hash(nonce: str, game_id: int, decision_id: str, seat: int, action: str) -> str:
     """The public commitment to a sealed choice: anyone can recompute it once nonce and action are published."""
     return hashlib.sha256(f"{nonce}|{game_id}|{decision_id}|{seat}|{action}".encode()).hexdigest()
@@ -591,9 +596,12 @@ class HostCore:
         )
 
     def _waiting_line(self, live: Live, seat: int, decision: Decision) -> str:
+        """Whom the game waits for, as "Now: alice decides (move): <the prompt>"; an AI seat's line has no
+        prompt (a prompt speaks to a person)."""
         who = live.seats[seat].label
         verb = "seals" if decision.sealed else "decides"
-        return f"Now: {who} {verb} ({decision.kind}): {decision.prompt}"
+        line = f"Now: {who} {verb} ({kind_words(decision.kind)})"
+        return f"{line}." if live.seats[seat].is_ai else f"{line}: {decision.prompt}"
 
     def _waiting_lines(
         self, live: Live, pending: dict[int, Decision], sealed: Collection[int] = ()
@@ -608,17 +616,18 @@ class HostCore:
 
     @staticmethod
     def _sealed_line(live: Live, pending: dict[int, Decision], done: list[int]) -> str:
-        """ "alice: sealed (plan), waiting for bob and carol." for seats that sealed while others decide."""
+        """One line for the seats that sealed while others decide: "alice: sealed (plan), waiting for bob"."""
         names = listing([live.seats[s].name for s in done])
         others = listing([live.seats[s].name for s in sorted(pending) if s not in done]) or "the reveal"
-        return f"{names}: sealed ({pending[done[0]].kind}), waiting for {others}."
+        return f"{names}: sealed ({kind_words(pending[done[0]].kind)}), waiting for {others}."
 
     def _result_words(self, live: Live, winners: tuple[int, ...] | list[int], draw: bool, reason: str) -> str:
-        """ "alice wins. <reason>" (or "a draw. <reason>"), with the players' names."""
-        if draw:
-            return self._named(live, f"a draw. {reason}".strip())
+        """The result as words, with the players' names, ending as a sentence: "alice wins. <reason>" or
+        "a draw. <reason>"."""
         names = listing([live.seats[w].name for w in winners])
-        return self._named(live, f"{names} {'win' if len(winners) > 1 else 'wins'}. {reason}".strip())
+        words = f"a draw. {reason}" if draw else f"{names} {'win' if len(winners) > 1 else 'wins'}. {reason}"
+        words = words.strip()
+        return self._named(live, words if words.endswith((".", "!", "?")) else f"{words}.")
 
     def _result_text(self, live: Live, winners: tuple[int, ...] | list[int], draw: bool, reason: str) -> str:
         return f"Game over: {self._result_words(live, winners, draw, reason)}"

@@ -26,6 +26,7 @@ from .core import (
     HostCore,
     Live,
     commit_hash,
+    kind_words,
 )
 from .queries import games_awaiting_ai
 
@@ -172,7 +173,7 @@ class PlayMixin(HostCore):
                 deadline = self.clock() + after.row["window_seconds" if window else "deadline_seconds"]
             verb = "seals" if is_sealed else "decides"
             until = f", deadline <t:{int(deadline)}:R>" if deadline is not None else ""
-            lines.append(f"Now: {who.label} {verb} ({kind}){until}")
+            lines.append(f"Now: {who.label} {verb} ({kind_words(kind)}){until}")
         done = [seat for seat, _kind, _sealed in waiting if seat in sealed]
         if done:
             lines.append(self._sealed_line(after, pending, done))
@@ -206,7 +207,7 @@ class PlayMixin(HostCore):
             s for s, d in game.pending(live.state).items() if d.sealed and s not in sealed and s != seat
         ]
         if waiting:
-            text = f"{name} has sealed ({decision.kind}). Commit: `{digest}`."
+            text = f"{name} has sealed ({kind_words(decision.kind)}). Commit: `{digest}`."
             change.deliveries.append(self._public(live, text, view=None))
             await self._round_status(live, live, change, sealed={*sealed, seat})
             await self._store(live, live, change)
@@ -214,7 +215,7 @@ class PlayMixin(HostCore):
         change.deliveries.append(
             self._public(
                 live,
-                f"{name} has sealed ({decision.kind}). Commit: `{digest}`. "
+                f"{name} has sealed ({kind_words(decision.kind)}). Commit: `{digest}`. "
                 "All choices are sealed: revealing.",
                 view=None,
             )

@@ -20,6 +20,7 @@ from ..storage import Store
 from .core import (
     HostCore,
     Live,
+    kind_words,
 )
 
 #: the ``format`` field of an exported game, and its version (bumped when a field changes meaning)
@@ -84,7 +85,7 @@ class QueriesMixin(HostCore):
         seat = self._seat_for(live, actor)
         if not live.state:
             raise HostError("The game has not started yet.")
-        text = f"{live.game.title} #{live.id}: {seat.name}'s private view."
+        text = f"{live.game.title} #{live.id}, {seat.name}'s view."
         if live.row["status"] in OVER:
             text += f" {self._over_text(live)}"
         elif decision := live.game.pending(live.state).get(seat.seat):
@@ -92,7 +93,7 @@ class QueriesMixin(HostCore):
             if seat.seat in sealed:
                 others = [s for s, d in live.game.pending(live.state).items() if s not in sealed]
                 waiting = listing([live.seats[s].name for s in sorted(others)]) or "the reveal"
-                text += f" You have sealed your choice ({decision.kind}); waiting for {waiting}."
+                text += f" You have sealed your choice ({kind_words(decision.kind)}); waiting for {waiting}."
             else:
                 text += f" Your decision: {decision.prompt}"
         return Snapshot(live.row["kind"], self._named(live, text), self._view(live, seat.seat))
@@ -124,9 +125,8 @@ class QueriesMixin(HostCore):
             return self._info(live).lobby_text()
         sealed = await self._sealed_for(live) if live.row["status"] == "active" else {}
         lines = [self._status_text(live, sealed)]
-        lines += await self._waiting_since(live)
-        since = live.row["updated_at"]
-        lines.append(f"Waiting since <t:{int(since)}:R>.")
+        deadlines = await self._waiting_since(live)
+        lines += deadlines or [f"Waiting since <t:{int(live.row['updated_at'])}:R>."]
         lines.append("Seats: " + ", ".join(f"{s.seat + 1}. {s.label}" for s in live.seats))
         return "\n".join(lines)
 
@@ -152,8 +152,8 @@ class QueriesMixin(HostCore):
             if decision.sealed:
                 sealing = ", sealed, waiting for the others" if seat in sealed else ", not sealed yet"
             lines.append(
-                f"Deadline for {live.seats[seat].name}: <t:{int(due)}:R> ({decision.kind}{sealing}; "
-                f"waiting since <t:{int(due - span)}:R>)"
+                f"Deadline for {live.seats[seat].name} ({kind_words(decision.kind)}{sealing}): <t:{int(due)}:R>; "
+                f"waiting since <t:{int(due - span)}:R>."
             )
         return lines
 
@@ -170,18 +170,23 @@ class QueriesMixin(HostCore):
         return row["user_id"] if row else None
 
     async def log(self, channel_id: str, n: int = 20) -> str:
+        """The last ``n`` log lines, with the players' names; once the game is over its result, and for a game
+        with chance the seed and the chance results of the events shown (the export holds them all)."""
         live = await self._live_in_channel_or_last(channel_id)
         events = await self.store.events(live.id, 0)
-        lines = [f"{e.seq}. {self._named(live, text)}" for e in events for _kind, text in e.log] or [
-            "(nothing has happened yet)"
-        ]
+        numbered = [(e.seq, f"{e.seq}. {self._named(live, text)}") for e in events for _kind, text in e.log]
+        if not numbered:
+            numbered = [(None, "(nothing has happened yet)")]
         if live.row["status"] in OVER:
-            lines.append(self._over_text(live))
-        text = "\n".join(lines[-max(1, min(n, 200)) :])
+            numbered.append((None, self._over_text(live)))
+        shown = numbered[-max(1, min(n, 200)) :]
+        text = "\n".join(line for _seq, line in shown)
         if live.row["status"] in OVER and live.game.has_chance:
-            all_events = await self.store.events(live.id, -1)
-            rolls = "; ".join(f"{e.seq}: {e.draws}" for e in all_events if e.draws)
-            text += f"\nSeed {live.row['seed']}. Chance results by event: {rolls}"
+            seqs = {seq for seq, _line in shown}
+            rolls = "; ".join(f"{e.seq}: {e.draws}" for e in events if e.draws and e.seq in seqs)
+            text += f"\nSeed {live.row['seed']}." + (
+                f" Chance results of these events: {rolls}." if rolls else ""
+            )
         return text
 
     @staticmethod

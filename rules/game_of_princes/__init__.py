@@ -180,7 +180,7 @@ class GameOfPrinces(Game):
         board = board_of(state)
         if letter == CARPET:
             colour = board.carpets.get(source, "")
-            owner = f"{colour} " if colour else ""
+            owner = f"{SEAT_NAMES[COLOURS.index(colour)] if colour in COLOURS else colour} " if colour else ""
         else:
             seat = board.servitors.get(source) if letter == SERVITOR else board.prince_at(source)
             owner = f"{SEAT_NAMES[seat]} " if seat is not None else ""
@@ -216,7 +216,7 @@ class GameOfPrinces(Game):
         state["last_move"] = {"seat": seat, "action": PASS, "from": None, "to": None}
         events = [Event("pass", f"{seat_ref(seat)} ({SEAT_NAMES[seat]}) has no legal move and passes.")]
         if state["passes"] >= 2:
-            return events + [_finish(state, None, "Neither player can move: draw.")]
+            return events + [_finish(state, None, "Neither player can move.")]
         return events + self._judge(state, board, seat)
 
     @staticmethod
@@ -227,9 +227,9 @@ class GameOfPrinces(Game):
             reason = f"{seat_ref(mover)}'s Prince reaches a {SEAT_NAMES[1 - mover]} carpet at {where}."
             return [_finish(state, mover, reason)]
         if _count_position(state, board) >= REPETITIONS_FOR_DRAW:
-            return [_finish(state, None, "The same position occurred for the third time: draw.")]
+            return [_finish(state, None, "The same position occurred for the third time.")]
         if state["moves"] >= MOVE_LIMIT:
-            return [_finish(state, None, f"{MOVE_LIMIT} moves without a winner: draw.")]
+            return [_finish(state, None, f"{MOVE_LIMIT} moves without a winner.")]
         return []
 
     # ---- undo, AI -----------------------------------------------------------------------------------------

@@ -455,7 +455,7 @@ class ThePrince(Game):
     def _after_battle(self, state: State, destroyed: list[list[int]]) -> list[Event]:
         caught = [state["hidden"][seat] in destroyed[seat] for seat in (0, 1)]
         if all(caught):
-            return [self._finish(state, [], True, "Both Princes fell in the same battle: a tie.")]
+            return [self._finish(state, [], True, "Both Princes fell in the same battle.")]
         if any(caught):
             loser = caught.index(True)
             return [
@@ -467,7 +467,7 @@ class ThePrince(Game):
                 )
             ]
         if state["battle"] >= MAX_BATTLES:
-            return [self._finish(state, [], True, f"{MAX_BATTLES} battles without a result: a tie.")]
+            return [self._finish(state, [], True, f"{MAX_BATTLES} battles without a result.")]
         state["battle"] += 1
         state["phase"] = "hide"
         state["guard"] = [None, None]

@@ -43,7 +43,7 @@ async def test_lobby_rules(host: Host) -> None:
     await host.join(CHANNEL, BOB)
     await host.leave(CHANNEL, BOB)
     info = await host.add_ai(CHANNEL, ALICE, "perfect")
-    assert [seat.label for seat in info.seats] == ["alice", "AI perfect (AI)"]
+    assert [seat.label for seat in info.seats] == ["alice", "AI perfect"]
     assert "Babylone" in info.lobby_text()
 
 
