@@ -417,7 +417,10 @@ class HostCore:
         if prompt is None:
             return None
         prompt.text = self._named(live, prompt.text)
-        prompt.choices = [Choice(c.action, self._named(live, c.label)) for c in prompt.choices]
+        prompt.choices = [  # ``name_seats`` returns a text without references as it is: most choices stay
+            c if (label := self._named(live, c.label)) is c.label else Choice(c.action, label)
+            for c in prompt.choices
+        ]
         return prompt
 
     @staticmethod
