@@ -13,6 +13,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from rules.engine import name_seats
+
 from .common import COLOURS, centred_text, draw_pyramid_top, fit_text, new_canvas, seat_label
 
 #: the largest and smallest cell, in pixels; the image stays under ``MAX_WIDTH`` for any box
@@ -97,8 +99,9 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], width: int) -> None
         text = f"{who} to move  |  move {view['moves'] + 1}"
         colour = COLOURS[SEAT_COLOURS[seat]]
     else:
-        text = result["reason"]
         winner = result["winner"]
+        text = name_seats(result["reason"], view.get("seat_names") or [])
+        text = text if winner is not None else f"Draw: {text}"
         colour = COLOURS[SEAT_COLOURS[winner]] if winner is not None else COLOURS["ink"]
     fitted, size = fit_text(text, width - 24, 24)
     centred_text(draw, (width / 2, HEADER / 2), fitted, size, fill=colour)

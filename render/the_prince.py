@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from rules.engine import name_seats
 from rules.the_prince.board import (
     COLUMNS,
     SIZE,
@@ -79,7 +80,8 @@ def _name(view: dict[str, Any], seat: int) -> str:
 def _title(draw: Draw, view: dict[str, Any]) -> None:
     result = view.get("result")
     if result:
-        text = "The Prince - " + result["reason"]
+        reason = name_seats(result["reason"], view.get("seat_names") or [])
+        text = "The Prince - " + (f"draw: {reason}" if result["draw"] else reason)
     else:
         phase = view["phase"]
         if phase in ("landing", "explore"):

@@ -440,6 +440,8 @@ async def show_hand(interaction: Interaction, game_id: int) -> None:
     check_place(interaction, info)
     snapshot = await within_ack(interaction, bot.host.hand(info.channel_id, actor_of(interaction)))
     prompt = await bot.host.prompt_of(game_id, str(interaction.user.id))
+    if prompt is not None and prompt.sealed and await bot.host.has_sealed(game_id, str(interaction.user.id)):
+        prompt = None  # the choice is sealed: the hand's text says so, and nothing is left to pick
     view = prompt_view(prompt, game_key=snapshot.game_key, seat_view=snapshot.view) if prompt else None
     form = form_text(prompt, snapshot.game_key, snapshot.view)
     await send(

@@ -22,7 +22,7 @@ import random
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Self, TypeVar
@@ -35,6 +35,8 @@ from rules.engine import (
     ReplayRng,
     State,
     get_game,
+    listing,
+    name_seats,
 )
 
 from ..models import Actor, Attachment, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
@@ -109,6 +111,11 @@ class TimerClaim:
 
 #: set while a timer fires (per task, so other games' actions running meanwhile never see it)
 FIRING_TIMER: contextvars.ContextVar[TimerClaim | None] = contextvars.ContextVar("firing_timer", default=None)
+
+
+def kind_words(kind: str) -> str:
+    """A decision kind as words: "clergy_penalty" reads "clergy penalty", "choose-order" "choose order"."""
+    return kind.replace("_", " ").replace("-", " ")
 
 
 @dataclass
@@ -294,8 +301,42 @@ class HostCore:
     async def _live_in_channel(self, channel_id: str) -> Live:
         info = await self.game_in_channel(channel_id)
         if info is None:
-            raise HostError("There is no game in this channel. Start one with /game new.")
+            raise HostError(await self.no_game_text(channel_id))
         return await self._load(info.game_id)
+
+    async def _last_started(self, channel_id: str | None = None, user_id: str | None = None) -> Live | None:
+        """The most recent game of the channel (or of the user's seats) that got past its lobby."""
+        if channel_id is not None:
+            row = await self.store.fetchone(
+                "SELECT id FROM games WHERE channel_id = ? AND status != 'lobby' ORDER BY id DESC LIMIT 1",
+                (channel_id,),
+            )
+        else:
+            row = await self.store.fetchone(
+                "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+                "WHERE s.user_id = ? AND g.status != 'lobby' ORDER BY g.id DESC LIMIT 1",
+                (user_id,),
+            )
+        return await self._load(row["id"]) if row else None
+
+    async def no_game_text(self, channel_id: str | None = None, user_id: str | None = None) -> str:
+        """What to answer when a command finds no game in progress: the result of the channel's last game (in
+        a DM, of the user's last game) when there is one, else how to start one."""
+        last = await self._last_started(channel_id, user_id)
+        if last is not None and last.row["status"] in ("finished", "abandoned"):
+            return f"{self._over_text(last)} Start another with /game new."
+        if channel_id is None:
+            return "You are not playing any game. Start one with /game new."
+        return "There is no game in this channel. Start one with /game new."
+
+    def _over_text(self, live: Live) -> str:
+        """A finished or abandoned game in one sentence or two: "Babylone #4 is over: alice wins. ..."."""
+        title = f"{live.game.title} #{live.id}"
+        result = json.loads(live.row["result"]) if live.row["result"] else None
+        if live.row["status"] == "abandoned" or result is None:
+            return f"{title} was abandoned."
+        words = self._result_words(live, result["winners"], result["draw"], result["reason"])
+        return f"{title} is over: {words}"
 
     @staticmethod
     def ai_levels(game: Game) -> list[str]:
@@ -307,15 +348,14 @@ class HostCore:
             raise HostError("You are not playing in this game.")
         return seat
 
-    @staticmethod
-    def _require_active(live: Live) -> None:
+    def _require_active(self, live: Live) -> None:
         status = live.row["status"]
         if status == "paused":
             raise HostError("The game is paused. Its players can /game resume it.")
         if status == "lobby":
             raise HostError("The game has not started yet: /game start.")
         if status != "active":
-            raise HostError("This game is over.")
+            raise HostError(self._over_text(live))
 
     async def _store(self, live: Live, after: Live, change: Change) -> None:
         now = self.clock()
@@ -411,6 +451,23 @@ class HostCore:
         return [dict(row) for row in rows]
 
     @staticmethod
+    def _named(live: Live, text: str) -> str:
+        """The one place where the rules' seat references (``rules.engine.seat_ref``) become the players'
+        display names: every text the host delivers or answers with passes through here. Stored event texts
+        keep their references (so /log and exports show today's names); old texts without any read unchanged."""
+        return name_seats(text, [seat.name for seat in live.seats])
+
+    def _named_prompt(self, live: Live, prompt: Prompt | None) -> Prompt | None:
+        if prompt is None:
+            return None
+        prompt.text = self._named(live, prompt.text)
+        prompt.choices = [  # ``name_seats`` returns a text without references as it is: most choices stay
+            c if (label := self._named(live, c.label)) is c.label else Choice(c.action, label)
+            for c in prompt.choices
+        ]
+        return prompt
+
+    @staticmethod
     def _view(live: Live, seat: int | None) -> dict[str, Any]:
         """The rules' view for an image, with the players' names added (public knowledge at the table)."""
         view = live.game.view(live.state, seat)
@@ -430,11 +487,11 @@ class HostCore:
             live.id,
             live.row["kind"],
             "public",
-            text,
+            self._named(live, text),
             channel_id=live.row["channel_id"],
             view=view,
             mentions=mentions or [],
-            prompt=prompt,
+            prompt=self._named_prompt(live, prompt),
         )
 
     def _private(
@@ -445,13 +502,21 @@ class HostCore:
             return None
         view = self._view(live, seat) if with_view and live.state else None
         return Delivery(
-            0, live.id, live.row["kind"], "private", text, user_id=user, seat=seat, view=view, prompt=prompt
+            0,
+            live.id,
+            live.row["kind"],
+            "private",
+            self._named(live, text),
+            user_id=user,
+            seat=seat,
+            view=view,
+            prompt=self._named_prompt(live, prompt),
         )
 
     def prompt_for(self, live: Live, seat: int, decision: Decision) -> Prompt:
         game, state = live.game, live.state
         choices = [
-            Choice(action, game.describe(state, action))
+            Choice(action, self._named(live, game.describe(state, action)))
             for action in game.legal_actions(state, seat)
             if not game.is_free(state, seat, action)
         ]
@@ -460,7 +525,14 @@ class HostCore:
             span = live.row["window_seconds"] if decision.timing == "window" else live.row["deadline_seconds"]
             deadline = self.clock() + span
         return Prompt(
-            live.id, seat, decision.id, decision.kind, decision.prompt, decision.sealed, choices, deadline
+            live.id,
+            seat,
+            decision.id,
+            decision.kind,
+            self._named(live, decision.prompt),
+            decision.sealed,
+            choices,
+            deadline,
         )
 
     def _turn_deliveries(
@@ -514,7 +586,8 @@ class HostCore:
     def _step_delivery(
         self, live: Live, seat: int, decision: Decision, texts: list[str], change: Change
     ) -> None:
-        """Edit the turn's status message: every step's log so far and what the seat decides next."""
+        """A step of a multi-step action edits one status message: the action's lines so far (each step adds
+        its own) and what the seat decides next. A front-end that cannot edit shows only the added lines."""
         run = self._steps.get(live.id)
         if run is None or run[0] != seat:
             run = (seat, f"status:{live.seq + 1}", [])
@@ -528,6 +601,17 @@ class HostCore:
         delivery.edit_key = run[1]
         change.deliveries.append(delivery)
 
+    def _close_steps(self, live: Live, change: Change) -> None:
+        """The multi-step action is over: its status message keeps its lines and loses its "Now:" line and
+        buttons (the board posted next says what follows, without repeating those lines)."""
+        run = self._steps.pop(live.id, None)
+        if run is None:
+            return
+        seat, key, lines = run
+        closing = self._public(live, "\n".join(lines) or f"{live.seats[seat].name} is done.", None)
+        closing.edit_key = key
+        change.deliveries.append(closing)
+
     def _board_delivery(
         self,
         live: Live,
@@ -537,15 +621,17 @@ class HostCore:
         change: Change,
         acting: int | None,
     ) -> None:
-        """The board image with the whole turn's log (earlier steps included) and the mention of who acts now."""
+        """The board image with this change's log lines and the mention of who acts now; at the end of the
+        game, the result instead (an event that says just what the result's reason says is left out)."""
         game, state = live.game, live.state
-        run = self._steps.pop(live.id, None)
-        lines = (run[2] if run is not None and run[0] == acting else []) + texts
+        self._close_steps(live, change)
+        lines = list(texts)
         outcome = game.outcome(state)
         if outcome.finished:
+            lines = [line for line in lines if line != outcome.reason]
             lines.append(self._result_text(live, outcome.winners, outcome.draw, outcome.reason))
         else:
-            lines += [self._waiting_line(live, s, d) for s, d in sorted(pending.items())]
+            lines += self._waiting_lines(live, pending)
         mentions = [u for s in sorted(fresh) if (u := live.seats[s].user_id) and not live.seats[s].is_ai]
         public_prompt = None
         if len(fresh) == 1 and not game.hidden_information:
@@ -557,15 +643,41 @@ class HostCore:
         )
 
     def _waiting_line(self, live: Live, seat: int, decision: Decision) -> str:
+        """Whom the game waits for, as "Now: alice decides (move): <the prompt>"; an AI seat's line has no
+        prompt (a prompt speaks to a person)."""
         who = live.seats[seat].label
         verb = "seals" if decision.sealed else "decides"
-        return f"Now: {who} {verb} ({decision.kind}): {decision.prompt}"
+        line = f"Now: {who} {verb} ({kind_words(decision.kind)})"
+        return f"{line}." if live.seats[seat].is_ai else f"{line}: {decision.prompt}"
+
+    def _waiting_lines(
+        self, live: Live, pending: dict[int, Decision], sealed: Collection[int] = ()
+    ) -> list[str]:
+        """Who the game waits for: a "Now:" line per open decision, then one line for the seats that have
+        sealed theirs and wait for the others."""
+        lines = [self._waiting_line(live, s, d) for s, d in sorted(pending.items()) if s not in sealed]
+        done = [s for s in sorted(pending) if s in sealed]
+        if done:
+            lines.append(self._sealed_line(live, pending, done))
+        return lines
+
+    @staticmethod
+    def _sealed_line(live: Live, pending: dict[int, Decision], done: list[int]) -> str:
+        """One line for the seats that sealed while others decide: "alice: sealed (plan), waiting for bob"."""
+        names = listing([live.seats[s].name for s in done])
+        others = listing([live.seats[s].name for s in sorted(pending) if s not in done]) or "the reveal"
+        return f"{names}: sealed ({kind_words(pending[done[0]].kind)}), waiting for {others}."
+
+    def _result_words(self, live: Live, winners: tuple[int, ...] | list[int], draw: bool, reason: str) -> str:
+        """The result as words, with the players' names, ending as a sentence: "alice wins. <reason>" or
+        "a draw. <reason>"."""
+        names = listing([live.seats[w].name for w in winners])
+        words = f"a draw. {reason}" if draw else f"{names} {'win' if len(winners) > 1 else 'wins'}. {reason}"
+        words = words.strip()
+        return self._named(live, words if words.endswith((".", "!", "?")) else f"{words}.")
 
     def _result_text(self, live: Live, winners: tuple[int, ...] | list[int], draw: bool, reason: str) -> str:
-        if draw:
-            return f"Game over: a draw. {reason}".strip()
-        names = " and ".join(live.seats[w].name for w in winners)
-        return f"Game over: {names} {'win' if len(winners) > 1 else 'wins'}. {reason}".strip()
+        return f"Game over: {self._result_words(live, winners, draw, reason)}"
 
     async def pending_deliveries(self) -> list[Delivery]:
         """Unsent deliveries this process may post: its own and those no live process holds, claimed for it."""
@@ -681,13 +793,10 @@ class HostCore:
         """The active game of the channel, else the most recent finished one (to look at its end)."""
         info = await self.game_in_channel(channel_id)
         if info is None:
-            row = await self.store.fetchone(
-                "SELECT id FROM games WHERE channel_id = ? AND status != 'lobby' ORDER BY id DESC LIMIT 1",
-                (channel_id,),
-            )
-            if row is None:
-                raise HostError("There is no game in this channel. Start one with /game new.")
-            return await self._load(row["id"])
+            last = await self._last_started(channel_id)
+            if last is None:
+                raise HostError(await self.no_game_text(channel_id))
+            return last
         return await self._load(info.game_id)
 
     async def _reveal_deliveries(self, live: Live) -> list[Delivery]:

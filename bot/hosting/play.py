@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 import secrets
+from collections.abc import Collection
 from typing import Any
 
 from rules.engine import (
@@ -25,6 +26,7 @@ from .core import (
     HostCore,
     Live,
     commit_hash,
+    kind_words,
 )
 from .queries import games_awaiting_ai
 
@@ -132,12 +134,15 @@ class PlayMixin(HostCore):
             card = live.game.describe(live.state, card)
         return view["round"], view["period"], card if isinstance(card, str) else None
 
-    async def _round_status(self, live: Live, after: Live, change: Change) -> None:
+    async def _round_status(
+        self, live: Live, after: Live, change: Change, sealed: Collection[int] = ()
+    ) -> None:
         """Keep one status message per round up to date (round, Period, History card, whose decision, deadline):
         a delivery with the edit key ``round:<n>`` each time the awaited decisions change (a new round, Period or
-        History card always comes with new decisions, so an unchanged wait needs no look at the view)."""
+        History card always comes with new decisions, so an unchanged wait needs no look at the view), and each
+        time a seat seals its choice (``sealed``: the seats whose sealed choice is in)."""
         waiting = self._waiting(after)
-        if waiting == self._waiting(live):
+        if waiting == self._waiting(live) and not sealed:
             return
         finished = after.game.outcome(after.state).finished
         facts = self._round_of(live if finished else after)  # the game's end closes the last round's message
@@ -158,15 +163,20 @@ class PlayMixin(HostCore):
             for row in rows
             if row["seat"] in pending and pending[row["seat"]].id == row["decision_id"]
         }
-        for seat, kind, sealed in waiting:
+        for seat, kind, is_sealed in waiting:
+            if seat in sealed:
+                continue
             who = after.seats[seat]
             deadline = due.get(seat)
             if deadline is None and not who.is_ai:  # a fresh decision: its deadline is armed with this change
                 window = pending[seat].timing == "window"
                 deadline = self.clock() + after.row["window_seconds" if window else "deadline_seconds"]
-            verb = "seals" if sealed else "decides"
+            verb = "seals" if is_sealed else "decides"
             until = f", deadline <t:{int(deadline)}:R>" if deadline is not None else ""
-            lines.append(f"Now: {who.label} {verb} ({kind}){until}")
+            lines.append(f"Now: {who.label} {verb} ({kind_words(kind)}){until}")
+        done = [seat for seat, _kind, _sealed in waiting if seat in sealed]
+        if done:
+            lines.append(self._sealed_line(after, pending, done))
         delivery = self._public(after, "\n".join(lines), None)
         delivery.edit_key = f"round:{round_number}"
         change.deliveries.append(delivery)
@@ -197,14 +207,15 @@ class PlayMixin(HostCore):
             s for s, d in game.pending(live.state).items() if d.sealed and s not in sealed and s != seat
         ]
         if waiting:
-            text = f"{name} has sealed ({decision.kind}). Commit: `{digest}`."
+            text = f"{name} has sealed ({kind_words(decision.kind)}). Commit: `{digest}`."
             change.deliveries.append(self._public(live, text, view=None))
+            await self._round_status(live, live, change, sealed={*sealed, seat})
             await self._store(live, live, change)
             return change.deliveries
         change.deliveries.append(
             self._public(
                 live,
-                f"{name} has sealed ({decision.kind}). Commit: `{digest}`. "
+                f"{name} has sealed ({kind_words(decision.kind)}). Commit: `{digest}`. "
                 "All choices are sealed: revealing.",
                 view=None,
             )

@@ -31,6 +31,7 @@ from rules.engine import (
     Rng,
     State,
     View,
+    seat_ref,
 )
 
 from .solver import best_move, canonical, is_win
@@ -144,7 +145,7 @@ class Babylone(Game):
             return Outcome()
         if state["match"] == "single":
             winner = state["last_mover"]
-            return Outcome(True, (winner,), reason=f"Seat {state['to_move'] + 1} cannot move.")
+            return Outcome(True, (winner,), reason=f"{seat_ref(state['to_move'])} cannot move.")
         wins = state["wins"]
         winner = max(range(len(wins)), key=wins.__getitem__)
         return Outcome(True, (winner,), reason=f"Match won {wins[winner]}-{min(wins)}.")
@@ -202,7 +203,7 @@ class Babylone(Game):
         stacks[source] = []
         state.update(last_mover=seat, last_move=[source + 1, target + 1], moves=state["moves"] + 1)
         state["to_move"] = (seat + 1) % state["players"]
-        events = [Event("move", f"Seat {seat + 1} moves {description}.")]
+        events = [Event("move", f"{seat_ref(seat)} moves {description}.")]
         if not self._moves(stacks):
             events.append(self._end_round(state, seat, rng))
         return Applied(state, events)
@@ -227,10 +228,12 @@ class Babylone(Game):
         state["wins"][winner] += 1
         state["round_over"] = True
         blocked = state["to_move"]
-        text = f"Seat {blocked + 1} cannot move: seat {winner + 1} wins round {state['round']}."
-        if state["match"] != "single" and max(state["wins"]) < 2:
+        if state["match"] == "single":  # the same words as the outcome: the game's result line says who won
+            return Event("round", f"{seat_ref(blocked)} cannot move.")
+        text = f"{seat_ref(blocked)} cannot move: {seat_ref(winner)} wins round {state['round']}."
+        if max(state["wins"]) < 2:
             state["chooser"] = blocked if state["players"] == 2 else None
-            text += f" Seat {blocked + 1} chooses to play first or second."
+            text += f" {seat_ref(blocked)} chooses to play first or second."
         return Event("round", text)
 
     def _choose_order(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
@@ -240,7 +243,7 @@ class Babylone(Game):
         state["round"] += 1
         self._deal(state, first, rng)
         return Applied(
-            state, [Event("choose-order", f"Seat {seat + 1} plays {action} in round {state['round']}.")]
+            state, [Event("choose-order", f"{seat_ref(seat)} plays {action} in round {state['round']}.")]
         )
 
     # ---- undo, AI -------------------------------------------------------------------------------------------

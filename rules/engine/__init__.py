@@ -16,6 +16,7 @@ from .core import (
 )
 from .registry import available_games, get_game
 from .rng import NoChance, ReplayMismatch, ReplayRng, Rng
+from .text import listing, name_seats, plural, seat_ref
 
 __all__ = [
     "Applied",
@@ -36,4 +37,8 @@ __all__ = [
     "View",
     "available_games",
     "get_game",
+    "listing",
+    "name_seats",
+    "plural",
+    "seat_ref",
 ]

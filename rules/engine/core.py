@@ -115,6 +115,8 @@ class Game(ABC):
     hidden_information: bool = False
     #: players may end the game as a draw when all of them agree (/game draw)
     draw_by_agreement: bool = True
+    #: some decisions are card windows (``Decision.timing == "window"``), timed by the lobby's ``window`` option
+    has_windows: bool = False
     #: False while only part of a game exists (data and setup, say): it can be rendered, not played
     playable: bool = True
     #: shown by ``/rules``: how this implementation settles what the rule text leaves open

@@ -33,6 +33,7 @@ from rules.engine import (
     Rng,
     State,
     View,
+    seat_ref,
 )
 
 from .ai import LEVELS, choose_move
@@ -137,7 +138,7 @@ class GameOfPrinces(Game):
         if state["result"] is not None:
             return {}
         seat = state["to_move"]
-        prompt = f"{SEAT_NAMES[seat]}: move a carpet, a servitor or your Prince."
+        prompt = f"You play {SEAT_NAMES[seat]}: move a carpet, a servitor or your Prince."
         return {seat: Decision(f"m{state['moves']}", "move", prompt)}
 
     def legal_actions(self, state: State, seat: int) -> list[str]:
@@ -179,7 +180,7 @@ class GameOfPrinces(Game):
         board = board_of(state)
         if letter == CARPET:
             colour = board.carpets.get(source, "")
-            owner = f"{colour} " if colour else ""
+            owner = f"{SEAT_NAMES[COLOURS.index(colour)] if colour in COLOURS else colour} " if colour else ""
         else:
             seat = board.servitors.get(source) if letter == SERVITOR else board.prince_at(source)
             owner = f"{SEAT_NAMES[seat]} " if seat is not None else ""
@@ -206,16 +207,16 @@ class GameOfPrinces(Game):
         store_board(new, board)
         new["passes"] = 0
         new["last_move"] = {"seat": seat, "action": action, "from": list(move[1]), "to": list(move[2])}
-        events = [Event("move", f"{SEAT_NAMES[seat]} moves {description}.")]
+        events = [Event("move", f"{seat_ref(seat)} moves {description}.")]
         events += self._judge(new, board, seat)
         return Applied(new, events)
 
     def _after_pass(self, state: State, board: Board, seat: int) -> list[Event]:
         state["passes"] += 1
         state["last_move"] = {"seat": seat, "action": PASS, "from": None, "to": None}
-        events = [Event("pass", f"{SEAT_NAMES[seat]} has no legal move and passes.")]
+        events = [Event("pass", f"{seat_ref(seat)} ({SEAT_NAMES[seat]}) has no legal move and passes.")]
         if state["passes"] >= 2:
-            return events + [_finish(state, None, "Neither player can move: draw.")]
+            return events + [_finish(state, None, "Neither player can move.")]
         return events + self._judge(state, board, seat)
 
     @staticmethod
@@ -223,12 +224,12 @@ class GameOfPrinces(Game):
         """Win first, then the draws by repetition and by the move limit."""
         if board.has_won(mover):
             where = format_cell(board.princes[mover])
-            reason = f"{SEAT_NAMES[mover]}'s Prince reaches {SEAT_NAMES[1 - mover]}'s carpet at {where}."
+            reason = f"{seat_ref(mover)}'s Prince reaches a {SEAT_NAMES[1 - mover]} carpet at {where}."
             return [_finish(state, mover, reason)]
         if _count_position(state, board) >= REPETITIONS_FOR_DRAW:
-            return [_finish(state, None, "The same position occurred for the third time: draw.")]
+            return [_finish(state, None, "The same position occurred for the third time.")]
         if state["moves"] >= MOVE_LIMIT:
-            return [_finish(state, None, f"{MOVE_LIMIT} moves without a winner: draw.")]
+            return [_finish(state, None, f"{MOVE_LIMIT} moves without a winner.")]
         return []
 
     # ---- undo, AI -----------------------------------------------------------------------------------------

@@ -19,6 +19,8 @@ from rules.engine import (
     Rng,
     State,
     View,
+    plural,
+    seat_ref,
 )
 
 from . import ai
@@ -186,7 +188,7 @@ class Pharaoh(Game):
                 Event(
                     "roll",
                     f"Turn {state['turn']}: {self._who(state, seat)} rolls "
-                    f"{_roll_text(roll)}: {sum(roll)} movement points.",
+                    f"{_roll_text(roll)}: {plural(sum(roll), 'movement point')}.",
                 )
             )
             if self.steps(state, seat):
@@ -205,12 +207,21 @@ class Pharaoh(Game):
         if state["turn"] < state["turn_limit"]:
             return False
         state["draw"] = True
-        events.append(Event("draw", f"{state['turn_limit']} turns without a win: the game is a draw."))
+        events.append(Event("draw", Pharaoh._draw_reason(state)))
         return True
 
     @staticmethod
+    def _draw_reason(state: State) -> str:
+        return f"{state['turn_limit']} turns without a win."
+
+    @classmethod
+    def _win_reason(cls, state: State, seat: int) -> str:
+        """The winning event's words and the outcome's reason alike (the host shows a reason once)."""
+        return f"{cls._who(state, seat)} holds the goal line {'-'.join(state['win_line'])}."
+
+    @staticmethod
     def _who(state: State, seat: int) -> str:
-        return f"Seat {seat + 1} ({state['colours'][seat]})"
+        return f"{seat_ref(seat)} ({state['colours'][seat]})"
 
     # ---- queries ------------------------------------------------------------------------------------------------
     def _finished(self, state: State) -> bool:
@@ -221,7 +232,7 @@ class Pharaoh(Game):
             return {}
         seat = state["to_move"]
         prompt = (
-            f"You rolled {_roll_text(state['roll'])}: {state['left']} of {state['points']} points left. "
+            f"You rolled {_roll_text(state['roll'])}: {state['left']} of {plural(state['points'], 'point')} left. "
             f"Step a piece (`M c3`), enter one from your reserve, or `end` the turn."
         )
         return {seat: Decision(f"t{state['turn']}s{state['steps']}", "move", prompt)}
@@ -254,12 +265,9 @@ class Pharaoh(Game):
 
     def outcome(self, state: State) -> Outcome:
         if state["winner"] is not None:
-            line = "-".join(state["win_line"])
-            return Outcome(
-                True, (state["winner"],), reason=f"{self._who(state, state['winner'])} holds {line}."
-            )
+            return Outcome(True, (state["winner"],), reason=self._win_reason(state, state["winner"]))
         if state["draw"]:
-            return Outcome(True, draw=True, reason=f"{state['turn_limit']} turns without a win.")
+            return Outcome(True, draw=True, reason=self._draw_reason(state))
         return Outcome()
 
     def view(self, state: State, seat: int | None) -> View:
@@ -299,7 +307,7 @@ class Pharaoh(Game):
     def describe(self, state: State, action: str) -> str:
         seat = state["to_move"]
         if action == END:
-            return f"end the turn ({state['left']} points unused)"
+            return f"end the turn ({plural(state['left'], 'point')} unused)"
         step = self._find_step(state, seat, action)
         if step is None:
             return action
@@ -308,10 +316,11 @@ class Pharaoh(Game):
     def _step_text(self, state: State, step: Step) -> str:
         name = PIECE_NAMES[step.piece]
         if step.source is None:
-            text = f"enter {name} at {cell_name(step.target)} ({step.cost} points)"
+            text = f"enter {name} at {cell_name(step.target)} ({plural(step.cost, 'point')})"
         else:
             way = "diagonally" if step_multiplier(step.source, step.target) == 2 else "orthogonally"
-            text = f"{name} {cell_name(step.source)} to {cell_name(step.target)} {way} ({step.cost} points)"
+            cost = plural(step.cost, "point")
+            text = f"{name} {cell_name(step.source)} to {cell_name(step.target)} {way} ({cost})"
         if step.captured is not None:
             owner, piece = step.captured
             text += f", capturing {state['colours'][owner]} {PIECE_NAMES[piece]}"
@@ -328,7 +337,10 @@ class Pharaoh(Game):
         events: list[Event] = []
         if action == END:
             events.append(
-                Event("end-turn", f"{self._who(new, seat)} ends the turn ({new['left']} points unused).")
+                Event(
+                    "end-turn",
+                    f"{self._who(new, seat)} ends the turn ({plural(new['left'], 'point')} unused).",
+                )
             )
             self._end_turn(new, rng, events)
             return Applied(new, events)
@@ -341,7 +353,7 @@ class Pharaoh(Game):
                 Event(
                     "end-turn",
                     f"{self._who(new, seat)} has no affordable step left "
-                    f"({new['left']} points): the turn ends.",
+                    f"({plural(new['left'], 'point')}): the turn ends.",
                 )
             )
             self._end_turn(new, rng, events)
@@ -352,7 +364,7 @@ class Pharaoh(Game):
             Event(
                 "capture" if step.captured else ("enter" if step.source is None else "move"),
                 f"{self._who(state, seat)}: {self._step_text(state, step)}; "
-                f"{state['left'] - step.cost} points left.",
+                f"{plural(state['left'] - step.cost, 'point')} left.",
             )
         )
         if step.captured is not None:
@@ -371,9 +383,7 @@ class Pharaoh(Game):
         line = self._winning_line(state, seat)
         if line is not None:
             state["winner"], state["win_line"] = seat, line
-            events.append(
-                Event("win", f"{self._who(state, seat)} holds the goal line {'-'.join(line)} and wins.")
-            )
+            events.append(Event("win", self._win_reason(state, seat)))
 
     @staticmethod
     def _winning_line(state: State, seat: int) -> list[str] | None:
@@ -409,7 +419,7 @@ class Pharaoh(Game):
                 return f"Your {name} pyramid on {cell} moves one cell at a time, and {parts[1]} is not next to it."
             cost = pips * multiplier
         if cost > state["left"]:
-            return f"That step costs {cost} points and you have {state['left']} left."
+            return f"That step costs {plural(cost, 'point')} and you have {state['left']} left."
         holder = _occupancy(state["pieces"]).get(target)
         if holder is not None and holder[0] == seat:
             return f"Your own {PIECE_NAMES[holder[1]]} pyramid is on {parts[1]}."

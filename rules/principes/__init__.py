@@ -78,6 +78,7 @@ class Principes(Game):
     rules_version = 1
     has_chance = True
     hidden_information = True
+    has_windows = True
     ai_levels = ("strong", "basic")
     rules_notes = RULES_NOTES + play.RULES_NOTES_PLAY
     options = (

@@ -194,7 +194,7 @@ async def test_abandon_needs_every_player_or_a_moderator(table: Table, fake: Fak
     await table.slash(mod, "game abandon", second)
     assert "was abandoned" in table.last_public(second).content
     status = await table.slash(alice, "game status", second)
-    assert "no game in this channel" in table.reply_text(status)
+    assert "was abandoned. Start another with /game new" in table.reply_text(status)
 
 
 async def test_pause_and_resume_need_everyone(table: Table, fake: FakeDiscord) -> None:

@@ -62,7 +62,7 @@ def test_end_turn_rolls_for_the_next_seat_clockwise_and_says_so() -> None:
     after, events = step(state, END, draws=[3])
     assert after["to_move"] == 1 and after["roll"] == [3] and after["left"] == 3 and after["turn"] == 2
     assert "5 points unused" in events[0].text
-    assert re.search(r"Seat 2 \(yellow\) rolls 3: 3 movement points", events[-1].text)
+    assert re.search(r"\{seat:1\} \(yellow\) rolls 3: 3 movement points", events[-1].text)
     assert state["to_move"] == 0 and state["left"] == 5, "apply must not change its input"
 
 
