@@ -202,8 +202,8 @@ def _reserve(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int) -> None
         band_top = BOARD_Y + BOARD if edge == "south" else HEADER
         label_y = band_top + (BAND - 22 if edge == "south" else 18)
         slots_y = band_top + (50 if edge == "south" else BAND - 52)
-        centres = [(BOARD_X + CELL * (1.5 + i), slots_y) for i in range(3)]
-        label_xy = (WIDTH / 2, label_y)
+        centres: list[tuple[float, float]] = [(BOARD_X + CELL * (1.5 + i), slots_y) for i in range(3)]
+        label_xy: tuple[float, float] = (WIDTH / 2, label_y)
     else:
         band_left = 0 if edge == "west" else BAND + BOARD
         centres = [(band_left + BAND / 2, BOARD_Y + CELL * (1.5 + i)) for i in range(3)]

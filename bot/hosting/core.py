@@ -21,6 +21,7 @@ import logging
 import random
 import time
 import weakref
+from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
@@ -157,8 +158,43 @@ class Change:
     offers: set[str] = field(default_factory=set)
 
 
-class HostCore:
-    """Loading, storing and delivering; the mixins in this package add the commands front-ends call."""
+class HostCore(ABC):
+    """Loading, storing and delivering; the mixins in this package add the commands front-ends call.
+
+    The parts call one another only through what this class holds or declares: the turn flow below is
+    declared here and defined by ``PlayMixin``, so a part that needs it (deadlines, table talk, the lobby) says
+    so through its base and mypy checks every call. ``Host`` is abstract until every declared step is defined.
+    """
+
+    # ---- the turn flow, defined by ``PlayMixin`` ------------------------------------------------------------
+    @abstractmethod
+    async def _act_locked(
+        self,
+        live: Live,
+        seat: int,
+        who: str,
+        text: str,
+        decision_id: str | None,
+        parsed: bool = False,
+        change: Change | None = None,
+    ) -> list[Delivery]:
+        """Parse and apply (or seal) one seat's action; the caller holds the game's lock."""
+
+    @abstractmethod
+    async def _apply_and_store(
+        self, live: Live, moves: list[tuple[int, str]], who: str, change: Change | None = None
+    ) -> list[Delivery]:
+        """Apply moves in order, then store them with their deliveries in one transaction."""
+
+    @abstractmethod
+    async def _seal(
+        self, live: Live, seat: int, decision: Decision, action: str, who: str, change: Change | None = None
+    ) -> list[Delivery]:
+        """Store a sealed choice with its commit; when it is the last one, apply them all."""
+
+    @abstractmethod
+    async def _run_ai(self, game_id: int) -> list[Delivery]:
+        """Let the AI play every pending AI seat until a person must act."""
 
     def __init__(
         self, store: Store, clock: Callable[[], float] = time.time, worker: str = DEFAULT_WORKER
@@ -251,6 +287,7 @@ class HostCore:
         for event in await self.store.events(row["id"], seq):
             state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
         last = await self.store.fetchone("SELECT MAX(seq) FROM events WHERE game_id = ?", (row["id"],))
+        assert last is not None  # an aggregate always has a row
         return state, int(last[0])  # undone events keep their numbers: the next event comes after them
 
     async def replay_state(self, game_id: int) -> State:
@@ -348,6 +385,13 @@ class HostCore:
             raise HostError("You are not playing in this game.")
         return seat
 
+    @staticmethod
+    def _require_seated_or_creator(live: Live, actor: Actor) -> None:
+        if actor.user_id != live.row["creator_id"] and not any(
+            s.user_id == actor.user_id for s in live.seats
+        ):
+            raise HostError("Only a player of this game can do that.")
+
     def _require_active(self, live: Live) -> None:
         status = live.row["status"]
         if status == "paused":
@@ -400,7 +444,8 @@ class HostCore:
                 "ORDER BY created_at, seat",
                 (live.id,),
             )
-            change.deliveries += self._reveal(live, [dict(row) for row in rows])
+            names = ("decision_id", "seat", "action", "nonce", "commit_hash")
+            change.deliveries += self._reveal(live, [dict(zip(names, row, strict=True)) for row in rows])
         armed = await self._arm_timers(db, live, change, now)
         await self._close_stale_offers(db, live, change, armed)
         for delivery in change.deliveries:  # claimed for this process, which posts them after the commit

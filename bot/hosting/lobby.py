@@ -162,13 +162,6 @@ class LobbyMixin(HostCore):
                 (game_id, number, seat.user_id, seat.name, seat.ai_level, int(seat.away)),
             )
 
-    @staticmethod
-    def _require_seated_or_creator(live: Live, actor: Actor) -> None:
-        if actor.user_id != live.row["creator_id"] and not any(
-            s.user_id == actor.user_id for s in live.seats
-        ):
-            raise HostError("Only a player of this game can do that.")
-
     async def start(self, channel_id: str, actor: Actor, order: str = "random") -> list[Delivery]:
         live = await self._lobby(channel_id)
         self._require_seated_or_creator(live, actor)

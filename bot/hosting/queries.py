@@ -189,7 +189,9 @@ class QueriesMixin(HostCore):
         with chance the seed and the chance results of the events shown (the export holds them all)."""
         live = await self._live_in_channel_or_last(channel_id)
         events = await self.store.events(live.id, 0)
-        numbered = [(e.seq, f"{e.seq}. {self._named(live, text)}") for e in events for _kind, text in e.log]
+        numbered: list[tuple[int | None, str]] = [
+            (e.seq, f"{e.seq}. {self._named(live, text)}") for e in events for _kind, text in e.log
+        ]
         if not numbered:
             numbered = [(None, "(nothing has happened yet)")]
         if live.row["status"] in OVER:
