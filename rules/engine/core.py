@@ -95,6 +95,16 @@ class Option:
         return value
 
 
+@dataclass(frozen=True)
+class RoundStatus:
+    """Where a game that counts rounds stands, for the host's one status message per round."""
+
+    round: int
+    period: str | int
+    #: the card that rules this round (PRINCIPES' History card), named for players
+    card: str | None = None
+
+
 @dataclass
 class Applied:
     state: State
@@ -187,6 +197,11 @@ class Game(ABC):
     def describe(self, state: State, action: str) -> str:
         """A longer label for buttons and the log; defaults to the notation itself."""
         return action
+
+    def round_status(self, state: State) -> RoundStatus | None:
+        """The round and its period (and card) for a game played in rounds, which the host keeps in one status
+        message per round; None (the default) for a game without rounds."""
+        return None
 
     # ---- time, undo, AI -----------------------------------------------------------------------------------
     def on_deadline(self, state: State, seat: int) -> str | None:
