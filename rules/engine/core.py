@@ -1,4 +1,4 @@
-"""The contract every game implements (DESIGN.md section 2).
+"""The contract every game implements (docs/DESIGN.md section 2).
 
 A game is a stateless object; its state is plain JSON data (dicts, lists, str, int, bool, None) so that it
 round-trips through storage unchanged. Actions are canonical notation strings: the text a player types into
@@ -235,7 +235,7 @@ class Game(ABC):
 
     @staticmethod
     def copy_state(state: State) -> State:
-        # pickle is ~5x faster than copy.deepcopy on plain data (notes/performance.md)
+        # pickle is ~5x faster than copy.deepcopy on plain data (docs/notes/performance.md)
         copied: State = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
         return copied
 
