@@ -18,7 +18,7 @@ import re
 import shlex
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from render import render_png
@@ -171,37 +171,66 @@ class Console:
             raise HostError(f"Unknown command {command}. /help lists the commands.")
 
     async def _game(self, args: list[str], actor: Actor) -> None:
+        """``/game SUB ...``: one small method per sub-command (the table below)."""
         if not args:
             raise HostError("Say what to do: /game new GAME, join, start, status, ... (/help).")
         sub, rest = args[0].lower(), args[1:]
-        if sub == "new":
-            if not rest:
-                raise HostError("Name a game: " + self.host.rules_text(None))
-            options = dict(word.split("=", 1) for word in rest[1:] if "=" in word)
-            deadline = float(options.pop("deadline", "24"))
-            info = await self.host.create_game(GUILD, CHANNEL, actor, rest[0], options, deadline)
-            self.write(info.lobby_text())
-        elif sub in ("join", "leave"):
+        handler = self._GAME_COMMANDS.get(sub)
+        if handler is None:
+            raise HostError(f"Unknown /game command {sub!r}. /help lists them.")
+        await handler(self, sub, rest, actor)
+
+    async def _game_new(self, _sub: str, rest: list[str], actor: Actor) -> None:
+        if not rest:
+            raise HostError("Name a game: " + self.host.rules_text(None))
+        options = dict(word.split("=", 1) for word in rest[1:] if "=" in word)
+        deadline = float(options.pop("deadline", "24"))
+        info = await self.host.create_game(GUILD, CHANNEL, actor, rest[0], options, deadline)
+        self.write(info.lobby_text())
+
+    async def _game_lobby(self, sub: str, rest: list[str], actor: Actor) -> None:
+        if sub == "ai":
+            info = await self.host.add_ai(CHANNEL, actor, rest[0] if rest else None)
+        else:
             info = await getattr(self.host, sub)(CHANNEL, actor)
-            self.write(info.lobby_text())
-        elif sub == "ai":
-            self.write((await self.host.add_ai(CHANNEL, actor, rest[0] if rest else None)).lobby_text())
-        elif sub == "start":
-            await self._show(await self.host.start(CHANNEL, actor, rest[0] if rest else "random"))
-        elif sub == "status":
-            self.write(await self.host.status(CHANNEL))
-        elif sub == "resume":
+        self.write(info.lobby_text())
+
+    async def _game_start(self, _sub: str, rest: list[str], actor: Actor) -> None:
+        await self._show(await self.host.start(CHANNEL, actor, rest[0] if rest else "random"))
+
+    async def _game_status(self, _sub: str, _rest: list[str], _actor: Actor) -> None:
+        self.write(await self.host.status(CHANNEL))
+
+    async def _game_table(self, sub: str, _rest: list[str], actor: Actor) -> None:
+        if sub == "resume":
             await self._show(await self.host.resume(CHANNEL, actor, guild_id=GUILD))
-        elif sub in ("resign", "abandon", "pause", "back"):
-            await self._show(await getattr(self.host, sub)(CHANNEL, actor))
         elif sub == "draw":
             await self._show(await self.host.offer_draw(CHANNEL, actor))
-        elif sub == "export":
-            self.write(f"[export] {await self._export()}")
-        elif sub == "verify":
-            self.write((await self.host.verify(CHANNEL)).sentence())
-        else:
-            raise HostError(f"Unknown /game command {sub!r}. /help lists them.")
+        else:  # resign, abandon, pause, back
+            await self._show(await getattr(self.host, sub)(CHANNEL, actor))
+
+    async def _game_export(self, _sub: str, _rest: list[str], _actor: Actor) -> None:
+        self.write(f"[export] {await self._export()}")
+
+    async def _game_verify(self, _sub: str, _rest: list[str], _actor: Actor) -> None:
+        self.write((await self.host.verify(CHANNEL)).sentence())
+
+    _GAME_COMMANDS: dict[str, Callable[[Console, str, list[str], Actor], Awaitable[None]]] = {
+        "new": _game_new,
+        "join": _game_lobby,
+        "leave": _game_lobby,
+        "ai": _game_lobby,
+        "start": _game_start,
+        "status": _game_status,
+        "resume": _game_table,
+        "resign": _game_table,
+        "abandon": _game_table,
+        "pause": _game_table,
+        "back": _game_table,
+        "draw": _game_table,
+        "export": _game_export,
+        "verify": _game_verify,
+    }
 
     async def _current_game(self) -> int:
         info = await self.host.game_in_channel(CHANNEL)

@@ -2,7 +2,7 @@
 
 Renderers are pure: ``view -> PIL.Image``. They never see a game state, only a view, so they cannot leak a
 secret. Images are encoded as palette PNGs on one fixed palette: that is lossless for our flat drawings and
-several times faster than a full-colour PNG (notes/performance.md).
+several times faster than a full-colour PNG (docs/notes/performance.md).
 """
 
 from __future__ import annotations

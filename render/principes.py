@@ -5,7 +5,7 @@ The map geometry comes from ``render/assets/principes/map_geometry.json`` (built
 special marks, the off-map frames, the legend) is drawn once per frame into a cached base image, mapped to the
 fixed palette; a render copies it and adds only the dynamic layer, drawn straight into the palette: each land's
 pieces pasted from a patch drawn once per thing the land shows, each side-panel section from its drawing for the
-same inputs, and the whole map layer reused when a recent board showed the same map (notes/performance.md;
+same inputs, and the whole map layer reused when a recent board showed the same map (docs/notes/performance.md;
 tests check every shortcut against drawing everything). ``render_region`` draws one principality and its
 neighbours larger, for phones.
 

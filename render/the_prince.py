@@ -138,7 +138,7 @@ def _tile_index(place: str) -> int:
 @lru_cache(maxsize=16)
 def _terrain_layer(tiles: tuple[str, ...]) -> Image.Image:
     """The island as these tile tokens show it, with coordinates: the same for every image of a phase 2 game
-    (and for the three views of it), so it is drawn once and copied (notes/performance.md). The outer ring is
+    (and for the three views of it), so it is drawn once and copied (docs/notes/performance.md). The outer ring is
     water in every game, so it is drawn as water even where the viewer has not looked."""
     image, draw = new_canvas(WIDTH, HEIGHT)
     for index in range(TILES):

@@ -240,7 +240,7 @@ async def run_bot(config: Config) -> None:
             level=logging.INFO, stream=sys.stdout, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
     if not config.discord_token:
-        raise SystemExit("No DISCORD_TOKEN is set: see docs/discord-setup.md.")
+        raise SystemExit("No DISCORD_TOKEN is set: see 'Running on Discord' in README.md.")
     host = await Host.open(config.database, worker=config.worker)
     log.info("database %s open", redact_url(config.database))
     if config.sharded:

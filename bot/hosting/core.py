@@ -33,12 +33,12 @@ from rules.engine import (
     Event,
     Game,
     Outcome,
-    ReplayRng,
     State,
     get_game,
     listing,
     name_seats,
 )
+from rules.engine.playout import replay_from, setup_state
 
 from ..models import Actor, Attachment, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
 from ..storage import CLAIM_LEASE_S, SNAPSHOT_EVERY, Connection, StaleVersion, Store
@@ -279,13 +279,12 @@ class HostCore(ABC):
         options = json.loads(row["options"])
         if snapshot is None:
             setup = (await self.store.events(row["id"], -1))[0]
-            state, seq = game.setup(row["num_players"], options, ReplayRng(setup.draws)), 0
+            state, seq = setup_state(game, row["num_players"], options, setup), 0
         else:
             seq, state = snapshot
             if row["rules_version"] != game.rules_version:
                 state = game.upgrade(state, row["rules_version"])
-        for event in await self.store.events(row["id"], seq):
-            state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
+        state = replay_from(game, state, await self.store.events(row["id"], seq))
         last = await self.store.fetchone("SELECT MAX(seq) FROM events WHERE game_id = ?", (row["id"],))
         assert last is not None  # an aggregate always has a row
         return state, int(last[0])  # undone events keep their numbers: the next event comes after them
@@ -295,10 +294,8 @@ class HostCore(ABC):
         row = await self._row(game_id)
         game = get_game(row["kind"])
         events = await self.store.events(game_id, -1)
-        state = game.setup(row["num_players"], json.loads(row["options"]), ReplayRng(events[0].draws))
-        for event in events[1:]:
-            state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
-        return state
+        start = setup_state(game, row["num_players"], json.loads(row["options"]), events[0])
+        return replay_from(game, start, events[1:])
 
     def _info(self, live: Live) -> GameInfo:
         row = live.row

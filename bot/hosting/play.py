@@ -7,17 +7,16 @@ import json
 import random
 import secrets
 from collections.abc import Collection
-from typing import Any
 
 from rules.engine import (
     Decision,
     Event,
     InvalidAction,
-    ReplayRng,
     Rng,
     RulesError,
     State,
 )
+from rules.engine.playout import replay_from, setup_state
 
 from ..models import Actor, Delivery, HostError
 from .core import (
@@ -29,10 +28,6 @@ from .core import (
     kind_words,
 )
 from .queries import games_awaiting_ai
-
-#: game key -> whether its public view numbers rounds and Periods (learnt from its first view; a property of the
-#: game, so other games pay for one view only)
-_NUMBERS_ROUNDS: dict[str, bool] = {}
 
 
 class PlayMixin(HostCore):
@@ -116,24 +111,6 @@ class PlayMixin(HostCore):
         pending = sorted(live.game.pending(live.state).items()) if live.state else []
         return tuple((seat, decision.kind, decision.sealed) for seat, decision in pending)
 
-    @staticmethod
-    def _round_of(live: Live) -> tuple[int, Any, str | None] | None:
-        """Round, Period and History card, for a game whose public view numbers rounds and Periods (``round``,
-        ``period``, optionally ``history.revealed``); None for other games."""
-        if not live.state or _NUMBERS_ROUNDS.get(live.game.key) is False:
-            return None
-        view = live.game.view(live.state, None)
-        _NUMBERS_ROUNDS[live.game.key] = isinstance(view.get("round"), int) and "period" in view
-        if not _NUMBERS_ROUNDS[live.game.key]:
-            return None
-        history = view.get("history")
-        card = history.get("revealed") if isinstance(history, dict) else None
-        if isinstance(card, dict):
-            card = card.get("title") or card.get("id")
-        if isinstance(card, str):  # the game names its cards (an id it does not know stays an id)
-            card = live.game.describe(live.state, card)
-        return view["round"], view["period"], card if isinstance(card, str) else None
-
     async def _round_status(
         self, live: Live, after: Live, change: Change, sealed: Collection[int] = ()
     ) -> None:
@@ -145,10 +122,11 @@ class PlayMixin(HostCore):
         if waiting == self._waiting(live) and not sealed:
             return
         finished = after.game.outcome(after.state).finished
-        facts = self._round_of(live if finished else after)  # the game's end closes the last round's message
+        shown = live if finished else after  # the game's end closes the last round's message
+        facts = shown.game.round_status(shown.state) if shown.state else None
         if facts is None:
             return
-        round_number, period, card = facts
+        round_number, period, card = facts.round, facts.period, facts.card
         head = f"**{after.game.title} #{after.id} · Round {round_number}** · Period {period}"
         lines = [head + (f" · History card: {card}" if card else "")]
         if finished:
@@ -304,11 +282,5 @@ class PlayMixin(HostCore):
 
     async def _state_before(self, live: Live, seq: int) -> State:
         events = await self.store.events(live.id, -1)
-        state = live.game.setup(
-            live.row["num_players"], json.loads(live.row["options"]), ReplayRng(events[0].draws)
-        )
-        for event in events[1:]:
-            if event.seq >= seq:
-                break
-            state = live.game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
-        return state
+        start = setup_state(live.game, live.row["num_players"], json.loads(live.row["options"]), events[0])
+        return replay_from(live.game, start, (event for event in events[1:] if event.seq < seq))

@@ -1,4 +1,4 @@
-"""The contract every game implements (DESIGN.md section 2).
+"""The contract every game implements (docs/DESIGN.md section 2).
 
 A game is a stateless object; its state is plain JSON data (dicts, lists, str, int, bool, None) so that it
 round-trips through storage unchanged. Actions are canonical notation strings: the text a player types into
@@ -95,6 +95,16 @@ class Option:
         return value
 
 
+@dataclass(frozen=True)
+class RoundStatus:
+    """Where a game that counts rounds stands, for the host's one status message per round."""
+
+    round: int
+    period: str | int
+    #: the card that rules this round (PRINCIPES' History card), named for players
+    card: str | None = None
+
+
 @dataclass
 class Applied:
     state: State
@@ -188,6 +198,11 @@ class Game(ABC):
         """A longer label for buttons and the log; defaults to the notation itself."""
         return action
 
+    def round_status(self, state: State) -> RoundStatus | None:
+        """The round and its period (and card) for a game played in rounds, which the host keeps in one status
+        message per round; None (the default) for a game without rounds."""
+        return None
+
     # ---- time, undo, AI -----------------------------------------------------------------------------------
     def on_deadline(self, state: State, seat: int) -> str | None:
         """The action taken for ``seat`` when its decision expires, or None (the others may claim)."""
@@ -220,7 +235,7 @@ class Game(ABC):
 
     @staticmethod
     def copy_state(state: State) -> State:
-        # pickle is ~5x faster than copy.deepcopy on plain data (notes/performance.md)
+        # pickle is ~5x faster than copy.deepcopy on plain data (docs/notes/performance.md)
         copied: State = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
         return copied
 

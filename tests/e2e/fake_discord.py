@@ -1,4 +1,4 @@
-"""A small Discord on loopback that the real discord.py client talks to (see shared notes/discord-testing.md).
+"""A small Discord on loopback that the real discord.py client talks to (see docs/notes/discord-testing.md).
 
 It serves the REST routes and the gateway a slash-command + button + DM + file flow needs, keeps every message
 the bot posts (with its components and attachments), and lets a test act as users: push slash commands,

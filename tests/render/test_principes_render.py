@@ -180,7 +180,7 @@ def test_the_drawn_map_agrees_with_the_borders() -> None:
 
 def test_the_warm_up_draws_every_games_opening_board() -> None:
     board._palette_base.cache_clear()
-    assert render.warm_up() == list(render.RENDER_MODULES)
+    assert render.warm_up() == render.rendered_games()
     assert board._palette_base.cache_info().currsize == 1  # the board a first /board asks for is ready
 
 
