@@ -34,6 +34,7 @@ from rules.engine import (
     State,
     View,
 )
+from rules.engine.thinking import split_level
 
 from .ai import LEVELS, choose_move
 from .board import (
@@ -238,10 +239,10 @@ class GameOfPrinces(Game):
     def choose_action(
         self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
     ) -> str:
-        if level not in LEVELS or list(legal) == [PASS]:
+        if split_level(level)[0] not in LEVELS or list(legal) == [PASS]:
             return rng.choice(list(legal))
         move = choose_move(
-            board_of(view), seat, view["confined"], view["long_jump"], level, rng, view["seen"]
+            board_of(view), seat, view["confined"], view["long_jump"], level, rng, view["seen"], view["moves"]
         )
         action = format_move(move)
         return action if action in legal else rng.choice(list(legal))

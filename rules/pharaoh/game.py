@@ -20,6 +20,7 @@ from rules.engine import (
     State,
     View,
 )
+from rules.engine.thinking import split_level
 
 from . import ai
 from .board import (
@@ -131,7 +132,7 @@ class Pharaoh(Game):
             "2 players: the goal line between you (b3-c3-d3) or across it (c2-c3-c4)",
         ),
     )
-    ai_levels = ("expectimax", "greedy")
+    ai_levels = ("expert", "expectimax", "greedy")
     rules_notes = RULES_NOTES
 
     # ---- setup ------------------------------------------------------------------------------------------------
@@ -435,6 +436,6 @@ class Pharaoh(Game):
     def choose_action(
         self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
     ) -> str:
-        if level not in self.ai_levels:
+        if split_level(level)[0] not in self.ai_levels:
             return rng.choice(list(legal))
         return ai.decide(view, seat, legal, level, rng)
