@@ -13,7 +13,9 @@ enemy piece as out of reach for one turn.
 Level ``expectimax`` then searches the best placements one ply deeper: a chance node over the next player's
 roll, each roll answered by that player's own full-turn search (an exact win if one is reachable, otherwise
 the placement with the best outlook for them), scored by our outlook afterwards. Level ``greedy`` stops at the
-static outlook.
+static outlook. Level ``expert`` (two players; with more it plays as ``expectimax``) looks two turns deep
+within its budget (:class:`Expert`): every placement of ours, every roll of the next player answered by the
+worst for us of their best placements, then our next roll searched exactly for a win.
 
 Positions here are flat tuples: entry ``3 * seat + piece`` is the cell index of that piece, -1 in reserve.
 """

@@ -83,8 +83,11 @@ RULES_NOTES = """\
 - On a deadline your turn ends (remaining points are forfeited).
 - Undo: a step that did not end your turn, before anyone else acts (a roll can never be taken back).
 - Dice come from the game's seed; every roll is written in the log with the turn it starts.
-- AI levels: `expectimax` searches its whole turn, then the next player's answer to each possible roll;
-  `greedy` searches its whole turn and weighs only the odds of the next rolls.
+- AI levels: `expert` (the default; 2 players) searches its whole turn, the next player's answers to each
+  possible roll, then its own next roll, for up to a second per step (`/game ai expert:3s` lets it think up to
+  3 s); `expectimax` searches its whole turn, then the next player's answer to each possible roll; `greedy`
+  searches its whole turn and weighs only the odds of the next rolls. With 3 or 4 players `expert` plays as
+  `expectimax`.
 """
 
 
