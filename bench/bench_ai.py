@@ -20,9 +20,12 @@ To add a match, add a ``Match`` to ``MATCHES``.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import os
+import random
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -31,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.stats import line, summary
+from bot.host import Host
+from bot.models import Actor
 from rules.engine.playout import play
 from rules.engine.registry import get_game
 
@@ -209,3 +214,127 @@ def run() -> None:
             print(text, flush=True)
         if not quick:
             store_strength(match.game, match.level_a, figures_of(result, "python -m bench ai"))
+    for text in asyncio.run(_host_while_thinking()):
+        print(text, flush=True)
+
+
+# ---- the bot while AIs think ---------------------------------------------------------------------------------------
+#: how long each phase of the latency measurement lasts, and how often the loop's lag is sampled
+PHASE_SECONDS = float(os.environ.get("AI_LAG_SECONDS", "6"))
+LAG_TICK_S = 0.01
+#: a person's action: the host must answer it well inside Discord's 3 s; the loop's own goal is the render note's
+ACTION_GOAL_MS, LAG_GOAL_MS = 100.0, 25.0
+
+
+async def _host_while_thinking() -> list[str]:
+    """Event-loop lag and a person's move latency (``Host.act`` in a two-person Game of Princes) with nobody
+    thinking (the floor), then while two ``expert`` AIs think without pause: in the host's worker processes
+    (what the bot does) and, for comparison, in threads (what it did)."""
+    from bot.hosting.play import AIWorkers
+
+    lines = []
+    with tempfile.TemporaryDirectory() as folder:
+        host = await Host.open(Path(folder) / "lag.sqlite")
+        try:
+            idle_lag, idle_act = await _measure_phase(host, None)
+            workers = AIWorkers(2)
+            try:
+                await _think(workers.decide, 0)  # the pool's processes start before the clock runs
+                lag, act = await _measure_phase(host, workers.decide)
+            finally:
+                workers.shutdown()
+            thread_lag, thread_act = await _measure_phase(host, _decide_in_thread)
+        finally:
+            await host.close()
+    lines.append(line("event-loop lag, nobody thinking", idle_lag))
+    lines.append(
+        line(
+            "event-loop lag while 2 expert AIs think in worker processes", lag, _median(idle_lag), LAG_GOAL_MS
+        )
+    )
+    lines.append(
+        line("event-loop lag while 2 expert AIs think in threads (before)", thread_lag, _median(idle_lag))
+    )
+    lines.append(line("a person's move (Host.act), nobody thinking", idle_act))
+    lines.append(
+        line(
+            "a person's move (Host.act) while 2 expert AIs think in worker processes",
+            act,
+            _median(idle_act),
+            ACTION_GOAL_MS,
+        )
+    )
+    lines.append(line("a person's move (Host.act) while 2 expert AIs think in threads (before)", thread_act))
+    return lines
+
+
+def _median(samples: list[float]) -> float:
+    return summary(samples)[0]
+
+
+async def _decide_in_thread(*arguments: Any) -> str:
+    game, view, seat, legal, level, rng = arguments
+    return await asyncio.to_thread(game.choose_action, view, seat, legal, level, rng)
+
+
+async def _think(decide: Callable[..., Any], number: int) -> str:
+    """One ``expert`` decision of Game of Princes (a second of search) from a mid-game position."""
+    game = get_game("game-of-princes")
+    state = play(game, 2, 900 + number, stop_after=20 + number).state
+    seat = state["to_move"]
+    legal = game.legal_actions(state, seat)
+    action: str = await decide(game, game.view(state, seat), seat, legal, "expert", random.Random(number))
+    return action
+
+
+async def _measure_phase(host: Host, decide: Callable[..., Any] | None) -> tuple[list[float], list[float]]:
+    """Loop lag samples and person's move latencies (ms) over ``PHASE_SECONDS``, with two AIs thinking
+    back to back through ``decide`` (None: nobody thinking)."""
+    stop = time.perf_counter() + PHASE_SECONDS
+    thinkers = []
+    if decide is not None:
+
+        async def keep_thinking(number: int) -> None:
+            while time.perf_counter() < stop:
+                await _think(decide, number)
+
+        thinkers = [asyncio.create_task(keep_thinking(number)) for number in (0, 1)]
+    lags: list[float] = []
+    acts: list[float] = []
+
+    async def sample_lag() -> None:
+        while time.perf_counter() < stop:
+            started = time.perf_counter()
+            await asyncio.sleep(LAG_TICK_S)
+            lags.append((time.perf_counter() - started - LAG_TICK_S) * 1000)
+
+    async def play_person() -> None:
+        number = 0
+        while time.perf_counter() < stop:
+            number += 1
+            acts.extend(await _people_game(host, f"lag-{id(acts)}-{number}", stop))
+
+    await asyncio.gather(sample_lag(), play_person(), *thinkers)
+    return lags, acts
+
+
+async def _people_game(host: Host, channel: str, stop: float) -> list[float]:
+    """Two people play Game of Princes (each move the first legal one) until the phase or the game ends."""
+    alice, bob = Actor("1", "alice"), Actor("2", "bob")
+    info = await host.create_game("guild", channel, alice, "game-of-princes", {})
+    await host.join(channel, bob)
+    await host.start(channel, alice, order="given")
+    game = get_game("game-of-princes")
+    samples = []
+    while time.perf_counter() < stop:
+        live = await host._load(info.game_id)
+        pending = game.pending(live.state)
+        if not pending:
+            break
+        seat = min(pending)
+        action = game.legal_actions(live.state, seat)[0]
+        started = time.perf_counter()
+        await host.act(info.game_id, (alice, bob)[seat], action)
+        samples.append((time.perf_counter() - started) * 1000)
+        await asyncio.sleep(0.02)  # people do not answer in the same millisecond
+    return samples
