@@ -12,7 +12,8 @@ What makes it see further than the plain two-ply search of ``medium`` for the sa
 - at the horizon, a side to move whose Prince can reach a winning cell scores the win (one look at at most
   four Prince moves), so a threat is never left hanging one ply beyond the search;
 - the game's draws: a position met before in the game or on the searched line scores as the draw it heads
-  for, and so does reaching the 200-move limit.
+  for, and so does reaching the 200-move limit; a draw counts a little below even for the searching side
+  (``CONTEMPT``), so it plays on when ahead and repeats only when every other move is worse.
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ from .board import CARPET, COLOURS, PRINCE, SERVITOR, Board, Cell, Move
 
 #: a score this far from a win is a forced result (mate distance is subtracted from ``WIN``)
 WON = WIN - 1_000
-#: the draw score; a side ahead avoids a repeated position, a side behind steers for one
-DRAW = 0
 #: what a draw costs the searching side (one move of route): when it is ahead it plays on rather than repeat,
 #: and it repeats only when every other move is worse than that
 CONTEMPT = 100
@@ -196,7 +195,7 @@ class AlphaBeta:
             raise _OutOfBudget
         key = self._side_key(seat)
         if self._drawn(seat, ply, key):
-            return -CONTEMPT if seat == self.root_seat else CONTEMPT
+            return self._draw_score(seat)
         if self._can_win_now(seat):
             return WIN - ply - 1
         if depth <= 0:
@@ -213,12 +212,10 @@ class AlphaBeta:
             if entry.bound == UPPER and entry.score <= alpha:
                 return entry.score
         moves = self.board.moves(seat, self.confined, self.long_jump)
-        if not moves:  # a pass; two in a row draw
-            return (
-                DRAW
-                if ply > 1 and not self._has_moves(1 - seat)
-                else -self._negamax(1 - seat, depth - 1, -beta, -alpha, ply + 1)
-            )
+        if not moves:  # a pass; when the other side cannot move either, its pass draws
+            if not self._has_moves(1 - seat):
+                return self._draw_score(seat)
+            return -self._negamax(1 - seat, depth - 1, -beta, -alpha, ply + 1)
         original_alpha, best, best_move = alpha, -WIN - 1, moves[0]
         self.path.append(key)
         try:
@@ -237,7 +234,9 @@ class AlphaBeta:
         self.table[key] = _Entry(depth, best, bound, best_move)
         return best
 
-    def _search_move(self, seat: int, move: Move, index: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _search_move(
+        self, seat: int, move: Move, index: int, depth: int, alpha: int, beta: int, ply: int
+    ) -> int:
         """Principal variation search with late move reductions: the first move gets the full window; later
         ones are first asked only whether they beat ``alpha`` (a null window), late quiet ones also one ply
         shallower, and searched again in full only when they do."""
@@ -250,6 +249,10 @@ class AlphaBeta:
         if score > alpha and (reduced < depth - 1 or score < beta):
             score = -self._after(seat, move, depth - 1, -beta, -alpha, ply + 1)
         return score
+
+    def _draw_score(self, seat: int) -> int:
+        """A draw, for the side to move: a little worse than even for the searching side (``CONTEMPT``)."""
+        return -CONTEMPT if seat == self.root_seat else CONTEMPT
 
     def _has_moves(self, seat: int) -> bool:
         return bool(self.board.moves(seat, self.confined, self.long_jump))
