@@ -221,9 +221,8 @@ def level_strength(game: Game, level: str) -> str | None:
     except (KeyError, TypeError, ValueError):
         return None
     decided = won + lost
-    share = f", {won / decided:.0%} of decided games" if decided else ""
-    draws = f", {drawn} drawn" if drawn else ""
-    return f"beat {against} {won}-{lost}{draws} over {won + lost + drawn} games{share}"
+    share = f" ({won / decided:.0%} of the decided games)" if decided else ""
+    return f"against {against}: won {won}, lost {lost}, drawn {drawn} of {won + lost + drawn} games{share}"
 
 
 def strength_lines(game: Game, levels: list[str]) -> list[str]:

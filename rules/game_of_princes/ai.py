@@ -24,7 +24,9 @@ from rules.engine.thinking import DEFAULT_SECONDS, Budget, split_level
 
 from .board import COLOURS, KING_STEPS, NEUTRAL, PRINCE, Board, Cell, Move
 
-LEVELS: tuple[str, ...] = ("expert", "hard", "medium", "easy")
+#: the first is the default: ``hard``, because ``expert`` has not shown itself stronger (``python -m bench ai``:
+#: against ``hard`` every game went to the 200-move draw); the others strongest first
+LEVELS: tuple[str, ...] = ("hard", "expert", "medium", "easy")
 #: the searching levels' budgets, in positions visited: ``hard`` a fixed count (about a quarter of a second
 #: here, depth 3 to 4), ``expert`` up to a second of wall time (depth 4 to 5; the count caps it on a fast machine)
 SEARCH_BUDGETS = {"hard": Budget(2_000, None), "expert": Budget(20_000, DEFAULT_SECONDS)}

@@ -110,7 +110,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     @app_commands.command(name="ai", description="Fill the next seat of the lobby with an AI player")
     @app_commands.describe(
         seat="the seat number it takes (seats fill in order: leave empty for the next one)",
-        level="how strong (see /rules for the game's levels)",
+        level="how strong (the list shows what each level measured); expert:3s lets expert think up to 3 s",
     )
     async def ai(
         self,
