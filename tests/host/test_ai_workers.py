@@ -60,7 +60,7 @@ async def test_a_seat_may_set_its_ai_time(host: Host) -> None:
     assert info.seats[-1].ai_level == "expert:2.5s"
     with pytest.raises(HostError, match="from 0.1 to 10 seconds"):
         await host.add_ai(CHANNEL, ALICE, "expert:30s")
-    with pytest.raises(HostError, match="AI levels for Pharaoh: expert, expectimax, greedy, random"):
+    with pytest.raises(HostError, match="AI levels for Pharaoh: expectimax, expert, greedy, random"):
         await host.add_ai(CHANNEL, ALICE, "wizard:2s")
 
 
