@@ -62,6 +62,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     selfplay.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     selfplay.add_argument("--json", action="store_true", help="end with one JSON line of statistics")
+    selfplay.add_argument(
+        "--database",
+        default=None,
+        help="keep the games (and their results and ratings) in this database instead of a temporary one",
+    )
+    selfplay.add_argument(
+        "--round-robin",
+        action="store_true",
+        help="play --games games of every pair of the game's AI levels and random (instead of --seats)",
+    )
 
     perft_cmd = commands.add_parser("perft", help="count leaves of the legal-action tree from the start")
     perft_cmd.add_argument("game")
@@ -161,7 +171,18 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     options = dict(item.split("=", 1) for item in args.option if "=" in item)
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
-    report = asyncio.run(run_selfplay(args.game, args.games, args.seed, args.players, seats, options))
+    report = asyncio.run(
+        run_selfplay(
+            args.game,
+            args.games,
+            args.seed,
+            args.players,
+            seats,
+            options,
+            database=args.database,
+            round_robin=args.round_robin,
+        )
+    )
     for message in report.error_messages[:20]:
         print(message, file=sys.stderr)
     print(format_report(report, args.json))

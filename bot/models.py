@@ -92,6 +92,8 @@ class Delivery:
     edit_key: str | None = None
     #: text files posted with the message
     attachments: list[Attachment] = field(default_factory=list)
+    #: the game is over: the front-end attaches its animated replay (drawn when posting, see bot.replay)
+    replay: bool = False
 
     def to_payload(self) -> dict[str, Any]:
         """What the outbox stores (everything but the row id); the view is stored as it is."""
@@ -108,6 +110,7 @@ class Delivery:
             "prompt": self.prompt.to_dict() if self.prompt else None,
             "edit_key": self.edit_key,
             "attachments": [{"name": a.name, "text": a.text} for a in self.attachments],
+            "replay": self.replay,
         }
 
     @classmethod

@@ -36,6 +36,7 @@ from rules.engine import (
 )
 
 from ..models import Actor, Attachment, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
+from ..ratings import record_result, seat_sides
 from ..storage import CLAIM_LEASE_S, SNAPSHOT_EVERY, Connection, StaleVersion, Store
 from ..verify import commit_hash as commit_hash  # re-exported: the sealing code names it from here
 from ..verify import commit_string
@@ -108,6 +109,8 @@ class Change:
     events: list[tuple[int | None, str, list[int], str | None, list[list[str]]]] = field(default_factory=list)
     deliveries: list[Delivery] = field(default_factory=list)
     statements: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+    #: the statements end the game (resignation, claim, agreed draw): its result is recorded with them
+    finishes: bool = False
 
 
 class HostCore:
@@ -314,11 +317,25 @@ class HostCore:
                 (live.id,),
             )
             change.deliveries += self._reveal(live, [dict(row) for row in rows])
+        if outcome.finished or change.finishes:
+            change.deliveries += await self._record_result(db, live, now)
         await self._arm_timers(db, live, change, now)
         for delivery in change.deliveries:  # claimed for this process, which posts them after the commit
             delivery.id = await self.store.add_outbox(
                 db, live.id, delivery.to_payload(), now, self.worker, now + CLAIM_LEASE_S
             )
+
+    async def _record_result(self, db: Connection, live: Live, now: float) -> list[Delivery]:
+        """The game ends in this transaction: its result and ratings are stored with it (``bot.ratings``), and the
+        channel is told the rating changes, with the animated replay unless the table chose replay=no."""
+        view = live.game.view(live.state, None) if live.state else {}
+        sides = seat_sides(live.row["kind"], view, len(live.seats))
+        recorded = await record_result(db, live.id, sides, now)
+        if recorded is None:
+            return []
+        delivery = self._public(live, recorded.text(f"{live.game.title} #{live.id}"), None)
+        delivery.replay = recorded.post_replay
+        return [delivery]
 
     @staticmethod
     async def _consume_firing_timer(db: Connection) -> None:
@@ -658,5 +675,6 @@ class HostCore:
             )
         )
         change.statements.append(("DELETE FROM timers WHERE game_id = ?", (live.id,)))
+        change.finishes = True
         change.deliveries.append(self._public(live, self._result_text(live, winners, draw, reason), None))
         change.deliveries += await self._reveal_deliveries(live)
