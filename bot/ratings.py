@@ -45,6 +45,8 @@ DEADLINE_ACTOR = "deadline"
 TABLE_FLAGS = {"rated": True, "replay": True}
 
 Rating = tuple[float, float]
+#: a seat's place in the turn order, its side in games whose seats have no colour
+_ORDINALS = ("first", "second", "third", "fourth")
 
 
 def default_rating() -> Rating:
@@ -87,12 +89,15 @@ def pop_table_flags(options: dict[str, str]) -> dict[str, bool]:
 # ---------------------------------------------------------------------------------------------- sides
 def seat_sides(kind: str, view: Mapping[str, Any], num_players: int) -> list[str]:
     """What each seat played, from the public view: a principality, a colour, else the seat's place in the order."""
-    sides: list[str] = [f"seat {seat + 1}" for seat in range(num_players)]
+    sides = [_ORDINALS[seat] if seat < len(_ORDINALS) else f"seat {seat + 1}" for seat in range(num_players)]
     if kind == "principes":
         from rules.principes.play.common import NAMES
 
         codes = view.get("seats") or []
-        sides = [NAMES.get(code, code) if isinstance(code, str) else side for code, side in zip(codes, sides)]
+        sides = [
+            NAMES.get(code, code) if isinstance(code, str) else side
+            for code, side in zip(codes, sides, strict=False)
+        ]
     elif kind == "pharaoh":
         colours = view.get("colours") or []
         sides = [str(colour) for colour in colours[:num_players]] or sides
@@ -100,7 +105,7 @@ def seat_sides(kind: str, view: Mapping[str, Any], num_players: int) -> list[str
         sides = ["red", "blue"][
             :num_players
         ]  # the renderers' seat colours (render.game_of_princes, the_prince)
-    return sides + [f"seat {seat + 1}" for seat in range(len(sides), num_players)]
+    return sides
 
 
 # ---------------------------------------------------------------------------------------------- one game's result
