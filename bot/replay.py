@@ -22,6 +22,7 @@ from render import render_png, render_view
 from render.replay import GifWriter, captioned
 from rules.engine import ReplayRng, RulesError, get_game
 
+from .models import HostError
 from .storage import Store
 from .verify import OVER, ExportError, check_shape
 
@@ -39,7 +40,7 @@ FRAME_WORDS = {"action": "completed action", "turn": "turn", "round": "round"}
 Progress = Callable[[int, int], None]
 
 
-class ReplayError(Exception):
+class ReplayError(HostError):
     """The game cannot be replayed (not over, not found, a malformed file); ``str(error)`` is the sentence."""
 
 
@@ -64,6 +65,7 @@ class GameLog:
     setup_draws: list[int]
     events: tuple[LoggedEvent, ...]
     result: Mapping[str, Any] | None
+    guild_id: str | None = None
 
     @property
     def title(self) -> str:
@@ -93,6 +95,7 @@ class GameLog:
                 if not e["undone"]
             ),
             result=game["result"],
+            guild_id=game["guild_id"],
         )
 
 
@@ -101,7 +104,7 @@ async def load_log(store: Store, game_id: int) -> GameLog:
     if not 0 < game_id < 2**63:
         raise ReplayError(f"There is no game #{game_id}.")
     row = await store.fetchone(
-        "SELECT id, kind, status, num_players, options, result FROM games WHERE id = ?", (game_id,)
+        "SELECT id, kind, status, num_players, options, result, guild_id FROM games WHERE id = ?", (game_id,)
     )
     if row is None:
         raise ReplayError(f"There is no game #{game_id}.")
@@ -124,6 +127,7 @@ async def load_log(store: Store, game_id: int) -> GameLog:
             for e in events[1:]
         ),
         result=json.loads(row["result"]) if row["result"] else None,
+        guild_id=row["guild_id"],
     )
 
 
@@ -215,13 +219,16 @@ def steps(log: GameLog) -> list[Step]:
     return [step for step, _view in walk(log)]
 
 
-def board_at(log: GameLog, index: int) -> tuple[Step, bytes]:
-    """The step ``index`` (clamped to the game) and its public board as a PNG."""
+def board_at(log: GameLog, index: int) -> tuple[Step, bytes, list[Step]]:
+    """The step ``index`` (clamped to the game), its public board as a PNG, and every step (one replay)."""
     index = max(0, min(index, len(log.events)))
+    all_steps, shown = [], None
     for step, view in walk(log):
+        all_steps.append(step)
         if step.index == index:
-            return step, render_png(log.kind, view)
-    raise AssertionError("walk yields every step")
+            shown = (step, view)
+    assert shown is not None, "walk yields every step"
+    return shown[0], render_png(log.kind, shown[1]), all_steps
 
 
 def rounds(all_steps: list[Step]) -> list[tuple[int, int]]:

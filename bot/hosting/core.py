@@ -54,6 +54,8 @@ MISSES_BEFORE_AI = 2
 MAX_AI_STEPS = 20_000
 #: the worker name of a process that runs alone (several processes each need their own, see ``bot.config``)
 DEFAULT_WORKER = "main"
+#: how the message saying who won begins (the rating changes and the replay join that message)
+RESULT_PREFIX = "Game over:"
 #: how long sent deliveries stay in the outbox (for an operator looking at what was posted) before pruning
 SENT_RETENTION_S = 7 * 24 * 3600.0
 
@@ -318,24 +320,29 @@ class HostCore:
             )
             change.deliveries += self._reveal(live, [dict(row) for row in rows])
         if outcome.finished or change.finishes:
-            change.deliveries += await self._record_result(db, live, now)
+            await self._record_result(db, live, change, now)
         await self._arm_timers(db, live, change, now)
         for delivery in change.deliveries:  # claimed for this process, which posts them after the commit
             delivery.id = await self.store.add_outbox(
                 db, live.id, delivery.to_payload(), now, self.worker, now + CLAIM_LEASE_S
             )
 
-    async def _record_result(self, db: Connection, live: Live, now: float) -> list[Delivery]:
-        """The game ends in this transaction: its result and ratings are stored with it (``bot.ratings``), and the
-        channel is told the rating changes, with the animated replay unless the table chose replay=no."""
+    async def _record_result(self, db: Connection, live: Live, change: Change, now: float) -> None:
+        """The game ends in this transaction: its result and ratings are stored with it (``bot.ratings``). The
+        message that says who won also gets the rating changes and, unless the table chose replay=no, the
+        animated replay (drawn by the front-end when it posts the message)."""
         view = live.game.view(live.state, None) if live.state else {}
         sides = seat_sides(live.row["kind"], view, len(live.seats))
         recorded = await record_result(db, live.id, sides, now)
         if recorded is None:
-            return []
-        delivery = self._public(live, recorded.text(f"{live.game.title} #{live.id}"), None)
-        delivery.replay = recorded.post_replay
-        return [delivery]
+            return
+        text = recorded.text(f"{live.game.title} #{live.id}")
+        told = [d for d in change.deliveries if d.kind == "public" and RESULT_PREFIX in d.text]
+        if not told:
+            told = [self._public(live, "", None)]
+            change.deliveries.append(told[0])
+        told[-1].text = f"{told[-1].text}\n{text}".strip()
+        told[-1].replay = recorded.post_replay
 
     @staticmethod
     async def _consume_firing_timer(db: Connection) -> None:
@@ -532,9 +539,9 @@ class HostCore:
 
     def _result_text(self, live: Live, winners: tuple[int, ...] | list[int], draw: bool, reason: str) -> str:
         if draw:
-            return f"Game over: a draw. {reason}".strip()
+            return f"{RESULT_PREFIX} a draw. {reason}".strip()
         names = " and ".join(live.seats[w].name for w in winners)
-        return f"Game over: {names} {'win' if len(winners) > 1 else 'wins'}. {reason}".strip()
+        return f"{RESULT_PREFIX} {names} {'win' if len(winners) > 1 else 'wins'}. {reason}".strip()
 
     async def pending_deliveries(self) -> list[Delivery]:
         """Unsent deliveries this process may post: its own and those no live process holds, claimed for it."""
