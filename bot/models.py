@@ -159,6 +159,9 @@ class GameInfo:
     deadline_seconds: int
     result: dict[str, Any] | None = None
     pending_users: list[str] = field(default_factory=list)
+    #: table options: counts for the ratings; posts its animated replay with the result
+    rated: bool = True
+    replay: bool = True
 
     def seat_of(self, user_id: str) -> SeatInfo | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
@@ -174,6 +177,9 @@ class GameInfo:
             lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in self.options.items()))
         hours = self.deadline_seconds / 3600
         lines.append(f"Decision deadline: {hours:g} h")
+        table = [*([] if self.rated else ["rated=no"]), *([] if self.replay else ["replay=no"])]
+        if table:
+            lines.append("Table: " + ", ".join(table))
         return "\n".join(lines)
 
 

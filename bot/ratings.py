@@ -45,6 +45,15 @@ DEADLINE_ACTOR = "deadline"
 TABLE_FLAGS = {"rated": True, "replay": True}
 
 Rating = tuple[float, float]
+#: what ``/rules`` says of the two table options and of when a game counts for ratings
+RATING_RULES = (
+    "- `rated` (yes/no, default yes): whether the game counts for the ratings (one per player and game, across "
+    "all servers; AI levels have theirs). A game is unrated all the same when one player held every seat, or "
+    f"when a seat's decisions were taken by someone else (the AI standing in, a deadline's default, a "
+    f"substitute) for more than {STAND_IN_SHARE:.0%} of them; its result still counts in /stats.\n"
+    "- `replay` (yes/no, default yes): post the game's animated replay with its result (/game replay shows it "
+    "any time after the end)."
+)
 #: a seat's place in the turn order, its side in games whose seats have no colour
 _ORDINALS = ("first", "second", "third", "fourth")
 

@@ -275,10 +275,9 @@ class Animation:
         every = FRAME_WORDS[self.granularity]
         per = f"one per {every}" if not self.thinned else f"one per {2**self.thinned} {every}s"
         size = self.data.__len__() / (1024 * 1024)
-        return (
-            f"{self.frames} frames ({per}) over {self.steps} completed actions, {size:.2f} MiB, "
-            f"{self.width}x{self.height} GIF"
-        )
+        frames = f"{self.frames} frame{'s' if self.frames != 1 else ''}"
+        actions = f"{self.steps} completed action{'s' if self.steps != 1 else ''}"
+        return f"{frames} ({per}) over {actions}, {size:.2f} MiB, {self.width}x{self.height} GIF"
 
 
 def animate(log: GameLog, progress: Progress | None = None, budget: int = REPLAY_BUDGET) -> Animation:

@@ -29,6 +29,7 @@ import discord
 
 from bot.models import HostError
 from bot.replay import Animation, GameLog, Step, animate, board_at, load_log, rounds, steps
+from render import RENDER_MODULES
 
 from .common import Handled, Interaction, bot_of, clip, send, within_ack
 
@@ -101,6 +102,9 @@ async def replay_post(
 ) -> tuple[list[discord.File], discord.ui.View | None, str]:
     """What the result message adds when the table wants the replay: the GIF, a "Step through" button and a line
     saying what the frames are. Drawing must not cost the result its post: on failure, a line says so."""
+    kind = await bot.host.store.fetchone("SELECT kind FROM games WHERE id = ?", (game_id,))
+    if kind is None or kind["kind"] not in RENDER_MODULES:  # a game without pictures (test games)
+        return [], None, ""
     try:
         animation = await service_of(bot).animation(bot, game_id)
     except Exception:  # the result goes out all the same; /game replay can try again
@@ -108,8 +112,12 @@ async def replay_post(
         return [], None, "The replay could not be drawn; /game replay may try again."
     view = discord.ui.View(timeout=None)
     view.add_item(StepButton(game_id, 0, "s", "Step through the game"))
-    line = f"Replay: {animation.frames} frames ({_per(animation)})."
+    line = f"Replay: {_frames(animation)} ({_per(animation)})."
     return [discord.File(io.BytesIO(animation.data), filename=f"replay-{game_id}.gif")], view, line
+
+
+def _frames(animation: Animation) -> str:
+    return f"{animation.frames} frame{'s' if animation.frames != 1 else ''}"
 
 
 def _per(animation: Animation) -> str:
@@ -144,7 +152,7 @@ async def answer_replay(interaction: Interaction, game_id: int, step: int | None
     game_log = await log_here(interaction, game_id)
     view = step_view(game_id, 0, await asyncio.to_thread(steps, game_log), first=True)
     text = (
-        f"Replay of {game_log.title}: {animation.frames} frames ({_per(animation)}). "
+        f"Replay of {game_log.title}: {_frames(animation)} ({_per(animation)}). "
         "Step through it with the buttons."
     )
     file = discord.File(io.BytesIO(animation.data), filename=f"replay-{game_id}.gif")

@@ -181,7 +181,7 @@ class Sender:
             delivery.replay
         ):  # the game is over: its animated replay goes with the result (bot.discord.replays)
             replay, view, line = await replay_post(self.bot, delivery.game_id)
-            content = clip(f"{content}\n{line}")
+            content = clip(f"{content}\n{line}".strip())
         message = await self._post_or_edit(delivery, channel_id, content, mentions, view, replay)
         if delivery.edit_key and message is not None:
             await self.bot.host.remember_message(

@@ -237,6 +237,8 @@ class HostCore:
             deadline_seconds=row["deadline_seconds"],
             result=json.loads(row["result"]) if row["result"] else None,
             pending_users=pending_users,
+            rated=bool(row.get("rated", 1)),
+            replay=bool(row.get("post_replay", 1)),
         )
 
     async def game_info(self, game_id: int) -> GameInfo:

@@ -15,6 +15,7 @@ from rules.engine import (
 from rules.engine.rng import seed_scheme
 
 from ..models import Actor, Choice, GameInfo, HostError, Prompt, Snapshot
+from ..ratings import RATING_RULES
 from ..storage import Store
 from ..verify import EXPORT_FORMAT, EXPORT_VERSION, OVER, Verdict, chance_ranges, verify_export
 from .core import (
@@ -177,7 +178,7 @@ class QueriesMixin(HostCore):
             "- `window` (hours, default 2, at most the decision deadline): how long a card window stays open "
             "(games with windows, e.g. PRINCIPES' battle cards)"
         )
-        return f"{game.rules_notes}\nOptions:\n{options or '- none'}\n{table}\nAI levels: {levels}."
+        return f"{game.rules_notes}\nOptions:\n{options or '- none'}\n{table}\n{RATING_RULES}\nAI levels: {levels}."
 
     async def my_games(self, user_id: str) -> list[GameInfo]:
         rows = await self.store.fetchall(
