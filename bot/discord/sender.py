@@ -177,9 +177,8 @@ class Sender:
         content, mentions = self._content(delivery)
         view = prompt_view(delivery.prompt, game_key=delivery.game_key) if delivery.prompt else None
         replay: list[discord.File] = []
-        if (
-            delivery.replay
-        ):  # the game is over: its animated replay goes with the result (bot.discord.replays)
+        # the game is over: its animated replay goes with the result (bot.discord.replays)
+        if delivery.replay:
             replay, view, line = await replay_post(self.bot, delivery.game_id)
             content = clip(f"{content}\n{line}".strip())
         message = await self._post_or_edit(delivery, channel_id, content, mentions, view, replay)

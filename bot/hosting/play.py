@@ -216,10 +216,15 @@ class PlayMixin(HostCore):
             )
         )
         sealed[seat] = action
+        pending = game.pending(live.state)
         rows = await self.store.fetchall(
-            "SELECT seat, actor FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)
+            "SELECT seat, decision_id, actor FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)
         )
-        actors = {row["seat"]: row["actor"] for row in rows if row["seat"] in sealed and row["actor"]}
+        actors = {  # each choice played under whoever sealed it
+            r["seat"]: r["actor"]
+            for r in rows
+            if r["seat"] in sealed and r["actor"] and pending.get(r["seat"], decision).id == r["decision_id"]
+        }
         actors[seat] = who
         change.statements.append(
             ("UPDATE sealed SET applied = 1 WHERE game_id = ? AND applied = 0", (live.id,))
