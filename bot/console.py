@@ -20,7 +20,7 @@ from render import render_png
 
 from .host import Actor, Delivery, Host, HostError
 from .replay import animate, board_at, load_log
-from .stats import leaderboard, leaderboard_text, player_records, records_text
+from .stats import leaderboard, leaderboard_text, player_records, principes_report, records_text
 
 CHANNEL = "console"
 GUILD = "console"
@@ -121,6 +121,8 @@ class Console:
                 self.host.store, f"console:{name}", args[1] if len(args) > 1 else None
             )
             self.write(records_text(name, records).replace("**", ""))
+            if len(args) > 1 and args[1] == "principes":
+                self.write(await principes_report(self.host.store))
         elif command == "/leaderboard" and args:
             standings = await leaderboard(self.host.store, args[0])
             self.write(leaderboard_text(args[0], standings, "all servers").replace("**", ""))

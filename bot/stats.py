@@ -257,7 +257,7 @@ async def ratings_report(store: Store, kind: str | None = None) -> str:
     """Every game's ratings (or one game's), with the AI levels' head-to-head results: ``python -m bot stats``."""
     kinds = [kind] if kind else await rated_kinds(store)
     if not kinds:
-        return "No rated game has finished in this database yet."
+        return "No rated game has finished yet."
     blocks = []
     for game_kind in kinds:
         standings = await leaderboard(store, game_kind, limit=10_000)
@@ -278,7 +278,7 @@ async def principes_report(store: Store) -> str:
         "JOIN results r ON r.game_id = s.game_id WHERE r.kind = 'principes' ORDER BY r.number, s.seat"
     )
     if not rows:
-        return "No game of PRINCIPES has finished in this database yet."
+        return "No game of PRINCIPES has finished yet."
     games = {int(row["game_id"]) for row in rows}
     with_people = {int(row["game_id"]) for row in rows if not is_ai_player(str(row["player"]))}
     draws = {int(row["game_id"]) for row in rows if row["draw"]}

@@ -164,6 +164,8 @@ async def test_stats_and_leaderboard_answer_the_asker(table: Table, fake: FakeDi
     assert "Statistics of **alice**" in table.reply_text(about) and "0 wins (0%)" in table.reply_text(about)
     nobody = await table.slash(carol, "stats")
     assert "carol has no finished game yet." in table.reply_text(nobody)
+    principes = await table.slash(carol, "stats", game="principes")
+    assert "No game of PRINCIPES has finished yet." in table.reply_text(principes)
     board = await table.slash(carol, "leaderboard", game="babylone")
     (reply,) = fake.replies(board)
     assert reply.ephemeral and reply.content.splitlines()[1:] == [

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.models import HostError
-from bot.stats import leaderboard, leaderboard_text, player_records, records_text
+from bot.stats import leaderboard, leaderboard_text, player_records, principes_report, records_text
 from rules.engine import RulesError, get_game
 
 from ..app import PrincesBot
@@ -39,7 +39,7 @@ class ResultsCog(commands.Cog):
 
     @app_commands.command(
         name="stats",
-        description="A player's games, wins, rating, favourite side and answer time (only to you)",
+        description="Games, wins, rating, favourite side, answer time; PRINCIPES win rates (only to you)",
     )
     @app_commands.describe(player="whose statistics (default: yours)", game="one game (default: every game)")
     @app_commands.autocomplete(game=game_key_autocomplete)
@@ -54,7 +54,10 @@ class ResultsCog(commands.Cog):
         name = records[-1].name if records else who.display_name
         if not records and kind:
             name = f"{who.display_name} in {get_game(kind).title}"
-        for part in chunks(records_text(name, records)):
+        text = records_text(name, records)
+        if kind == "principes":  # for its designer: which principality wins too often, over every stored game
+            text += "\n\n" + await principes_report(self.bot.host.store)
+        for part in chunks(text):
             await send(interaction, part)
 
     @app_commands.command(
