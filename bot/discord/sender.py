@@ -27,6 +27,7 @@ from bot.models import Delivery, GameInfo
 
 from .common import Interaction, board_file, clip, send
 from .components import form_text, hand_view, prompt_view
+from .replays import replay_post
 
 if TYPE_CHECKING:
     from .app import PrincesBot
@@ -175,7 +176,12 @@ class Sender:
         channel_id = delivery.channel_id or (await self.bot.host.game_info(delivery.game_id)).channel_id
         content, mentions = self._content(delivery)
         view = prompt_view(delivery.prompt, game_key=delivery.game_key) if delivery.prompt else None
-        message = await self._post_or_edit(delivery, channel_id, content, mentions, view)
+        replay: list[discord.File] = []
+        # the game is over: its animated replay goes with the result (bot.discord.replays)
+        if delivery.replay:
+            replay, view, line = await replay_post(self.bot, delivery.game_id)
+            content = clip(f"{content}\n{line}".strip())
+        message = await self._post_or_edit(delivery, channel_id, content, mentions, view, replay)
         if delivery.edit_key and message is not None:
             await self.bot.host.remember_message(
                 delivery.game_id, delivery.edit_key, channel_id, str(message.id)
@@ -188,10 +194,11 @@ class Sender:
         content: str,
         mentions: discord.AllowedMentions,
         view: discord.ui.View | None,
+        more_files: list[discord.File] | None = None,
     ) -> discord.Message | None:
         channel = self.bot.get_partial_messageable(int(channel_id))
         file = await board_file(delivery.game_key, delivery.view) if delivery.view else None
-        files = ([file] if file else []) + _attached(delivery)
+        files = ([file] if file else []) + _attached(delivery) + (more_files or [])
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
             if delivery.edit_key:

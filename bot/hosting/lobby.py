@@ -21,6 +21,7 @@ from rules.engine.rng import SEED_BYTES, Seed, seed_scheme, shuffle_seats
 from rules.engine.thinking import LevelError, split_level
 
 from ..models import Actor, Delivery, GameInfo, HostError, SeatInfo
+from ..ratings import pop_table_flags
 from ..storage import Connection
 from .core import (
     LOBBY_IDLE_S,
@@ -54,6 +55,7 @@ class LobbyMixin(HostCore):
         window_text = options.pop(
             "window", None
         )  # the card-window deadline in hours: a table option, not a rule
+        table = pop_table_flags(options)  # rated=yes|no, replay=yes|no: table options too (bot.ratings)
         try:
             game = get_game(game_key)
             resolved = game.resolve_options(options)
@@ -73,8 +75,8 @@ class LobbyMixin(HostCore):
             game_id = await self.store.insert_returning_id(
                 db,
                 "INSERT INTO games (guild_id, channel_id, kind, status, options, seed, rules_version, creator_id, "
-                "deadline_seconds, window_seconds, created_at, updated_at) "
-                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "deadline_seconds, window_seconds, created_at, updated_at, rated, post_replay) "
+                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -87,6 +89,8 @@ class LobbyMixin(HostCore):
                     window,
                     now,
                     now,
+                    int(table["rated"]),
+                    int(table["replay"]),
                 ),
             )
             if seat_creator:

@@ -105,7 +105,11 @@ async def test_two_users_play_a_best_of_three_match(table: Table, fake: FakeDisc
     assert "Game over" in final.content
     assert turns >= 12
     boards = [m for m in fake.channel_messages(fake.general) if m.files]
-    assert all(name == "board.png" and data.startswith(b"\x89PNG") for m in boards for name, data in m.files)
+    *earlier, (board, replay) = [m.files for m in boards]  # the last board comes with the animated replay
+    assert all(
+        name == "board.png" and data.startswith(b"\x89PNG") for files in earlier for name, data in files
+    )
+    assert board[0] == "board.png" and replay[0].startswith("replay-") and replay[1].startswith(b"GIF89a")
     assert len(boards) >= turns
 
 
