@@ -24,12 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from render import player_label, view_changes
+from render.alt import name_seats
 from rules.engine import Game, ReplayRng, State, View
 
 #: what a DM may hold (Discord's message limit)
 MESSAGE_LIMIT = 2000
-#: "Seat 2" / "seat 2's" in a log line written by rules that do not know the players' names
-_SEAT_WORD = re.compile(r"\b[Ss]eat (\d{1,2})\b")
 _MARKDOWN = re.compile(r"([\\*_~`|])")
 
 
@@ -202,16 +201,6 @@ def _by(record: EventLike) -> str:
 
 def _lines(record: EventLike, names: list[str]) -> tuple[str, ...]:
     return tuple(name_seats(str(entry[1]), names) for entry in record.log if len(entry) >= 2 and entry[1])
-
-
-def name_seats(text: str, names: Sequence[str]) -> str:
-    """A log line with "Seat 2" written as the player's name (rules do not know names; the digest does)."""
-
-    def name(match: re.Match[str]) -> str:
-        number = int(match.group(1))
-        return names[number - 1] if 1 <= number <= len(names) else match.group(0)
-
-    return _SEAT_WORD.sub(name, text)
 
 
 # ---- the digest as a DM -------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ tracks, then the board, then the details) and ``compose`` keeps as many as fit, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -18,6 +19,8 @@ ALT_TEXT_LIMIT = 1024
 ELLIPSIS = "…"
 #: a sentence is cut at a clause only when at least this much of it survives; else it is left out whole
 MIN_KEPT = 40
+#: "Seat 2" / "seat 2's" in a text written by rules, which do not know the players' names
+_SEAT_WORD = re.compile(r"\b[Ss]eat (\d{1,2})\b")
 
 
 def compose(sentences: Iterable[str], limit: int = ALT_TEXT_LIMIT) -> str:
@@ -63,6 +66,21 @@ def named(view: dict[str, Any], seat: int, detail: str | None = None, fallback: 
     if detail and name.lower() != detail.lower():
         return f"{name} ({detail})"
     return name
+
+
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """A rules text (a log line, a result's reason) with "Seat 2" written as that player's name."""
+
+    def name(match: re.Match[str]) -> str:
+        number = int(match.group(1))
+        return str(names[number - 1]) if 1 <= number <= len(names) else match.group(0)
+
+    return _SEAT_WORD.sub(name, text)
+
+
+def reason(view: dict[str, Any], text: object) -> str:
+    """A result's reason as the view's players read it: seats named, no closing full stop."""
+    return name_seats(str(text), view.get("seat_names") or []).rstrip(".")
 
 
 def names(view: dict[str, Any], seats: Iterable[int]) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .alt import compose, counted, listing, named
+from .alt import compose, counted, listing, named, reason
 from .common import COLOURS, centred_text, draw_pyramid_top, fit_text, new_canvas, seat_label
 
 #: the largest and smallest cell, in pixels; the image stays under ``MAX_WIDTH`` for any box
@@ -273,6 +273,6 @@ def _who(view: dict[str, Any], seat: int) -> str:
 def _status(view: dict[str, Any]) -> str:
     result = view.get("result")
     if result is not None:
-        return str(result["reason"]).rstrip(".")
+        return reason(view, result["reason"])
     passes = f", {counted(view['passes'], 'pass')} in a row" if view.get("passes") else ""
     return f"move {view['moves'] + 1}, {_who(view, view['to_move'])} to move{passes}"

@@ -12,7 +12,7 @@ from typing import Any
 from rules.principes.data import catalog
 from rules.principes.play.history import ICON_TITLES
 
-from .alt import compose, counted, listing, named
+from .alt import compose, counted, listing, named, reason
 
 UNIT_WORDS = {
     "prince": ("Prince", "Princes"),
@@ -98,7 +98,7 @@ def _status(view: dict[str, Any]) -> str:
     head = f"PRINCIPES, Round {view['round']} of {play.get('last_round', 6)}, Period {_roman(view['period'])}"
     result = play.get("result")
     if result:
-        return f"{head}: game over. {result.get('reason', '')}".strip()
+        return f"{head}: game over. {reason(view, result.get('reason', ''))}."
     phase = PHASE_WORDS.get(str(play.get("phase")), str(play.get("phase") or view.get("phase", "")))
     holder = view["princeps"]["holder"]
     direction = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(view["princeps"].get("direction") or "")

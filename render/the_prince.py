@@ -30,7 +30,7 @@ from rules.the_prince.board import (
 )
 from rules.the_prince.board import name as name_of
 
-from .alt import compose, listing, named
+from .alt import compose, listing, named, reason
 from .common import COLOURS, centred_text, fit_text, font, new_canvas, seat_label, text_colour_on
 
 CELL = 64
@@ -585,7 +585,7 @@ def _who(view: dict[str, Any], owner: int) -> str:
 def _stage_text(view: dict[str, Any]) -> str:
     whose = "public view" if view.get("seat") is None else f"{_name(view, view['seat'])}'s view"
     if view.get("result"):
-        return f"The Prince, game over ({whose}): {str(view['result']['reason']).rstrip('.')}"
+        return f"The Prince, game over ({whose}): {reason(view, view['result']['reason'])}"
     phase = view["phase"]
     if phase in ("landing", "explore"):
         stage = f"turn {view['turn']}, {PHASE_NAMES[phase]}"
