@@ -27,6 +27,17 @@ class Recorded:
     def names(self) -> list[str]:
         return list(NAMES[: self.players])
 
+    def upto(self, count: int) -> Recorded:
+        """The same game as it stood after its first ``count`` records (a digest asked for mid-game)."""
+        return Recorded(
+            self.game,
+            self.options,
+            self.setup_draws,
+            self.records[:count],
+            self.states[: count + 1],
+            self.players,
+        )
+
     def view(self, index: int, seat: int | None) -> dict:
         """The view after the first ``index`` records, with the players' names, as the host renders it."""
         view = self.game.view(self.states[index], seat)

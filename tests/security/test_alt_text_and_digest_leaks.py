@@ -210,28 +210,29 @@ def _sealed_choices(played: Recorded, digest: Digest) -> list[str]:
 def test_digests_tell_no_other_seats_secret(key: str) -> None:
     scanned = 0
     for players, seed, actions in setups(get_game(key)):
-        played = recorded(key, players, seed, actions)
+        whole = recorded(key, players, seed, actions)
         known: Words = {}
-        for seat in range(players):
-            own = [index for index, record in enumerate(played.records) if record.seat == seat]
-            for last in {None, *own[len(own) // 2 : len(own) // 2 + 1], *own[-1:]}:
-                since = 0 if last is None else last + 1  # from a snapshot there, as the host will
-                digest = build_digest(
-                    played.game,
-                    played.options,
-                    played.setup_draws,
-                    played.records,
-                    played.names,
-                    seat,
-                    last,
-                    start=(since, played.states[since]),
-                    step_views=True,
-                )
-                problems = scan_digest(played, digest, known)
-                assert not problems, f"{key} seed {seed}, seat {seat}, last action {last}:\n" + "\n".join(
-                    problems[:20]
-                )
-                scanned += 1
+        for played in (whole.upto(len(whole.records) // 2), whole):  # asked for mid-game, and at the end
+            for seat in range(players):
+                own = [index for index, record in enumerate(played.records) if record.seat == seat]
+                for last in {None, *own[len(own) // 2 : len(own) // 2 + 1], *own[-1:]}:
+                    since = 0 if last is None else last + 1  # from a snapshot there, as the host will
+                    digest = build_digest(
+                        played.game,
+                        played.options,
+                        played.setup_draws,
+                        played.records,
+                        played.names,
+                        seat,
+                        last,
+                        start=(since, played.states[since]),
+                        step_views=True,
+                    )
+                    problems = scan_digest(played, digest, known)
+                    assert not problems, f"{key} seed {seed}, seat {seat}, last action {last}:\n" + "\n".join(
+                        problems[:20]
+                    )
+                    scanned += 1
     assert scanned > 10
 
 
