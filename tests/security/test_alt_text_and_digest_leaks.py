@@ -131,6 +131,13 @@ def leaks(text: str, words: Iterable[str]) -> list[str]:
     return [word for word in words if word and word.lower() in lowered]
 
 
+def whole_word_leaks(text: str, words: Iterable[str]) -> list[str]:
+    """Like ``leaks``, for short words that may sit inside others (a move ``ne`` in "none")."""
+    return [
+        word for word in words if word and re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE)
+    ]
+
+
 # ---- alt texts ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("key", hidden_games())
 def test_alt_texts_tell_no_other_seats_secret(key: str) -> None:
@@ -188,7 +195,8 @@ def scan_digest(played: Recorded, digest: Digest, known: Words) -> list[str]:
     check("message", message, now, titles=False)
     if game.key == "the-prince" and not game.outcome(played.states[now]).finished:
         problems += [
-            f"message: sealed choice {word!r}" for word in leaks(message, _sealed_choices(played, digest))
+            f"message: sealed choice {word!r}"
+            for word in whole_word_leaks(message, _sealed_choices(played, digest))
         ]
     return problems
 
