@@ -267,3 +267,14 @@ def test_the_scan_finds_planted_leaks() -> None:
             assert leaks(f"Brannoc: castle {number} on {tile} offence 1", words)
             return
     pytest.fail("no hidden castle in the sample game")
+
+
+@pytest.mark.parametrize("key", hidden_games())
+def test_the_scan_catches_an_image_described_from_the_wrong_view(key: str) -> None:
+    """The mistake this scan guards against: a seat's image described from another seat's view."""
+    played = recorded(key, 2, 46, 80)
+    caught = 0
+    for index, state in enumerate(played.states):
+        wrong = render.alt_text(key, played.view(index, 1))
+        caught += bool(leaks(wrong, forbidden(played.game, state, 0, played.view(index, 0))))
+    assert caught > 0
