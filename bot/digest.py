@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from render import player_label, view_changes
 from render.alt import name_seats
@@ -209,10 +209,11 @@ def digest_text(digest: Digest, heading: str | None = None, limit: int = MESSAGE
     player, latest last. When it does not all fit, the earliest events are left out and the message says how
     many and where to read them ("… and 34 earlier events: /log"), so the latest ones always show."""
     count = digest.event_count
-    heading = heading or f"**Since your last move** ({_events(count)})"
+    since = "your last move" if digest.since else "the game began"
+    heading = heading or f"**Since {since}** ({_events(count)})"
     head = [heading, *(f"• {change}" for change in digest.changes)]
     if not count:
-        head.append("Nothing has happened since your last move.")
+        head.append(f"Nothing has happened since {since}.")
     steps = [
         (number, _step_lines(group, step))
         for number, group in enumerate(digest.groups)
@@ -235,7 +236,7 @@ def _events(count: int, earlier: str = "") -> str:
 
 
 def _header(group: Group) -> str:
-    """ "**bob (Masovia)**", with who played for them when it was the AI or the deadline throughout."""
+    """The group's player in bold, with who played for them when it was the AI or the deadline throughout."""
     bys = {step.by for step in group.steps}
     played = f" (played by {next(iter(bys))})" if len(bys) == 1 and "" not in bys else ""
     return f"**{escape(group.who)}**{played}"
@@ -247,7 +248,7 @@ def _step_lines(group: Group, step: Step) -> list[str]:
     texts = list(step.lines) or ([f"you: {step.own_action}"] if step.own_action else [])
     mixed = len({other.by for other in group.steps}) > 1
     marker = f"({step.by}) " if mixed and step.by else ""
-    return [f"- {marker}{text}" for text in texts]
+    return [f"- {marker}{escape(text)}" for text in texts]
 
 
 def _compose(head: list[str], headers: list[str], steps: list[tuple[int, list[str]]], shown: int) -> str:
@@ -268,8 +269,3 @@ def _compose(head: list[str], headers: list[str], steps: list[tuple[int, list[st
 def escape(text: str) -> str:
     """A name as plain text in Discord markdown (a name such as ``*bob*`` must not turn bold)."""
     return _MARKDOWN.sub(r"\\\1", text)
-
-
-def digest_views(digest: Digest) -> list[tuple[str, dict[str, Any]]]:
-    """The two boards to render, each with its caption: as it was when the seat last acted, and now."""
-    return [("When you last moved", digest.before), ("Now", digest.after)]

@@ -103,7 +103,8 @@ def test_digest_text_names_players_and_fits_a_message(
             text = digest_text(digest)
             assert len(text) <= MESSAGE_LIMIT
             assert not SEAT_NUMBER.search(text), text
-            assert text.startswith(f"**Since your last move** ({digest.event_count} event")
+            since = "the game began" if last is None else "your last move"
+            assert text.startswith(f"**Since {since}** ({digest.event_count} event")
             shown = [group for group in digest.groups if f"**{escape(group.who)}**" in text]
             if digest.groups:
                 assert digest.groups[-1] in shown, "the latest events always show"
@@ -199,7 +200,7 @@ def test_digest_text_cuts_the_earliest_events_and_says_where_to_read_them() -> N
     match = re.search(r"\n… and (\d+) earlier events: /log\n", text)
     assert match is not None and 0 < int(match.group(1)) < digest.event_count
     last_lines = [step for group in digest.groups for step in group.steps if step.lines][-1].lines
-    assert text.endswith(f"- {last_lines[-1]}")
+    assert text.endswith(f"- {escape(last_lines[-1])}")
     short = digest_text(digest, heading="**PRINCIPES #7**: since your last move", limit=400)
     assert len(short) <= 400 and short.startswith("**PRINCIPES #7**")
 

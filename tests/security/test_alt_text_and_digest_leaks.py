@@ -172,7 +172,7 @@ def scan_digest(played: Recorded, digest: Digest, known: Words) -> list[str]:
     """Every leak in one digest, as readable lines; ``known`` keeps the forbidden words of each (seat, moment)
     between the digests of one game."""
     game, seat = played.game, digest.seat
-    problems = []
+    problems: list[str] = []
 
     def check(part: str, text: str, index: int, titles: bool = True) -> None:
         key = (seat, index, titles)
