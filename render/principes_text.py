@@ -126,17 +126,31 @@ def _roman(period: int) -> str:
     return "I" * period if 0 < period < 4 else str(period)
 
 
+BATTLE_STAGES = {
+    "before": "before-battle cards",
+    "roll": "the dice",
+    "reroll": "a reroll",
+    "extra": "extra-phase cards",
+    "resolve": "damage",
+    "withdraw": "withdrawals",
+    "after": "after-battle choices",
+    "draw": "drawing cards",
+}
+
+
 def _battle(view: dict[str, Any]) -> str:
+    """ "Battle in Nissa (now: before-battle cards): alice (Polonia Minor) attacks with 1 Footman, Silesia
+    defends with 1 Footman." """
     battle = (view.get("play") or {}).get("battle")
     if not battle:
         return ""
-    attacker, defender = battle["sides"]["A"], battle["sides"]["D"]
+    stage = BATTLE_STAGES.get(str(battle.get("stage", "")).split("_")[0])
+    now = f" (now: {stage})" if stage else ""
     sides = [
-        f"{player_name(view, battle['sides'][side])} with {units_text(battle['units'][side]) or 'no units'}"
-        for side in ("A", "D")
+        f"{player_name(view, battle['sides'][side])} {verb} with {units_text(battle['units'][side]) or 'no units'}"
+        for side, verb in (("A", "attacks"), ("D", "defends"))
     ]
-    text = f"Battle in {land_name(battle['land'])}: {player_name(view, attacker)} attacks {principality(defender)}"
-    return f"{text} ({'; '.join(sides)}), stage {str(battle.get('stage', '')).replace('_', ' ')}."
+    return f"Battle in {land_name(battle['land'])}{now}: {', '.join(sides)}."
 
 
 def _player(view: dict[str, Any], code: str) -> str:
