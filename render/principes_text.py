@@ -80,6 +80,12 @@ def _gord_name(gord: str) -> str:
     return gord
 
 
+def _city(land: str, gord: str, kind: str) -> str:
+    """A founded City: "city" when its gord is named like its land, else "civitas Nissa"."""
+    name = _gord_name(gord)
+    return kind if name == land_name(land) else f"{kind} {name}"
+
+
 def units_text(units: dict[str, int]) -> str:
     """ "Prince, 2 Knights, 1 Footman" in the image's order."""
     parts = []
@@ -206,7 +212,7 @@ def _lands(view: dict[str, Any], code: str) -> str:
 
 def _land(view: dict[str, Any], land: str) -> str:
     record = view["lands"][land]
-    things = [f"{kind} {_gord_name(gord)}" for gord, kind in record.get("cities", {}).items()]
+    things = [_city(land, gord, kind) for gord, kind in record.get("cities", {}).items()]
     if record.get("building"):
         things.append(str(record["building"]))
     if record.get("division"):
@@ -343,7 +349,7 @@ def _own_units(view: dict[str, Any], code: str) -> dict[str, int]:
 
 def _built(view: dict[str, Any], land: str) -> set[str]:
     record = view["lands"][land]
-    built = {f"{kind} {_gord_name(gord)}" for gord, kind in record.get("cities", {}).items()}
+    built = {_city(land, gord, kind) for gord, kind in record.get("cities", {}).items()}
     if record.get("building"):
         built.add(str(record["building"]))
     return built
