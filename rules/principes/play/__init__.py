@@ -76,6 +76,7 @@ from rules.engine.rng import NoChance
 from . import (
     actions,
     ai,
+    ai_strong,  # noqa: F401  (imported for its registration of the strong level)
     battle,
     cards,
     dynasty,
@@ -90,12 +91,13 @@ from . import (
 from .common import ACTIONS, Ctx, active, clear_prompt, principality_of, sync_assets
 from .currency import FREE_VERBS, apply_free, conversions, free_listing, is_any_time_play, over_limit
 from .flow import start_play
-from .labels import hand_label
+from .labels import describe_action
 from .notation import read_names
 from .notes import RULES_NOTES_PLAY
 from .refusals import why_not
+from .views import seat_view, secrets_play, view_play
 
-ACTION_KINDS = ("progress", "taxes", "assembly", "building", "politics", "politics_return", "council")
+ACTION_KINDS = actions.KINDS
 PLANS = [f"plan {' '.join(p)}" for p in permutations(ACTIONS, 3)]
 CONSENT = ["allow", "deny", "allow always", "deny always"]
 VERBS = {
@@ -398,8 +400,6 @@ def parse(state: State, seat: int, text: str) -> str:
 
 
 def describe(state: State, action: str) -> str:
-    from .labels import describe_action
-
     return describe_action(state, action)
 
 
@@ -418,7 +418,7 @@ def on_deadline(state: State, seat: int) -> str | None:
     if kind == "plan":
         legal = legal_actions(state, seat)
         return ai.choose_plan(
-            view_play(state, build_view_for(state, seat), seat),
+            seat_view(state, seat),
             seat,
             legal,
             random.Random(f"{state['round']}:{seat}"),
@@ -452,49 +452,6 @@ def auto_pass(state: State, seat: int) -> str | None:
         return None
     answers = _answers(state, principality_of(state, seat), decision.kind)
     return "pass" if answers == ["pass"] else None
-
-
-def build_view_for(state: State, seat: int | None) -> View:
-    from ..state import build_view
-
-    return build_view(state, seat)
-
-
-# ---- views and secrets -------------------------------------------------------------------------------------
-
-PRIVATE_KEYS = ("private", "standing")
-
-
-def view_play(state: State, view: View, seat: int | None) -> View:
-    """Adds the public play state to P1's view; a seat also sees its private part and standing answers."""
-    play = state.get("play")
-    if play is None:
-        return view
-    view["play"] = Game.copy_state({key: value for key, value in play.items() if key not in PRIVATE_KEYS})
-    if seat is not None and 0 <= seat < len(state["seats"]):
-        code = principality_of(state, seat)
-        you = view.setdefault("you", {})
-        you["private"] = Game.copy_state(play["private"][code])
-        you["hand_labels"] = [hand_label(card) for card in state["players"][code]["hand"]]
-        you["standing"] = dict(play["standing"][code])
-        you["secrets"] = secrets_play(state, seat)
-    return view
-
-
-def secrets_play(state: State, seat: int) -> list[str]:
-    """Distinctive strings of the seat's sealed choices: its plan and its 'after battle' choice."""
-    play = state.get("play")
-    if play is None or not 0 <= seat < len(state["seats"]):
-        return []
-    code = principality_of(state, seat)
-    result = []
-    plan = state["players"][code]["plan"]
-    if plan is not None:
-        result.append(f"plan:{code}:r{state['round']}:{','.join(plan)}")
-    after = play["private"][code].get("after")
-    if after is not None and play["battle"] is not None:
-        result.append(f"after:{code}:b{play['battle']['no']}:{','.join(after) or 'pass'}")
-    return result
 
 
 def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random) -> str:

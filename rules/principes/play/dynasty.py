@@ -19,6 +19,7 @@ from .common import (
     prompt,
     to_deck_bottom,
 )
+from .effects_engine import Effect, effect_of, run
 from .ending import check_last_standing
 
 
@@ -72,10 +73,8 @@ def lose_last_prince(ctx: Ctx, code: str) -> None:
 def _play_heir(ctx: Ctx, code: str) -> bool:
     """The Heir Court card in hand is played at once: a young heir rules without figure or rule until a later
     Prince takes the throne (the player stays in the game)."""
-    from .effects_engine import Effect, run
-
     hand = ctx.state["players"][code]["hand"]
-    card = next((c for c in hand if "survive_elimination" in {t.name for t in _effect(c)}), None)
+    card = next((c for c in hand if "survive_elimination" in {t.name for t in effect_of(c)}), None)
     if card is None:
         return False
     hand.remove(card)
@@ -86,12 +85,6 @@ def _play_heir(ctx: Ctx, code: str) -> bool:
     )
     run(Effect(ctx, code, card))
     return True
-
-
-def _effect(card: str) -> tuple:
-    from .effects_engine import effect_of
-
-    return effect_of(card)
 
 
 def eliminate(ctx: Ctx, code: str) -> None:

@@ -2,36 +2,14 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 from rules.engine import State
 
-from ..data import catalog, instances
+from .building import build_cost
 from .common import ACTION_TITLES, NAMES, a
-
-
-def _land(token: str) -> str:
-    lands = catalog().lands
-    if token in lands:
-        return str(lands[token]["name"])
-    if token in catalog().offmap:
-        return str(catalog().offmap[token]["name"])
-    for land in lands.values():
-        for gord in land["gords"]:
-            if gord["id"] == token:
-                return str(gord["name"])
-    return token
-
-
-@cache
-def _card_titles() -> dict[str, str]:
-    """Lower-case instance id -> title, for every card and tile."""
-    return {
-        instance.lower(): str(record.get("title") or record.get("name") or instance)
-        for record in catalog().kinds.values()
-        for instance in instances(record)
-    }
-
+from .naming import card_label as _card
+from .naming import card_titles as _card_titles
+from .naming import faction_label as _faction
+from .naming import place_label as _land
 
 NAMES_LOWER = {code.lower(): title for code, title in NAMES.items()} | {
     "people": "People",
@@ -39,50 +17,9 @@ NAMES_LOWER = {code.lower(): title for code, title in NAMES.items()} | {
 }
 
 
-def _faction(token: str) -> str:
-    record = catalog().factions.get(token.upper())
-    return str(record["name"]) if record else token
-
-
-def card_name(token: str) -> str | None:
-    """``Scouts (b07a)`` for a card or tile id (any case), None for any other word."""
-    title = _card_titles().get(token.lower())
-    return titled(title, token.lower()) if title else None
-
-
-def _card(token: str) -> str:
-    """A card or tile as a label names it: its title and, beside it, the id the notation uses."""
-    title = _card_titles().get(token)
-    return titled(title, token) if title else token
-
-
-DECKS = {"court": "Court", "battle": "Battle", "neighbour": "Neighbour"}
-
-
-def hand_label(card: str) -> str:
-    """A card of the hand as the private view lists it: deck, title with id, support or corner icon
-    (``Battle: Hired Knights (b04a) [sword]``)."""
-    record = catalog().kind_of(card)
-    icon = record.get("support") or record.get("corner") or ""
-    label = (
-        f"{DECKS.get(str(record.get('deck')), '')}: {titled(str(record.get('title') or card), card.lower())}"
-    )
-    return f"{label} [{icon}]" if icon else label
-
-
-def titled(title: str, token: str) -> str:
-    """``Scouts (b07a)``; a title that ends in brackets takes the id inside them: ``German Marches (full;
-    n01)``."""
-    if title.endswith(")"):
-        return f"{title[:-1]}; {token})"
-    return f"{title} ({token})"
-
-
 def _build_cost(state: State, building: str) -> str:
     """`` (1 gold)``: what the building costs the player building now (Odonic's Abbeys and Probus's Tiltyards
     are free); empty when no one is building."""
-    from .princes import build_cost
-
     action = (state.get("play") or {}).get("action") or {}
     if (
         action.get("kind") != "building"

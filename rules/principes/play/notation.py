@@ -16,6 +16,38 @@ from rules.engine import InvalidAction
 
 from ..data import catalog, instances
 
+#: what each word of an answer names, after its verb (``*``: any number of such words)
+ROLES: dict[str, tuple[str, ...]] = {
+    "move": ("unit", "place", "land"),
+    "assemble": ("unit", "land"),
+    "withdraw": ("unit", "refuge"),
+    "release": ("unit", "land"),
+    "build": ("building", "land"),
+    "found": ("gord",),
+    "take": ("tile",),
+    "exchange": ("tile", "tile"),
+    "before": ("card",),
+    "extra": ("card", "symbol"),
+    "after": ("card*",),
+    "play": ("card", "argument"),
+    "sell": ("card",),
+    "support": ("card", "track"),
+    "pledge": ("card", "track"),
+    "neighbour": ("card", "faction"),
+    "block": ("card",),
+    "cancel": ("card",),
+    "return": ("card",),
+    "discard": ("card",),
+    "ask": ("land",),
+    "battle": ("land",),
+    "place": ("land",),
+    "respawn": ("land",),
+    "division": ("land",),
+    "keep": ("land",),
+    "destroy": ("land", "item*"),
+    "penalty": ("land", "payment"),
+    "send": ("place",),
+}
 #: spellings tried per answer at most (a few words, each with its id and one or two names)
 MAX_SPELLINGS = 64
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
@@ -100,7 +132,7 @@ def _one_token(tokens: tuple[str, ...], held: set[str]) -> str | None:
 
 
 def _fits(token: str, role: str) -> bool:
-    """Whether ``token`` is of the kind an answer's word of ``role`` names (``refusals.ROLES``)."""
+    """Whether ``token`` is of the kind an answer's word of ``role`` names (``ROLES``)."""
     data = catalog()
     kinds = {
         "card": token.upper() in _instance_ids(),
@@ -124,8 +156,6 @@ def _instance_ids() -> frozenset[str]:
 def _ids_for_names(text: str, hand: list[str]) -> str:
     """Replace the longest unambiguous names by their ids, each of the kind its place in the answer asks for
     (a card after ``sell``, a land after ``move knight posnania``); words already ids stay as typed."""
-    from .refusals import ROLES
-
     words = text.split()
     roles = ROLES.get(words[0], ()) if words else ()
     held = {card.lower() for card in hand}

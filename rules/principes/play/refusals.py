@@ -16,41 +16,10 @@ from typing import Any
 from ..data import catalog, instances
 from ..state import controllers
 from .common import a, card_record, card_title, name
-from .labels import titled
+from .naming import titled
+from .notation import ROLES
 
 UNITS = ("knight", "footman", "prince")
-#: what each word of an answer names, after its verb (``*``: any number of such words)
-ROLES: dict[str, tuple[str, ...]] = {
-    "move": ("unit", "place", "land"),
-    "assemble": ("unit", "land"),
-    "withdraw": ("unit", "refuge"),
-    "release": ("unit", "land"),
-    "build": ("building", "land"),
-    "found": ("gord",),
-    "take": ("tile",),
-    "exchange": ("tile", "tile"),
-    "before": ("card",),
-    "extra": ("card", "symbol"),
-    "after": ("card*",),
-    "play": ("card", "argument"),
-    "sell": ("card",),
-    "support": ("card", "track"),
-    "pledge": ("card", "track"),
-    "neighbour": ("card", "faction"),
-    "block": ("card",),
-    "cancel": ("card",),
-    "return": ("card",),
-    "discard": ("card",),
-    "ask": ("land",),
-    "battle": ("land",),
-    "place": ("land",),
-    "respawn": ("land",),
-    "division": ("land",),
-    "keep": ("land",),
-    "destroy": ("land", "item*"),
-    "penalty": ("land", "payment"),
-    "send": ("place",),
-}
 #: how a decision is named in a refusal ("You are deciding ...")
 KIND_NAMES = {
     "plan": "your sealed plan",
