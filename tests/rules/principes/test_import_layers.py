@@ -42,7 +42,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("battles", ("play.battle",)),
     ("the Movement action, passage", ("play.movement",)),
     ("Neighbour armies", ("play.neighbours",)),
-    ("armies moved by players: Politics, Invaders, neutrals", ("play.politics", "play.invaders", "play.neutrals")),
+    (
+        "armies moved by players: Politics, Invaders, neutrals",
+        ("play.politics", "play.invaders", "play.neutrals"),
+    ),
     ("History cards and their icons", ("play.history",)),
     ("the Round: actions performed, the Round machine", ("play.actions", "play.flow")),
     ("AI players (from a seat's view)", ("play.ai*", "play.history_ai")),
@@ -108,9 +111,7 @@ def _graph() -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
 
 
 def _layer(module: str) -> int:
-    matches = [
-        index for index, (_, names) in enumerate(LAYERS) for name in names if fnmatch(module, name)
-    ]
+    matches = [index for index, (_, names) in enumerate(LAYERS) for name in names if fnmatch(module, name)]
     assert matches, f"rules.principes.{module} is in no layer: add it to LAYERS in {__file__}"
     assert len(set(matches)) == 1, f"{module} matches several layers"
     return matches[0]
