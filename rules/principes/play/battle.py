@@ -186,6 +186,13 @@ def window_options(ctx: Ctx, code: str, battle: dict[str, Any], kind: str, side:
     return result + ["pass"]
 
 
+def window_answers(ctx: Ctx, code: str) -> list[str]:
+    """The answers of the card window open now (``before_battle`` or ``extra_cards``, by the battle's stage)."""
+    battle = ctx.play["battle"]
+    kind, side = battle["stage"].split("_")
+    return window_options(ctx, code, battle, kind, side)
+
+
 def window_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     battle = ctx.play["battle"]
     stage = battle["stage"]
@@ -307,6 +314,10 @@ def opposite(face: list[str]) -> list[str]:
     return face
 
 
+def flip_options(ctx: Ctx, code: str) -> list[str]:
+    return ["flip", "keep"]
+
+
 def flip_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     battle = ctx.play["battle"]
     side = "A" if battle["sides"]["A"] == code else "D"
@@ -316,7 +327,11 @@ def flip_answer(ctx: Ctx, code: str, words: list[str]) -> None:
         ctx.log("flip", f"{name(code)} flips its die (Learning Chess): {'+'.join(battle['dice'][side])}.")
 
 
-def reroll_answer(ctx: Ctx, words: list[str]) -> None:
+def reroll_options(ctx: Ctx, code: str) -> list[str]:
+    return ["reroll", "keep"]
+
+
+def reroll_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     battle = ctx.play["battle"]
     battle["rerolled"] = True
     if words == ["reroll"]:
@@ -579,7 +594,11 @@ def withdraw_options(ctx: Ctx, battle: dict[str, Any]) -> list[str]:
     ]
 
 
-def withdraw_answer(ctx: Ctx, words: list[str]) -> None:
+def withdraw_answers(ctx: Ctx, code: str) -> list[str]:
+    return withdraw_options(ctx, ctx.play["battle"])
+
+
+def withdraw_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     battle = ctx.play["battle"]
     loser = battle["sides"][OTHER[battle["winner"]]]
     unit, land = words[1], words[2]

@@ -84,6 +84,11 @@ def conversions(state: dict, code: str) -> list[str]:
     return result
 
 
+def conversion_options(ctx: Ctx, code: str) -> list[str]:
+    """The answers to the hand limit: the conversions."""
+    return conversions(ctx.state, code)
+
+
 def free_listing(state: dict, code: str, deciding: bool) -> list[str]:
     """The free actions listed to a player: conversions, standing resets and, while the player has no decision
     to take, a 1-gold gift to each other player (``give`` of any amount is accepted at any time; listing it

@@ -172,6 +172,16 @@ def _choose_stage(ctx: Ctx, entry: dict) -> None:
     prompt(ctx, code, "prince_choice", f"Choose your new Prince: {names}.")
 
 
+def choice_options(ctx: Ctx, code: str) -> list[str]:
+    """``prince <card>`` for each candidate of the succession being decided."""
+    return [f"prince {p.lower()}" for p in ctx.play["succession"][0]["candidates"]]
+
+
+def choice_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    entry = ctx.play["succession"][0]
+    crown(ctx, entry, next(p for p in entry["candidates"] if p.lower() == words[1]))
+
+
 def crown(ctx: Ctx, entry: dict, prince: str) -> None:
     code = entry["who"]
     player = ctx.state["players"][code]
@@ -206,6 +216,11 @@ def place_options(ctx: Ctx, code: str) -> list[str]:
     if prince_land(ctx.state, code):
         options.insert(0, "stay")
     return options
+
+
+def place_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    """``place <land>`` or ``stay``."""
+    place(ctx, code, None if words == ["stay"] else words[1])
 
 
 def place(ctx: Ctx, code: str, land: str | None) -> None:
@@ -264,6 +279,10 @@ def respawn_step(ctx: Ctx) -> None:
         "respawn",
         f"You removed the neutral Prince of {name(faction)}: choose the land of {name(faction)} where he returns.",
     )
+
+
+def respawn_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    respawn(ctx, words[1])
 
 
 def respawn(ctx: Ctx, land: str) -> None:

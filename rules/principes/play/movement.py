@@ -34,6 +34,8 @@ from .effects_engine import rule_terms
 from .princes import waive_penalties
 
 MOVEMENT_POINTS = {"knight": 3, "prince": 3, "footman": 2}
+#: the answers to a request to pass
+CONSENT = ["allow", "deny", "allow always", "deny always"]
 #: moves and undos per Movement action: free mode, but a playout must end
 MAX_OPERATIONS = 40
 
@@ -145,6 +147,18 @@ def options(ctx: Ctx, code: str) -> list[str]:
     if any(p["moved"] and p["at"] in truce_lands(state, code) for p in action["pieces"]):
         return result if "undo" in result else result + ["undo"]  # Truce of God: undo before done
     return result + ["done"]
+
+
+def answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    """``move <unit> <from> <to>``, ``ask <land>``, ``undo`` or ``done``."""
+    if words[0] == "move":
+        move(ctx, code, words[1], words[2], words[3])
+    elif words[0] == "ask":
+        ask(ctx, code, words[1])
+    elif words[0] == "undo":
+        undo(ctx, code)
+    else:
+        finish_moves(ctx)
 
 
 def truce_lands(state: dict[str, Any], code: str) -> set[str]:
@@ -278,6 +292,10 @@ def _consent(ctx: Ctx, record: dict[str, Any], owner: str, allowed: bool) -> Non
 def _end_asking(record: dict[str, Any]) -> None:
     record["asking"] = None
     record["stage"] = "move"
+
+
+def consent_options(ctx: Ctx, code: str) -> list[str]:
+    return CONSENT
 
 
 def consent_answer(ctx: Ctx, owner: str, words: list[str]) -> None:

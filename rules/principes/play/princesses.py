@@ -315,9 +315,3 @@ def card_send(ctx: Ctx, code: str, area: str | None) -> bool:
 def _princess(effect: Effect, args: tuple[Term, ...]) -> bool:
     """Dynastic Marriage (``princess(send)``): the Princess goes to the chosen area now."""
     return args[0].name == "send" and card_send(effect.ctx, effect.who, effect.land)
-
-
-def deadline_answer(answers: list[str]) -> str | None:
-    """The default when the deadline passes: the first listed answer (own Capital first for a mission, a Court
-    card for a draw, the first card in hand for a discard)."""
-    return answers[0] if answers else None
