@@ -23,6 +23,7 @@ from urllib.parse import quote, unquote
 
 import discord
 
+from bot.hosting.lobby import lobby_message
 from bot.models import Choice, GameInfo, HostError, Prompt
 
 from .common import (
@@ -342,12 +343,12 @@ class LobbyButton(Handled, discord.ui.DynamicItem[Any], template=_LOBBY_BUTTON_I
                 interaction, bot.host.start(channel_key(interaction), actor), update=True
             )
             info = await bot.host.game_info(self.game_id)
-            await edit_clicked(interaction, info.lobby_text(), None)
+            await edit_clicked(interaction, lobby_message(info), None)
             await bot.sender.deliver(deliveries)
             return
         method = bot.host.join if self.op == "join" else bot.host.leave
         info = await within_ack(interaction, method(channel_key(interaction), actor), update=True)
-        await edit_clicked(interaction, info.lobby_text(), lobby_view(info))
+        await edit_clicked(interaction, lobby_message(info), lobby_view(info))
         if self.op == "join":
             await bot.sender.check_dm_reach(interaction, info)
 

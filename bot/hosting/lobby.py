@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import secrets
 from dataclasses import replace
+from functools import cache
+from pathlib import Path
+from typing import Any
 
 from rules.engine import (
     Event,
+    Game,
     Rng,
     RulesError,
     get_game,
 )
 from rules.engine.rng import SEED_BYTES, Seed, seed_scheme, shuffle_seats
+from rules.engine.thinking import LevelError, split_level
 
 from ..models import Actor, Delivery, GameInfo, HostError, SeatInfo
 from ..storage import Connection
@@ -125,9 +131,14 @@ class LobbyMixin(HostCore):
     async def add_ai(self, channel_id: str, actor: Actor, level: str | None = None) -> GameInfo:
         live = await self._lobby(channel_id)
         self._require_seated_or_creator(live, actor)
-        level = (level or live.game.ai_levels[0]).lower()
-        if level not in self.ai_levels(live.game):
+        level = " ".join((level or live.game.ai_levels[0]).lower().split())
+        try:
+            name, seconds = split_level(level)
+        except LevelError as error:
+            raise HostError(str(error)) from None
+        if name not in self.ai_levels(live.game):
             raise HostError(f"AI levels for {live.game.title}: {', '.join(self.ai_levels(live.game))}.")
+        level = name if seconds is None else f"{name}:{seconds:g}s"  # the seat's own time cap (thinking.py)
         await self._add_seat(live, None, f"AI {level}", level)
         return await self.game_info(live.id)
 
@@ -218,3 +229,51 @@ def _window_hours(text: str | None, deadline_hours: float) -> float:
             f"Card windows last from 0.25 hours up to the decision deadline ({deadline_hours:g} h)."
         )
     return hours
+
+
+def level_strength(game: Game, level: str) -> str | None:
+    """What the benchmark measured of an AI level head to head (``rules/<game>/strength.json``, written by
+    ``python -m bench ai`` and ``python -m bench game_of_princes``), as a short phrase; None when unmeasured."""
+    figures = _strength_figures(type(game)).get(split_level(level)[0]) if level else None
+    if not isinstance(figures, dict):
+        return None
+    try:
+        won, lost, drawn = int(figures["won"]), int(figures["lost"]), int(figures["drawn"])
+        against = str(figures["against"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    decided = won + lost
+    share = f" ({won / decided:.0%} of the decided games)" if decided else ""
+    return f"against {against}: won {won}, lost {lost}, drawn {drawn} of {won + lost + drawn} games{share}"
+
+
+def strength_lines(game: Game, levels: list[str]) -> list[str]:
+    """One line per measured level among ``levels`` (in their order, each once)."""
+    lines = []
+    for level in dict.fromkeys(split_level(level)[0] for level in levels):
+        measured = level_strength(game, level)
+        if measured:
+            lines.append(f"AI {level}: {measured}")
+    return lines
+
+
+@cache
+def _strength_figures(game_class: type) -> dict[str, Any]:
+    """The game package's strength file, read once (an absent or broken file measures nothing)."""
+    try:
+        path = Path(inspect.getfile(game_class)).parent / "strength.json"
+        data = json.loads(path.read_text())
+    except (OSError, TypeError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def lobby_message(info: GameInfo) -> str:
+    """The lobby's text, with the AI levels' measured strength (from the benchmark's head-to-heads)."""
+    game = get_game(info.key)
+    lines = strength_lines(game, HostCore.ai_levels(game))
+    if not lines:
+        return info.lobby_text()
+    return (
+        info.lobby_text() + "\nAI levels, measured head to head:\n" + "\n".join(f"- {line}" for line in lines)
+    )

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
+import multiprocessing
+import os
+import pickle
 import random
 import secrets
 from collections.abc import Collection
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from rules.engine import (
     Decision,
     Event,
+    Game,
     InvalidAction,
     Rng,
     RulesError,
     State,
 )
 from rules.engine.playout import replay_from, setup_state
+from rules.engine.thinking import LevelError, split_level
 
 from ..models import Actor, Delivery, HostError
 from .core import (
@@ -28,6 +36,68 @@ from .core import (
     kind_words,
 )
 from .queries import games_awaiting_ai
+
+
+def _decide(game: Game, view: State, seat: int, legal: list[str], level: str, rng: random.Random) -> str:
+    """An AI decision, run in a worker process (the game object travels by reference to its class)."""
+    return game.choose_action(view, seat, legal, level, rng)
+
+
+def _lower_priority() -> None:
+    """Workers yield the processor to the bot's own process: a person's command comes before an AI's thought."""
+    os.nice(WORKER_NICENESS)
+
+
+class AIWorkers:
+    """A small pool of processes that think for every AI seat of every game, first asked, first served.
+
+    A search is Python work: in a thread it would hold the interpreter's lock and stall the event loop's own
+    Python work for its whole second. Processes think beside the loop instead, at a lower priority, and at most
+    ``size`` at once so the AIs of many games share the cores through one queue (FIFO by request) rather than
+    crowding out the bot. The pool starts on the first decision (processes are spawned, not forked: the bot's
+    threads must not be copied) and starts again if a worker dies.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.size,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
+            )
+        return self._pool
+
+    async def decide(
+        self, game: Game, view: State, seat: int, legal: list[str], level: str, rng: random.Random
+    ) -> str:
+        if vars(game):  # a game object changed at run time (a benchmark's timer) would lose it on the way
+            return await asyncio.to_thread(_decide, game, view, seat, legal, level, rng)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), _decide, game, view, seat, legal, level, rng)
+        except BrokenProcessPool:  # a worker was killed: start a fresh pool, and decide once in a thread
+            self.shutdown()
+        except (pickle.PicklingError, AttributeError) as error:
+            if "pickle" not in str(error):
+                raise
+            # a game a worker cannot import (one registered by a test): it thinks in a thread
+        return await asyncio.to_thread(_decide, game, view, seat, legal, level, rng)
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+#: one pool per bot process, shared by every game it hosts (the reference machine has 2 cores)
+AI_WORKERS = AIWorkers(max(1, min(2, os.cpu_count() or 1)))
+#: how much lower the workers' priority is than the bot's (Unix nice increment)
+WORKER_NICENESS = 5
+atexit.register(AI_WORKERS.shutdown)
 
 
 class PlayMixin(HostCore):
@@ -238,10 +308,14 @@ class PlayMixin(HostCore):
         view = game.view(state, seat)
         level = live.seats[seat].ai_level or "random"
         rng = random.Random(f"{live.row['seed']}:{live.seq}:{seat}")
-        if level == "random" or level not in game.ai_levels:
+        try:
+            known = split_level(level)[0] in game.ai_levels
+        except LevelError:
+            known = False
+        if level == "random" or not known or len(legal) == 1:
             return rng.choice(legal)
-        # a strong AI may think for up to a second: keep the event loop free meanwhile
-        return await asyncio.to_thread(game.choose_action, view, seat, legal, level, rng)
+        # a searching AI thinks for up to its second: in a worker process, so the bot's loop stays free
+        return await AI_WORKERS.decide(game, view, seat, legal, level, rng)
 
     async def resume_all(self) -> list[Delivery]:
         """At start-up: finish AI turns that a crash interrupted. Timers live in the database already."""

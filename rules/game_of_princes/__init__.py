@@ -34,6 +34,7 @@ from rules.engine import (
     Rng,
     seat_ref,
 )
+from rules.engine.thinking import split_level
 
 from .ai import LEVELS, choose_move
 from .board import (
@@ -90,8 +91,10 @@ original grid is 1-5 by 1-5 with Red's row 1 and Blue's row 5; cells beyond it a
 or 6, 7, ...), and the image labels the columns and rows around the carpets. The letter is optional.
 - No default on a deadline: the opponent may claim the game, wait, or hand the seat to the AI.
 - Undo: your own last move, before your opponent moves.
-- AI levels: `hard` (selective 3-ply search: its move, your winning replies, its next move), `medium` \
-(alpha-beta over 2 plies), `easy` (1 ply, now and then a random move).
+- AI levels: `hard` (the default: alpha-beta deepened move by move over a fixed 2,000 positions, 3 to 4 plies), \
+`expert` (the same search for up to a second per move, 4 to 5 plies; `/game ai expert:3s` lets it think up to \
+3 s; against `hard` it has drawn every measured game), `medium` (alpha-beta over 2 plies), `easy` (1 ply, now and then a random move). The searching levels \
+count a draw as slightly worse than an even position: ahead, they play on rather than repeat.
 """
 
 
@@ -273,10 +276,10 @@ class GameOfPrinces(Game[GameOfPrincesState, GameOfPrincesState]):
     def choose_action(
         self, view: GameOfPrincesState, seat: int, legal: Sequence[str], level: str, rng: random.Random
     ) -> str:
-        if level not in LEVELS or list(legal) == [PASS]:
+        if split_level(level)[0] not in LEVELS or list(legal) == [PASS]:
             return rng.choice(list(legal))
         move = choose_move(
-            board_of(view), seat, view["confined"], view["long_jump"], level, rng, view["seen"]
+            board_of(view), seat, view["confined"], view["long_jump"], level, rng, view["seen"], view["moves"]
         )
         action = format_move(move)
         return action if action in legal else rng.choice(list(legal))
