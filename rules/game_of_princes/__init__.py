@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
 
 from rules.engine import (
     Applied,
@@ -31,8 +32,6 @@ from rules.engine import (
     Option,
     Outcome,
     Rng,
-    State,
-    View,
     seat_ref,
 )
 from rules.engine.thinking import split_level
@@ -99,7 +98,37 @@ count a draw as slightly worse than an even position: ahead, they play on rather
 """
 
 
-class GameOfPrinces(Game):
+#: the last move, for the image's arrow: the cells moved from and to as [x, y] (None for a pass)
+LastMove = TypedDict(
+    "LastMove", {"seat": int, "action": str, "from": list[int] | None, "to": list[int] | None}
+)
+
+
+class Result(TypedDict):
+    winner: int | None
+    reason: str
+
+
+class GameOfPrincesState(TypedDict):
+    """The whole game; Game of Princes hides nothing, so it is also every seat's view."""
+
+    to_move: int
+    confined: bool
+    long_jump: bool
+    #: moves played (the 200-move draw counts them) and passes in a row
+    moves: int
+    passes: int
+    last_move: LastMove | None
+    #: position digest -> how often it occurred (threefold repetition)
+    seen: dict[str, int]
+    result: Result | None
+    #: the position as sorted JSON lists: [x, y, colour], [x, y, seat], [x, y] per seat
+    carpets: list[list[Any]]
+    servitors: list[list[int]]
+    princes: list[list[int]]
+
+
+class GameOfPrinces(Game[GameOfPrincesState, GameOfPrincesState]):
     key = "game-of-princes"
     title = "Game of Princes"
     min_players = 2
@@ -118,11 +147,14 @@ class GameOfPrinces(Game):
     rules_notes = RULES_NOTES
 
     # ---- setup --------------------------------------------------------------------------------------------
-    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
+    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> GameOfPrincesState:
         self.check_players(num_players)
         opts = self.resolve_options(options)
         first = COLOURS.index(opts["first"])
-        state: State = {
+        state: GameOfPrincesState = {
+            "carpets": [],
+            "servitors": [],
+            "princes": [],
             "to_move": first,
             "confined": opts["confined"] == "yes",
             "long_jump": opts["long-jump"] == "yes",
@@ -137,20 +169,20 @@ class GameOfPrinces(Game):
         return state
 
     # ---- queries ------------------------------------------------------------------------------------------
-    def pending(self, state: State) -> dict[int, Decision]:
+    def pending(self, state: GameOfPrincesState) -> dict[int, Decision]:
         if state["result"] is not None:
             return {}
         seat = state["to_move"]
         prompt = f"You play {SEAT_NAMES[seat]}: move a carpet, a servitor or your Prince."
         return {seat: Decision(f"m{state['moves']}", "move", prompt)}
 
-    def legal_actions(self, state: State, seat: int) -> list[str]:
+    def legal_actions(self, state: GameOfPrincesState, seat: int) -> list[str]:
         if seat not in self.pending(state):
             return []
         moves = board_of(state).moves(seat, state["confined"], state["long_jump"])
         return [format_move(move) for move in moves] or [PASS]
 
-    def outcome(self, state: State) -> Outcome:
+    def outcome(self, state: GameOfPrincesState) -> Outcome:
         result = state["result"]
         if result is None:
             return Outcome()
@@ -159,7 +191,7 @@ class GameOfPrinces(Game):
         return Outcome(True, (result["winner"],), reason=result["reason"])
 
     # ---- notation -----------------------------------------------------------------------------------------
-    def parse(self, state: State, seat: int, text: str) -> str:
+    def parse(self, state: GameOfPrincesState, seat: int, text: str) -> str:
         cleaned = " ".join(text.strip().lower().split())
         if cleaned == PASS:
             return PASS
@@ -175,7 +207,7 @@ class GameOfPrinces(Game):
         legal = set(self.legal_actions(state, seat))
         return next((action for action in candidates if action in legal), candidates[0])
 
-    def describe(self, state: State, action: str) -> str:
+    def describe(self, state: GameOfPrincesState, action: str) -> str:
         if action == PASS:
             return "pass (no legal move)"
         move = _decode(action)
@@ -190,7 +222,9 @@ class GameOfPrinces(Game):
         return f"{owner}{PIECE_NAMES[letter]} {format_cell(source)} to {format_cell(target)}"
 
     # ---- apply --------------------------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
+    def apply(
+        self, state: GameOfPrincesState, seat: int, action: str, rng: Rng
+    ) -> Applied[GameOfPrincesState]:
         if seat not in self.pending(state):
             raise IllegalAction("It is not your turn.")
         board = board_of(state)
@@ -214,7 +248,7 @@ class GameOfPrinces(Game):
         events += self._judge(new, board, seat)
         return Applied(new, events)
 
-    def _after_pass(self, state: State, board: Board, seat: int) -> list[Event]:
+    def _after_pass(self, state: GameOfPrincesState, board: Board, seat: int) -> list[Event]:
         state["passes"] += 1
         state["last_move"] = {"seat": seat, "action": PASS, "from": None, "to": None}
         events = [Event("pass", f"{seat_ref(seat)} ({SEAT_NAMES[seat]}) has no legal move and passes.")]
@@ -223,7 +257,7 @@ class GameOfPrinces(Game):
         return events + self._judge(state, board, seat)
 
     @staticmethod
-    def _judge(state: State, board: Board, mover: int) -> list[Event]:
+    def _judge(state: GameOfPrincesState, board: Board, mover: int) -> list[Event]:
         """Win first, then the draws by repetition and by the move limit."""
         if board.has_won(mover):
             where = format_cell(board.princes[mover])
@@ -236,11 +270,11 @@ class GameOfPrinces(Game):
         return []
 
     # ---- undo, AI -----------------------------------------------------------------------------------------
-    def can_undo(self, state_before: State, seat: int, action: str) -> bool:
+    def can_undo(self, state_before: GameOfPrincesState, seat: int, action: str) -> bool:
         return action != PASS
 
     def choose_action(
-        self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
+        self, view: GameOfPrincesState, seat: int, legal: Sequence[str], level: str, rng: random.Random
     ) -> str:
         if split_level(level)[0] not in LEVELS or list(legal) == [PASS]:
             return rng.choice(list(legal))
@@ -252,7 +286,7 @@ class GameOfPrinces(Game):
 
 
 # ---- state <-> board ----------------------------------------------------------------------------------------
-def board_of(state: State | View) -> Board:
+def board_of(state: GameOfPrincesState) -> Board:
     """The position held by a state (or a view: this game hides nothing) as a :class:`Board`."""
     return Board(
         carpets={(x, y): colour for x, y, colour in state["carpets"]},
@@ -261,14 +295,14 @@ def board_of(state: State | View) -> Board:
     )
 
 
-def store_board(state: State, board: Board) -> None:
+def store_board(state: GameOfPrincesState, board: Board) -> None:
     """Write the position into the state as sorted JSON lists (so equal positions give equal states)."""
     state["carpets"] = [[x, y, colour] for (x, y), colour in sorted(board.carpets.items())]
     state["servitors"] = [[x, y, seat] for (x, y), seat in sorted(board.servitors.items())]
     state["princes"] = [[x, y] for x, y in board.princes]
 
 
-def _count_position(state: State, board: Board) -> int:
+def _count_position(state: GameOfPrincesState, board: Board) -> int:
     """Count this position (with the player to move) and return how often it has occurred.
 
     A short digest keeps the state small: a game of 200 moves stores at most 201 of them.
@@ -279,13 +313,13 @@ def _count_position(state: State, board: Board) -> int:
     return seen[digest]
 
 
-def _finish(state: State, winner: int | None, reason: str) -> Event:
+def _finish(state: GameOfPrincesState, winner: int | None, reason: str) -> Event:
     state["result"] = {"winner": winner, "reason": reason}
     return Event("win" if winner is not None else "draw", reason)
 
 
 # ---- notation -----------------------------------------------------------------------------------------------
-def _read_move(pattern: re.Pattern[str], text: str, state: State) -> str | None:
+def _read_move(pattern: re.Pattern[str], text: str, state: GameOfPrincesState) -> str | None:
     match = pattern.match(text)
     if not match:
         return None

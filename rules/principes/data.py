@@ -16,13 +16,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .effects import EffectError, Term, parse_effect, set_known_ids
+from .effects import EffectError, Names, Term, parse_effect
 
 DATA_DIR = Path(__file__).parent / "data"
 PRINCIPALITIES = ("PMA", "MAS", "PMI", "SIL")
 DECK_KINDS = ("court", "battle", "neighbour")
 COLOURS = ("green", "yellow", "rose", "blue", "brown", "gray")
 UNIT_TYPES = ("prince", "princess", "knight", "footman")
+#: the Invaders' faction ids (Balts: Prussians and Lithuanians; Teutonic Knights; Mongols)
+PRUSSIANS, LITHUANIANS, TEUTONS, MONGOLS = "PRU", "LIT", "TEU", "MON"
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,8 @@ class Catalog:
     kinds: dict[str, dict[str, Any]]
     #: kind id -> parsed effect statements
     effects: dict[str, tuple[Term, ...]]
+    #: the land and faction ids effects may name
+    names: Names
 
     def kind_of(self, instance: str) -> dict[str, Any]:
         """The record of a card or tile instance id (``C03b`` -> ``C03``) or of a kind id itself."""
@@ -78,7 +82,7 @@ def catalog() -> Catalog:
         adjacency[first].add(second)
         adjacency[second].add(first)
     factions = {faction["id"]: faction for faction in setup["factions"]}
-    set_known_ids(lands, factions)
+    names = Names.of(lands, factions)
     kinds: dict[str, dict[str, Any]] = {}
     effects: dict[str, tuple[Term, ...]] = {}
     for deck, key in (
@@ -92,7 +96,9 @@ def catalog() -> Catalog:
         for record in components[key]:
             kinds[record["id"]] = {**record, "deck": deck}
             effects[record["id"]] = parse_effect(
-                record["effect"], f"{deck} {record['id']} ({record.get('title') or record.get('name')})"
+                record["effect"],
+                f"{deck} {record['id']} ({record.get('title') or record.get('name')})",
+                names,
             )
     return Catalog(
         map=game_map,
@@ -104,7 +110,21 @@ def catalog() -> Catalog:
         factions=factions,
         kinds=kinds,
         effects=effects,
+        names=names,
     )
+
+
+def parse_text(text: str, where: str = "effect") -> tuple[Term, ...]:
+    """An effect string parsed against the loaded map's lands and factions."""
+    return parse_effect(text, where, catalog().names)
+
+
+def city_token(land: str, gord: dict[str, Any]) -> str:
+    """The City token a gord takes (rulebook COMPONENTS, City Tokens): a Capital's 2-Might gord the capital
+    token, the other Might gords their named City token, small gords a Civitas (small City)."""
+    if catalog().lands[land]["capital"] and gord["might"] == 2:
+        return "capital"
+    return "city" if gord["might"] else "civitas"
 
 
 # ---- validation of the rulebook's hard constraints (resolutions section 1.1) --------------------------------
@@ -271,7 +291,7 @@ def checked_catalog() -> Catalog:
 def check_all_effects() -> dict[str, tuple[Term, ...]]:
     """Parse every component's effect again (the tests call this); raises ``EffectError`` on the first bad one."""
     data = catalog()
-    return {kind: parse_effect(record["effect"], kind) for kind, record in data.kinds.items()}
+    return {kind: parse_effect(record["effect"], kind, data.names) for kind, record in data.kinds.items()}
 
 
 __all__ = [
@@ -281,7 +301,9 @@ __all__ = [
     "catalog",
     "check_all_effects",
     "checked_catalog",
+    "city_token",
     "instance_kind",
     "instances",
+    "parse_text",
     "validate",
 ]

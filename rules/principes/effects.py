@@ -7,7 +7,9 @@ alternatives ``a|b`` (any one of them, the player's choice). The rules engine (P
 :class:`Term` trees, so it implements each primitive once, generally, instead of reading card texts.
 
 ``PRIMITIVES`` below is the whole vocabulary: each primitive with the kinds of its parameters. ``parse_effect``
-refuses anything outside it with a sentence naming the component, so a typo in a data file fails the tests.
+refuses anything outside it with a sentence naming the component, so a typo in a data file fails the tests. The
+lands and factions an effect may name are the loaded map's: the caller passes them (:class:`Names`; ``data``
+parses every component with the names of its own files), so this module needs nothing else of the game.
 Combinators: ``if(condition, statement)``, ``choose(statement, statement)`` (the affected player picks one),
 ``this_round(statement)`` (lasts until the end of the Round), ``at(timing, statement)`` (fires at that moment).
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules.engine import RulesError
 
@@ -113,23 +115,25 @@ class _Parser:
 
 # ---- parameter kinds ----------------------------------------------------------------------------------------
 
-Check = Callable[[Term], None]
 
-#: lands and factions named in effects must exist; ``set_known_ids`` fills these from the data (see data.py)
-_LAND_IDS: set[str] = set()
-_FACTION_IDS: set[str] = set()
+@dataclass(frozen=True)
+class Names:
+    """The land and faction ids an effect may name: those of the loaded data files (``data.catalog``)."""
+
+    lands: frozenset[str] = field(default_factory=frozenset)
+    factions: frozenset[str] = field(default_factory=frozenset)
+
+    @classmethod
+    def of(cls, lands: Iterable[str], factions: Iterable[str]) -> Names:
+        return cls(frozenset(lands), frozenset(factions))
 
 
-def set_known_ids(lands: Iterable[str], factions: Iterable[str]) -> None:
-    """Tell the validator which land and faction ids the loaded data defines."""
-    _LAND_IDS.clear()
-    _LAND_IDS.update(lands)
-    _FACTION_IDS.clear()
-    _FACTION_IDS.update(factions)
+#: checks one parameter against its kind, with the names the data defines
+Check = Callable[[Term, Names], None]
 
 
 def _word(*allowed: str) -> Check:
-    def check(term: Term) -> None:
+    def check(term: Term, names: Names) -> None:
         words = term.choices or ((term.name,) if not term.call and term.number is None else ())
         if not words or any(word not in allowed for word in words):
             raise EffectError(f"{term.name!r} is not one of {', '.join(allowed)}")
@@ -138,42 +142,42 @@ def _word(*allowed: str) -> Check:
 
 
 def _integer(low: int, high: int) -> Check:
-    def check(term: Term) -> None:
+    def check(term: Term, names: Names) -> None:
         if term.number is None or not low <= term.number <= high:
             raise EffectError(f"{term.name!r} is not a whole number from {low} to {high}")
 
     return check
 
 
-def _land(term: Term) -> None:
-    if term.call or term.number is not None or term.name not in _LAND_IDS:
+def _land(term: Term, names: Names) -> None:
+    if term.call or term.number is not None or term.name not in names.lands:
         raise EffectError(f"{term.name!r} is not a land of the map")
 
 
 def _faction_or(*groups: str) -> Check:
-    def check(term: Term) -> None:
+    def check(term: Term, names: Names) -> None:
         words = term.choices or (term.name,)
-        if term.call or any(word not in _FACTION_IDS and word not in groups for word in words):
+        if term.call or any(word not in names.factions and word not in groups for word in words):
             raise EffectError(f"{term.name!r} is not a faction or one of {', '.join(groups)}")
 
     return check
 
 
 def _call(name: str, *params: Check) -> Check:
-    def check(term: Term) -> None:
+    def check(term: Term, names: Names) -> None:
         if not term.call or term.name != name:
             raise EffectError(f"expected {name}(...), found {term.name!r}")
-        _check_args(term, params)
+        _check_args(term, params, names)
 
     return check
 
 
 def _one_of(*checks: Check) -> Check:
-    def check(term: Term) -> None:
+    def check(term: Term, names: Names) -> None:
         problems = []
         for option in checks:
             try:
-                option(term)
+                option(term, names)
                 return
             except EffectError as error:
                 problems.append(str(error))
@@ -218,8 +222,8 @@ _WHO = _one_of(_word(*_WHO_WORDS), _call("controller", _land))
 _WHO_FILTERED = _one_of(_WHO, _call("filter", _word(*_WHO_WORDS), _word("holds_foreign_land")))
 
 
-def _condition(term: Term) -> None:
-    _CONDITION(term)
+def _condition(term: Term, names: Names) -> None:
+    _CONDITION(term, names)
 
 
 _CONDITION: Check = _one_of(
@@ -232,13 +236,13 @@ _CONDITION: Check = _one_of(
 )
 
 
-def _statement(term: Term) -> None:
+def _statement(term: Term, names: Names) -> None:
     if not term.call:
         raise EffectError(f"{term.name!r} is not a primitive call")
     params = PRIMITIVES.get(term.name)
     if params is None:
         raise EffectError(f"unknown primitive {term.name!r}")
-    _check_args(term, params)
+    _check_args(term, params, names)
 
 
 #: the whole vocabulary: primitive -> the kinds of its parameters, in order
@@ -295,23 +299,20 @@ PRIMITIVES: dict[str, tuple[Check, ...]] = {
 }
 
 
-def _check_args(term: Term, params: tuple[Check, ...]) -> None:
+def _check_args(term: Term, params: tuple[Check, ...], names: Names) -> None:
     if len(term.args) != len(params):
         raise EffectError(f"{term.name} takes {len(params)} argument(s), not {len(term.args)}")
     for arg, check in zip(term.args, params, strict=True):
-        check(arg)
+        check(arg, names)
 
 
-def parse_effect(text: str, where: str = "effect") -> tuple[Term, ...]:
-    """The statements of ``text``, each checked against ``PRIMITIVES``; ``where`` names the component."""
-    if not _LAND_IDS:  # parsed before the data was loaded: load it, which tells us the land and faction ids
-        from .data import catalog
-
-        catalog()
+def parse_effect(text: str, where: str, names: Names) -> tuple[Term, ...]:
+    """The statements of ``text``, each checked against ``PRIMITIVES`` and the lands and factions ``names``
+    holds; ``where`` names the component."""
     try:
         statements = _Parser(text).program()
         for statement in statements:
-            _statement(statement)
+            _statement(statement, names)
     except EffectError as error:
         raise EffectError(f"{where}: {error} in {text!r}") from None
     return statements

@@ -9,8 +9,8 @@ import pytest
 
 from rules.engine import OptionError, Rng, get_game
 from rules.principes import GAME
-from rules.principes.data import PRINCIPALITIES, catalog, check_all_effects, instances, validate
-from rules.principes.effects import PRIMITIVES, EffectError, parse_effect, primitives_used
+from rules.principes.data import PRINCIPALITIES, catalog, check_all_effects, instances, parse_text, validate
+from rules.principes.effects import PRIMITIVES, EffectError, Names, parse_effect, primitives_used
 from rules.principes.state import controllers, might
 
 
@@ -163,12 +163,12 @@ def test_every_effect_parses_into_known_primitives() -> None:
 
 
 def test_effects_become_plain_data() -> None:
-    (statement,) = parse_effect("if(opponent(invader), extra_shields(1))")
+    (statement,) = parse_text("if(opponent(invader), extra_shields(1))")
     assert statement.to_data() == {
         "op": "if",
         "args": [{"op": "opponent", "args": ["invader"]}, {"op": "extra_shields", "args": [1]}],
     }
-    (choice,) = parse_effect("track_cost(taxes, people|clergy)")
+    (choice,) = parse_text("track_cost(taxes, people|clergy)")
     assert choice.to_data() == {"op": "track_cost", "args": ["taxes", {"any_of": ["people", "clergy"]}]}
 
 
@@ -185,7 +185,16 @@ def test_effects_become_plain_data() -> None:
 )
 def test_bad_effects_are_refused_with_a_sentence(text: str) -> None:
     with pytest.raises(EffectError, match="card X"):
-        parse_effect(text, "card X")
+        parse_text(text, "card X")
+
+
+def test_the_vocabulary_checks_lands_against_the_names_it_is_given() -> None:
+    """``effects`` knows no map: the lands and factions an effect may name come from its caller."""
+    names = Names.of(["posnania"], ["PMA"])
+    (statement,) = parse_effect("gain_gold(controller(posnania), 1)", "card X", names)
+    assert statement.to_data() == {"op": "gain_gold", "args": [{"op": "controller", "args": ["posnania"]}, 1]}
+    with pytest.raises(EffectError, match="'gnesna' is not a land of the map"):
+        parse_effect("gain_gold(controller(gnesna), 1)", "card X", names)
 
 
 # ---- setup ----------------------------------------------------------------------------------------------------

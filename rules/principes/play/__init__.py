@@ -1,8 +1,10 @@
 """PRINCIPES II: the rules of play, as pure functions the ``Principes`` game class delegates to.
 
 Entry points: ``start_play`` (after P1's ``new_game``), ``pending``, ``legal_actions``, ``is_free``, ``apply``,
-``outcome``, ``parse``, ``describe``, ``on_deadline``, ``view_play``, ``secrets_play``, ``choose_action`` and
-``RULES_NOTES_PLAY``.
+``outcome``, ``parse``, ``describe``, ``on_deadline``, ``auto_pass``, ``view_play``, ``secrets_play``,
+``choose_action`` and ``RULES_NOTES_PLAY``. Every kind of decision is one entry of the table in ``decisions``
+(its answers, how an answer applies, its deadline default, its timing, how a refusal names it, the verbs and
+forms of its answers); the rules of each rulebook section live in the module named after it.
 
 The play sub-state ``state["play"]`` (see ``flow.start_play``)::
 
@@ -67,181 +69,28 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import permutations
 from typing import Any
 
-from rules.engine import Applied, Decision, Game, IllegalAction, InvalidAction, Outcome, Rng, State, View
-from rules.engine.rng import NoChance
+from rules.engine import Applied, Game, IllegalAction, InvalidAction, Outcome, Rng, State, View
 
-from . import (
-    actions,
-    ai,
-    battle,
-    cards,
-    dynasty,
-    flow,
-    history,
-    invaders,
-    movement,
-    neighbours,
-    neutrals,
-    princesses,
-)
-from .common import ACTIONS, Ctx, active, clear_prompt, principality_of, sync_assets
-from .currency import FREE_VERBS, apply_free, conversions, free_listing, is_any_time_play, over_limit
+# every rules module is imported here (through ``decisions``, which wires them) and so is every AI level: the
+# effect primitives and AI levels they register are complete before anything runs
+from . import ai, battle, flow, invaders, princesses
+from . import ai_strong as ai_strong  # registers the strong level in ai.LEVELS
+from .common import Ctx, clear_prompt, principality_of, sync_assets
+from .currency import FREE_VERBS, apply_free, is_any_time_play
+from .decisions import KINDS, VERBS, answers, auto_pass, legal_actions, on_deadline, pending
 from .flow import start_play
-from .labels import hand_label
-from .notation import read_names
+from .labels import describe_action
+from .notation import problem, read_names
 from .notes import RULES_NOTES_PLAY
 from .refusals import why_not
+from .views import secrets_play, view_play
 
-ACTION_KINDS = ("progress", "taxes", "assembly", "building", "politics", "politics_return", "council")
-PLANS = [f"plan {' '.join(p)}" for p in permutations(ACTIONS, 3)]
-CONSENT = ["allow", "deny", "allow always", "deny always"]
-VERBS = {
-    "plan",
-    "direction",
-    "take",
-    "exchange",
-    "collect",
-    "assemble",
-    "found",
-    "build",
-    "draw",
-    "return",
-    "council",
-    "pledge",
-    "move",
-    "ask",
-    "undo",
-    "allow",
-    "deny",
-    "penalty",
-    "destroy",
-    "keep",
-    "battle",
-    "before",
-    "extra",
-    "pass",
-    "reroll",
-    "flip",
-    "play",
-    "as",
-    "neighbour",
-    "block",
-    "cancel",
-    "withdraw",
-    "after",
-    "prince",
-    "place",
-    "stay",
-    "done",
-    "choose",
-    "division",
-    "release",
-    "call",
-    "send",
-    "discard",
-    "combined",
-    "respawn",
-    *FREE_VERBS,
-}
 ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "direction ccw"}
 
 
-_LISTING = NoChance()  # listing answers never draws
-
-
-def _ctx(state: State) -> Ctx:
-    return Ctx(state, _LISTING)
-
-
-# ---- decisions ---------------------------------------------------------------------------------------------
-
-
-def pending(state: State) -> dict[int, Decision]:
-    play = state.get("play")
-    if play is None or play["result"] is not None:
-        return {}
-    over = {code: n for code in state["seats"] if (n := over_limit(state, code))}
-    if over:  # the hand limit is enforced at once: the game waits for the conversions
-        return {
-            state["players"][code]["seat"]: Decision(
-                f"hand-{play['seq']}-{code}-{len(state['players'][code]['hand'])}",
-                "hand_limit",
-                f"Your hand is over the limit: sell or play {n} card(s) for support.",
-            )
-            for code, n in over.items()
-        }
-    return {
-        state["players"][code]["seat"]: Decision(
-            p["id"], p["kind"], p["text"], sealed=p["sealed"], timing=p["timing"]
-        )
-        for code, p in play["prompts"].items()
-    }
-
-
-def _answers(state: State, code: str, kind: str) -> list[str]:
-    ctx = _ctx(state)
-    if kind == "direction":
-        return ["direction cw", "direction ccw"]
-    if kind == "plan":
-        return PLANS
-    if kind in ACTION_KINDS:
-        return actions.options(ctx, code, kind)
-    if kind == "movement":
-        return movement.options(ctx, code)
-    if kind in neighbours.KINDS:
-        return neighbours.options(ctx, code, kind)
-    if kind in princesses.KINDS:
-        return princesses.options(ctx, code, kind)
-    if kind == "combined":
-        return neutrals.options(ctx, code)
-    if kind == "court_reaction":
-        return cards.reaction_options(ctx, code)
-    if kind == "consent":
-        return CONSENT
-    if kind in ("clergy_penalty", "destroy"):
-        return movement.resolve_options(ctx, code, kind)
-    if kind == "battle_order":
-        return neighbours.battle_order_options(ctx, code)
-    current = state["play"]["battle"]
-    if kind in ("before_battle", "extra_cards"):
-        stage = current["stage"]
-        return battle.window_options(ctx, code, current, stage.split("_")[0], stage.split("_")[1])
-    if kind == "reroll":
-        return ["reroll", "keep"]
-    if kind == "flip":
-        return ["flip", "keep"]
-    if kind == "withdraw":
-        return battle.withdraw_options(ctx, current)
-    if kind == "after_battle":
-        return battle.after_options(ctx, code)
-    if kind == "prince_choice":
-        return [f"prince {p.lower()}" for p in state["play"]["succession"][0]["candidates"]]
-    if kind == "prince_place":
-        return dynasty.place_options(ctx, code)
-    if kind == "respawn":
-        return dynasty.respawn_options(ctx, code)
-    if kind == "hand_limit":
-        return conversions(state, code)
-    if kind in history.KINDS:
-        return history.options(ctx, code, kind)
-    raise KeyError(kind)
-
-
-def legal_actions(state: State, seat: int) -> list[str]:
-    if state.get("play") is None or state["play"]["result"] is not None:
-        return []
-    code = principality_of(state, seat)
-    if not active(state, code):
-        return []
-    decision = pending(state).get(seat)
-    answers = _answers(state, code, decision.kind) if decision else []
-    seen = set(answers)
-    return answers + [
-        action for action in free_listing(state, code, decision is not None) if action not in seen
-    ]
+# ---- answering -------------------------------------------------------------------------------------------------
 
 
 def is_free(state: State, seat: int, action: str) -> bool:
@@ -270,14 +119,14 @@ def apply(state: State, seat: int, action: str, rng: Rng) -> Applied:
         decision = pending(state).get(seat)
         if decision is None:
             raise IllegalAction("It is not your turn: the game waits for someone else.")
-        answers = _answers(state, code, decision.kind)
-        if action not in answers:
-            raise IllegalAction(why_not(state, code, decision.kind, action, answers))
-        if decision.kind == "hand_limit":
-            apply_free(ctx, code, words)
-        else:
+        kind = KINDS[decision.kind]
+        offered = answers(state, code, kind.name)
+        if action not in offered:
+            verb = VERBS.get(words[0]) if words else None
+            raise IllegalAction(why_not(state, code, kind.deciding, action, offered, verb))
+        if kind.posed:
             clear_prompt(ctx, code)
-            _answer(ctx, code, decision.kind, words)
+        kind.apply(ctx, code, words)
     flow.advance(ctx)
     _settle(ctx)
     return Applied(ctx.state, ctx.events)
@@ -287,63 +136,8 @@ def _drop_dead_prompts(ctx: Ctx) -> None:
     """A conversion may take away the cards a prompt offered (a drawn card sold before its return): such a
     prompt is withdrawn and the machine moves on."""
     for code, entry in list(ctx.play["prompts"].items()):
-        if not entry["sealed"] and not _answers(ctx.state, code, entry["kind"]):
+        if not entry["sealed"] and not answers(ctx.state, code, entry["kind"]):
             clear_prompt(ctx, code)
-
-
-def _answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    if kind == "direction":
-        flow.choose_direction(ctx, words[1])
-    elif kind == "plan":
-        flow.seal_plan(ctx, code, words[1:])
-    elif kind in ACTION_KINDS:
-        actions.answer(ctx, code, kind, words)
-    elif kind == "movement":
-        _movement_answer(ctx, code, words)
-    elif kind == "consent":
-        movement.consent_answer(ctx, code, words)
-    elif kind in neighbours.KINDS:
-        neighbours.answer(ctx, code, kind, words)
-    elif kind in princesses.KINDS:
-        princesses.answer(ctx, code, kind, words)
-    elif kind == "combined":
-        neutrals.answer(ctx, code, words)
-    elif kind == "court_reaction":
-        cards.reaction_answer(ctx, code, words)
-    elif kind in ("clergy_penalty", "destroy"):
-        movement.resolve_answer(ctx, code, kind, words)
-    elif kind == "battle_order":
-        neighbours.battle_order_answer(ctx, code, words)
-    elif kind in ("before_battle", "extra_cards"):
-        battle.window_answer(ctx, code, words)
-    elif kind == "reroll":
-        battle.reroll_answer(ctx, words)
-    elif kind == "flip":
-        battle.flip_answer(ctx, code, words)
-    elif kind == "withdraw":
-        battle.withdraw_answer(ctx, words)
-    elif kind == "after_battle":
-        battle.after_answer(ctx, code, words)
-    elif kind == "prince_choice":
-        entry = ctx.play["succession"][0]
-        dynasty.crown(ctx, entry, next(p for p in entry["candidates"] if p.lower() == words[1]))
-    elif kind == "prince_place":
-        dynasty.place(ctx, code, None if words == ["stay"] else words[1])
-    elif kind == "respawn":
-        dynasty.respawn(ctx, words[1])
-    elif kind in history.KINDS:
-        history.answer(ctx, code, kind, words)
-
-
-def _movement_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    if words[0] == "move":
-        movement.move(ctx, code, words[1], words[2], words[3])
-    elif words[0] == "ask":
-        movement.ask(ctx, code, words[1])
-    elif words[0] == "undo":
-        movement.undo(ctx, code)
-    else:
-        movement.finish_moves(ctx)
 
 
 def _settle(ctx: Ctx) -> None:
@@ -380,121 +174,34 @@ def outcome(state: State) -> Outcome:
 
 def parse(state: State, seat: int, text: str) -> str:
     """Lower case, single spaces, commas dropped; a few aliases (skip = done, cw/ccw = direction); cards,
-    tiles, lands, gords, areas and factions may be named by their titles (``notation``)."""
+    tiles, lands, gords, areas and factions may be named by their titles (``notation``). Text that does not
+    read as an action (an unknown verb, a word that names nothing of its kind, a word missing or too many) is
+    refused here with ``InvalidAction``; readable text the rules forbid is ``apply``'s to refuse."""
     canonical = " ".join(text.replace(",", " ").strip().lower().split())
     canonical = ALIASES.get(canonical, canonical)
     if not canonical:
         raise InvalidAction("Type an action, for example one of those /move suggests (or 'done').")
-    if canonical.split()[0] not in VERBS:
+    verb = VERBS.get(canonical.split()[0])
+    if verb is None:
         raise InvalidAction(
             f"'{canonical.split()[0]}' is not a PRINCIPES action word; /move lists the actions."
         )
-    if state.get("play") is None or not 0 <= seat < len(state["seats"]):
-        return canonical
-    legal = legal_actions(state, seat)
+    playing = state.get("play") is not None and 0 <= seat < len(state["seats"])
+    legal = legal_actions(state, seat) if playing else []
     if canonical in legal:
         return canonical
-    return read_names(canonical, legal, state["players"][principality_of(state, seat)]["hand"])
+    hand = state["players"][principality_of(state, seat)]["hand"] if playing else []
+    read = read_names(canonical, legal, hand, verb.reading_roles())
+    if read in legal:
+        return read
+    unreadable = problem(read.split(), verb, legal)
+    if unreadable:
+        raise InvalidAction(unreadable)
+    return read
 
 
 def describe(state: State, action: str) -> str:
-    from .labels import describe_action
-
     return describe_action(state, action)
-
-
-# ---- deadlines ---------------------------------------------------------------------------------------------
-
-WINDOW_PASS = {"before_battle", "extra_cards", "after_battle", "neighbour_block", "court_reaction"}
-
-
-def on_deadline(state: State, seat: int) -> str | None:
-    """Missing plan: the AI's plan; consent: deny; card windows: pass; action prompts: done (skip)."""
-    decision = pending(state).get(seat)
-    if decision is None:
-        return None
-    code = principality_of(state, seat)
-    kind = decision.kind
-    if kind == "plan":
-        legal = legal_actions(state, seat)
-        return ai.choose_plan(
-            view_play(state, build_view_for(state, seat), seat),
-            seat,
-            legal,
-            random.Random(f"{state['round']}:{seat}"),
-        )
-    if kind == "consent":
-        return "deny"
-    if kind in WINDOW_PASS:
-        return "pass"
-    if kind in ("reroll", "flip"):
-        return "keep"
-    if kind in ACTION_KINDS and kind != "politics_return" or kind in ("movement", "combined"):
-        return "done"
-    if kind == "neighbour_move":
-        return "done" if "done" in _answers(state, code, kind) else "undo"
-    if kind in history.KINDS:
-        return history.default(kind, _answers(state, code, kind))
-    answers = _answers(state, code, kind)
-    if kind == "destroy":
-        return answers[0]  # keep
-    return answers[0] if answers else None
-
-
-def auto_pass(state: State, seat: int) -> str | None:
-    """The answer a host may give for the seat after a short random delay: ``pass`` when the seat's decision is
-    a card window (battle windows, the Neighbour blocking window; ``Decision.timing == "window"``) and passing
-    is its only answer. Every player who could act in a window gets it whatever their hand, so a host that
-    waits a random moment before taking this pass (and honours the player's auto-pass setting) reveals nothing
-    through the prompt or its timing. ``None``: the player has something to decide."""
-    decision = pending(state).get(seat)
-    if decision is None or decision.timing != "window" or decision.kind not in WINDOW_PASS:
-        return None
-    answers = _answers(state, principality_of(state, seat), decision.kind)
-    return "pass" if answers == ["pass"] else None
-
-
-def build_view_for(state: State, seat: int | None) -> View:
-    from ..state import build_view
-
-    return build_view(state, seat)
-
-
-# ---- views and secrets -------------------------------------------------------------------------------------
-
-PRIVATE_KEYS = ("private", "standing")
-
-
-def view_play(state: State, view: View, seat: int | None) -> View:
-    """Adds the public play state to P1's view; a seat also sees its private part and standing answers."""
-    play = state.get("play")
-    if play is None:
-        return view
-    view["play"] = Game.copy_state({key: value for key, value in play.items() if key not in PRIVATE_KEYS})
-    if seat is not None and 0 <= seat < len(state["seats"]):
-        code = principality_of(state, seat)
-        you = view.setdefault("you", {})
-        you["private"] = Game.copy_state(play["private"][code])
-        you["hand_labels"] = [hand_label(card) for card in state["players"][code]["hand"]]
-        you["standing"] = dict(play["standing"][code])
-        you["secrets"] = secrets_play(state, seat)
-    return view
-
-
-def secrets_play(state: State, seat: int) -> list[str]:
-    """Distinctive strings of the seat's sealed choices: its plan and its 'after battle' choice."""
-    play = state.get("play")
-    if play is None or not 0 <= seat < len(state["seats"]):
-        return []
-    code = principality_of(state, seat)
-    result = []
-    plan = state["players"][code]["plan"]
-    if plan is not None:
-        result.append(f"plan:{code}:r{state['round']}:{','.join(plan)}")
-    after = play["private"][code].get("after")
-    if after is not None and play["battle"] is not None:
-        result.append(f"after:{code}:b{play['battle']['no']}:{','.join(after) or 'pass'}")
-    return result
 
 
 def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random) -> str:

@@ -4,6 +4,9 @@ Level ``random`` picks any legal action; level ``basic`` plans Taxes/Assembly/Mo
 assembles, builds, grabs free land, fights only with the odds in its favour, claims the Princeps token when the
 tracks allow it, never gives gold away and converts cards only when the hand limit forces it. Level ``strong``
 lives in ``ai_strong`` (it falls back to these choosers for the prompt kinds it does not know).
+
+The stronger levels build on this module, so it cannot import them: each registers its chooser in ``LEVELS``
+when it is imported (``play/__init__`` imports every level), and :func:`choose_action` looks the level up there.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..data import catalog
 from .common import capital
 from .currency import FREE_VERBS
 from .history_ai import CHOOSERS as HISTORY_CHOOSERS
@@ -19,6 +23,10 @@ from .movement import asker, passage_record
 
 View = dict[str, Any]
 Chooser = Callable[[View, str, list[str], random.Random], str]
+#: a level's whole decision: (view, seat, legal actions, rng) -> action
+Level = Callable[[View, int, Sequence[str], random.Random], str]
+#: the levels above ``basic``, registered by their modules (``ai_strong``)
+LEVELS: dict[str, Level] = {}
 #: the order in which a basic plan performs its chosen actions
 PLAN_ORDER = ("taxes", "progress", "assembly", "building", "movement", "politics")
 
@@ -26,10 +34,8 @@ PLAN_ORDER = ("taxes", "progress", "assembly", "building", "movement", "politics
 def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random) -> str:
     if level == "random" or not legal:
         return rng.choice(list(legal))
-    if level == "strong":
-        from .ai_strong import choose  # the strong level builds on this module's choosers
-
-        return choose(view, seat, legal, rng)
+    if level in LEVELS:
+        return LEVELS[level](view, seat, legal, rng)
     me = view["you"]["principality"]
     prompt = view["play"]["prompts"].get(me)
     answers = [a for a in legal if a.split()[0] not in FREE_VERBS] if prompt else list(legal)
@@ -236,8 +242,6 @@ def _place(view: View, me: str, answers: list[str], rng: random.Random) -> str:
 
 def _respawn(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """A neutral Prince I removed returns where he borders fewest of my lands (ties: the listed order)."""
-    from ..data import catalog
-
     mine = {land for land, owner in view["control"].items() if owner == me}
     adjacency = catalog().adjacency
 

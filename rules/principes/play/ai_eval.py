@@ -14,6 +14,7 @@ from typing import Any
 from ..data import catalog
 from .battle import casualties, fortification
 from .common import CAVALRY, FIGHTERS, capital
+from .common import card_record as catalog_record
 
 View = dict[str, Any]
 TRACKS = ("might", "people", "clergy")
@@ -101,9 +102,7 @@ def _council_text_track(card: str) -> str | None:
 @cache
 def card_record(card: str) -> dict[str, Any]:
     """The catalog record of a card instance id (``C02b`` -> ``C02``)."""
-    from .common import card_record as record
-
-    return record(card)
+    return catalog_record(card)
 
 
 # ---- the map -------------------------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from .ai_eval import (
     strength,
     tracks_needed,
 )
+from .battle import casualties, fortification
 from .common import capital
 from .currency import FREE_VERBS
 
@@ -474,7 +475,6 @@ def _extra(view: View, me: str, answers: list[str], rng: random.Random) -> str:
 
 def _battle_won(view: View, battle: dict[str, Any], side: str, extra: tuple[int, int]) -> bool:
     """Whether ``side`` wins with the rolled dice and the cards so far, plus ``extra`` (swords, shields)."""
-    from .battle import casualties, fortification
 
     def total(s: str) -> tuple[int, int]:
         units = battle["units"][s]
@@ -560,3 +560,5 @@ STRONG: dict[str, Chooser] = {
     "withdraw": _withdraw,
     "culmen_withdraw": _withdraw,
 }
+
+ai.LEVELS["strong"] = choose

@@ -15,8 +15,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from ..data import catalog
+from ..data import MONGOLS, catalog
 from ..state import controllers
+from .building import queue_army_destruction, queue_destruction
 from .common import (
     CAVALRY,
     FIGHTERS,
@@ -38,8 +39,8 @@ from .common import (
     to_deck_bottom,
     to_pool,
 )
+from .dynasty import prince_died, queue_respawn
 from .effects_engine import Effect, affordable, fire, reachable, rule_terms, run
-from .invaders import MONGOLS, mongol_refuges
 from .princes import coin_loot
 
 SIDES = ("A", "D")
@@ -185,6 +186,13 @@ def window_options(ctx: Ctx, code: str, battle: dict[str, Any], kind: str, side:
     return result + ["pass"]
 
 
+def window_answers(ctx: Ctx, code: str) -> list[str]:
+    """The answers of the card window open now (``before_battle`` or ``extra_cards``, by the battle's stage)."""
+    battle = ctx.play["battle"]
+    kind, side = battle["stage"].split("_")
+    return window_options(ctx, code, battle, kind, side)
+
+
 def window_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     battle = ctx.play["battle"]
     stage = battle["stage"]
@@ -306,6 +314,10 @@ def opposite(face: list[str]) -> list[str]:
     return face
 
 
+def flip_options(ctx: Ctx, code: str) -> list[str]:
+    return ["flip", "keep"]
+
+
 def flip_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     battle = ctx.play["battle"]
     side = "A" if battle["sides"]["A"] == code else "D"
@@ -315,7 +327,11 @@ def flip_answer(ctx: Ctx, code: str, words: list[str]) -> None:
         ctx.log("flip", f"{name(code)} flips its die (Learning Chess): {'+'.join(battle['dice'][side])}.")
 
 
-def reroll_answer(ctx: Ctx, words: list[str]) -> None:
+def reroll_options(ctx: Ctx, code: str) -> list[str]:
+    return ["reroll", "keep"]
+
+
+def reroll_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     battle = ctx.play["battle"]
     battle["rerolled"] = True
     if words == ["reroll"]:
@@ -465,8 +481,6 @@ def _remove(ctx: Ctx, battle: dict[str, Any], faction: str, unit: str, count: in
             if active(state, faction):
                 battle["deaths"].append(faction)
             else:
-                from .dynasty import queue_respawn
-
                 queue_respawn(ctx, faction, _remover(state, battle, faction))
         return
     home = str(record.get("home"))
@@ -507,6 +521,21 @@ def retreat_lands(state: dict[str, Any], land: str, faction: str) -> list[str]:
         return sorted(near for near in catalog().adjacency[land] if occupants(state, near) == [faction])
     control = controllers(state)
     return sorted(near for near in catalog().adjacency[land] if control[near] == faction)
+
+
+def mongol_refuges(state: dict[str, Any], land: str) -> list[str]:
+    """Where beaten Mongols may withdraw: adjacent lands without units, Cities, buildings or Division tokens."""
+    result = []
+    for near in sorted(catalog().adjacency[land]):
+        near_state = state["lands"][near]
+        if (
+            not near_state["units"]
+            and not near_state["cities"]
+            and near_state["building"] is None
+            and not near_state["division"]
+        ):
+            result.append(near)
+    return result
 
 
 def is_neighbour(faction: str) -> bool:
@@ -565,7 +594,11 @@ def withdraw_options(ctx: Ctx, battle: dict[str, Any]) -> list[str]:
     ]
 
 
-def withdraw_answer(ctx: Ctx, words: list[str]) -> None:
+def withdraw_answers(ctx: Ctx, code: str) -> list[str]:
+    return withdraw_options(ctx, ctx.play["battle"])
+
+
+def withdraw_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     battle = ctx.play["battle"]
     loser = battle["sides"][OTHER[battle["winner"]]]
     unit, land = words[1], words[2]
@@ -656,9 +689,6 @@ def _reveal_after(ctx: Ctx, battle: dict[str, Any]) -> None:
 
 def _draw(ctx: Ctx, battle: dict[str, Any]) -> None:
     """Each player who fought draws 1 Battle card; then the dead Princes' successions and destruction."""
-    from . import dynasty
-    from .movement import queue_destruction
-
     used = list(battle["used"])
     ctx.rng.shuffle(used)
     ctx.state["decks"]["battle"].extend(used)
@@ -676,11 +706,9 @@ def _draw(ctx: Ctx, battle: dict[str, Any]) -> None:
         if controllers(ctx.state)[battle["land"]] == battle["sides"]["A"]:
             queue_destruction(ctx, action, battle["land"])
     elif battle["winner"] == "A" and action is not None and ctx.play.get("event") is None:
-        from .neighbours import queue_army_destruction
-
         queue_army_destruction(ctx, action.get("neighbour"), battle["land"])
     if battle["deaths"]:
-        dynasty.prince_died(ctx, battle["deaths"])
+        prince_died(ctx, battle["deaths"])
 
 
 def return_pomeranians(ctx: Ctx) -> None:

@@ -32,6 +32,8 @@ from .common import (
     to_deck_bottom,
 )
 from .effects_engine import Effect, effect_of, rule_terms, run
+from .naming import not_in_hand
+from .princesses import legal_areas
 
 #: primitives whose part of the game is not played yet: cards made of them are not offered for their text
 NOT_PLAYABLE = {"cancel_card"}
@@ -93,8 +95,6 @@ def _land_choices(state: dict[str, Any], code: str, card: str) -> list[str]:
                 and any(gord["might"] == 0 for gord in lands[land]["gords"])
             ]
         elif term.name == "princess" and words == ["send"]:
-            from .princesses import legal_areas
-
             result += legal_areas(state, code)
         elif term.name == "immunity" and "chosen_land" in words:
             result += [land for land, owner in control.items() if owner == code]
@@ -157,8 +157,6 @@ def play(ctx: Ctx, code: str, words: list[str]) -> None:
     with a Papal Legate first (the reaction window), then the text applies and the card goes under the deck."""
     card = card_id_from(ctx.state, code, words[1]) if len(words) > 1 else None
     if card is None:
-        from .currency import not_in_hand
-
         raise IllegalAction(not_in_hand(words[1] if len(words) > 1 else ""))
     if ctx.play.get("reaction"):
         raise IllegalAction("Another Court card's text is being announced: wait for the answers.")

@@ -13,7 +13,6 @@ from rules.engine import Event, Rng, State
 
 from ..data import PRINCIPALITIES, catalog, instance_kind
 from ..state import controllers, land_controller
-from .hooks import hand_limit_bonus
 
 #: the six Action tokens in the rulebook's order (the deadline default takes the first three)
 ACTIONS = ("progress", "taxes", "movement", "assembly", "building", "politics")
@@ -26,7 +25,6 @@ ACTION_TITLES = {
     "politics": "Politics",
 }
 TRACK_MAX = 10
-HAND_LIMIT = 6
 CAVALRY = ("knight", "prince")
 FIGHTERS = ("footman", "knight", "prince")
 NAMES = {"PMA": "Polonia Maior", "MAS": "Masovia", "PMI": "Polonia Minor", "SIL": "Silesia"}
@@ -194,11 +192,6 @@ def draw(state: State, principality: str, deck: str) -> str | None:
     card = cards.pop(0)
     state["players"][principality]["hand"].append(card)
     return str(card)
-
-
-def hand_limit(state: State, principality: str) -> int:
-    """6 cards; the Progress tile that raises it to 9 is a PRINCIPES III effect (hook in ``hooks``)."""
-    return HAND_LIMIT + hand_limit_bonus(state, principality)
 
 
 def support_tracks(card: str) -> tuple[str, ...]:

@@ -1,16 +1,17 @@
 """Free actions, allowed at any time and never blocking: gold gifts, cards sold for gold or played for support,
-standing answers to consent requests. The hand limit (6 cards) is enforced with the same two conversions.
+standing answers to consent requests, Court texts playable at any time (rulebook GOLD, NEGOTIATIONS, DRAWING
+CARDS). The HAND CARD LIMIT (6 cards; a held tile may raise it) is enforced with the same two conversions.
 """
 
 from __future__ import annotations
 
 import re
 
-from rules.engine import IllegalAction
+from rules.engine import IllegalAction, State
 from rules.engine.rng import NoChance
 
+from .cards import play, plays
 from .common import (
-    HAND_LIMIT,
     Ctx,
     active,
     active_players,
@@ -19,16 +20,34 @@ from .common import (
     card_title,
     change_track,
     gain_gold,
-    hand_limit,
     name,
     support_tracks,
     to_deck_bottom,
 )
 from .effects_engine import rule_terms
+from .naming import not_in_hand
 
 FREE_VERBS = ("give", "sell", "support", "standing")
 _NO_CHANCE = NoChance()
 STANDING = ("allow", "deny", "ask")
+HAND_LIMIT = 6
+
+
+def hand_limit(state: State, principality: str) -> int:
+    """6 cards, or more with a held tile saying ``card_rule(hand_limit(n))`` (the Ducal Chancery: 9)."""
+    return HAND_LIMIT + hand_limit_bonus(state, principality)
+
+
+def hand_limit_bonus(state: State, principality: str) -> int:
+    """Extra hand size from a held tile saying ``card_rule(hand_limit(n))`` (the Ducal Chancery: 9 cards).
+
+    Never negative: a rule can raise the limit of 6, none lowers it (``over_limit`` relies on it)."""
+    limits = [
+        term.args[0].args[0].number or HAND_LIMIT
+        for term in rule_terms(state, principality, "card_rule")
+        if term.args[0].call and term.args[0].name == "hand_limit"
+    ]
+    return max(0, max(limits, default=HAND_LIMIT) - HAND_LIMIT)
 
 
 def over_limit(state: dict, code: str) -> int:
@@ -65,6 +84,11 @@ def conversions(state: dict, code: str) -> list[str]:
     return result
 
 
+def conversion_options(ctx: Ctx, code: str) -> list[str]:
+    """The answers to the hand limit: the conversions."""
+    return conversions(ctx.state, code)
+
+
 def free_listing(state: dict, code: str, deciding: bool) -> list[str]:
     """The free actions listed to a player: conversions, standing resets and, while the player has no decision
     to take, a 1-gold gift to each other player (``give`` of any amount is accepted at any time; listing it
@@ -82,8 +106,6 @@ def free_listing(state: dict, code: str, deciding: bool) -> list[str]:
 
 def any_time_plays(state: dict, code: str) -> list[str]:
     """Court cards whose text may be played at any time (Chronicle of Master Vincent)."""
-    from .cards import plays
-
     if state["play"].get("reaction"):
         return []  # one Court text at a time: the one announced waits for its answers
     return plays(Ctx(state, _NO_CHANCE), code, "any_time")
@@ -98,8 +120,6 @@ def apply_free(ctx: Ctx, code: str, words: list[str]) -> None:
         raise IllegalAction("You are out of the game.")
     verb = words[0]
     if verb == "play":
-        from .cards import play
-
         if not is_any_time_play(ctx.state, code, words):
             raise IllegalAction("That card's text cannot be played now.")
         play(ctx, code, words)
@@ -151,16 +171,6 @@ def _convert(ctx: Ctx, code: str, words: list[str]) -> None:
     to_deck_bottom(ctx.state, card)
     ctx.log("card_support", f"{name(code)} plays {card_title(card)} for its {words[2].title()} support.")
     change_track(ctx, code, words[2], 1, "card")
-
-
-def not_in_hand(token: str) -> str:
-    """The refusal for a card token the hand does not hold, naming the card when the token is one."""
-    from .labels import card_name
-
-    named = card_name(token)
-    if named:
-        return f"{named} is not in your hand."
-    return f"'{token}' is not a card in your hand." if token else "Name a card."
 
 
 def _standing(ctx: Ctx, code: str, words: list[str]) -> None:

@@ -19,6 +19,7 @@ from .common import (
     prompt,
     to_deck_bottom,
 )
+from .effects_engine import Effect, effect_of, run
 from .ending import check_last_standing
 
 
@@ -72,10 +73,8 @@ def lose_last_prince(ctx: Ctx, code: str) -> None:
 def _play_heir(ctx: Ctx, code: str) -> bool:
     """The Heir Court card in hand is played at once: a young heir rules without figure or rule until a later
     Prince takes the throne (the player stays in the game)."""
-    from .effects_engine import Effect, run
-
     hand = ctx.state["players"][code]["hand"]
-    card = next((c for c in hand if "survive_elimination" in {t.name for t in _effect(c)}), None)
+    card = next((c for c in hand if "survive_elimination" in {t.name for t in effect_of(c)}), None)
     if card is None:
         return False
     hand.remove(card)
@@ -86,12 +85,6 @@ def _play_heir(ctx: Ctx, code: str) -> bool:
     )
     run(Effect(ctx, code, card))
     return True
-
-
-def _effect(card: str) -> tuple:
-    from .effects_engine import effect_of
-
-    return effect_of(card)
 
 
 def eliminate(ctx: Ctx, code: str) -> None:
@@ -179,6 +172,16 @@ def _choose_stage(ctx: Ctx, entry: dict) -> None:
     prompt(ctx, code, "prince_choice", f"Choose your new Prince: {names}.")
 
 
+def choice_options(ctx: Ctx, code: str) -> list[str]:
+    """``prince <card>`` for each candidate of the succession being decided."""
+    return [f"prince {p.lower()}" for p in ctx.play["succession"][0]["candidates"]]
+
+
+def choice_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    entry = ctx.play["succession"][0]
+    crown(ctx, entry, next(p for p in entry["candidates"] if p.lower() == words[1]))
+
+
 def crown(ctx: Ctx, entry: dict, prince: str) -> None:
     code = entry["who"]
     player = ctx.state["players"][code]
@@ -213,6 +216,11 @@ def place_options(ctx: Ctx, code: str) -> list[str]:
     if prince_land(ctx.state, code):
         options.insert(0, "stay")
     return options
+
+
+def place_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    """``place <land>`` or ``stay``."""
+    place(ctx, code, None if words == ["stay"] else words[1])
 
 
 def place(ctx: Ctx, code: str, land: str | None) -> None:
@@ -271,6 +279,10 @@ def respawn_step(ctx: Ctx) -> None:
         "respawn",
         f"You removed the neutral Prince of {name(faction)}: choose the land of {name(faction)} where he returns.",
     )
+
+
+def respawn_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    respawn(ctx, words[1])
 
 
 def respawn(ctx: Ctx, land: str) -> None:

@@ -13,21 +13,30 @@ Two families of primitives exist:
   applies, so every holder of such a tile is found the same way.
 
 Conditions (``if``) and amounts (``per``) are evaluated against the same context.
+
+This module owns the *modifiers in force*: :func:`rule_terms` finds them on the tiles a player holds, on the card
+of its ruling Prince and in the "In this Round" texts of the History card revealed this Round (``this_round(...)``
+statements kept in ``play["round_effects"]``; :func:`round_terms`, and :func:`fire_round` for their
+``at(timing, ...)`` parts); :func:`fire` runs the timed texts. It imports nothing above the shared helpers
+(``common``): a primitive whose effect is the rule of a later section (``build``: founding a City or raising a
+building, rulebook BUILDING ACTION; ``princess``: a Princess's mission, PRINCESSES) is implemented in that
+section's module, which registers it here with :func:`register_primitive` when it is imported (``play/__init__`` imports
+every rules module, so the table is complete before any effect runs).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ..data import PRINCIPALITIES, catalog, instance_kind
-from ..effects import Term, parse_effect
+from ..data import PRINCIPALITIES, catalog, instance_kind, parse_text
+from ..effects import Term
 from ..state import controllers
 from .common import (
     CAVALRY,
     Ctx,
-    a,
     active,
     active_players,
     add_units,
@@ -67,7 +76,7 @@ class Effect:
 @cache
 def statements(text: str) -> tuple[Term, ...]:
     """The parsed statements of an effect string (parsed once per distinct text)."""
-    return parse_effect(text, "effect") if text.strip() else ()
+    return parse_text(text, "effect") if text.strip() else ()
 
 
 def effect_of(component: str) -> tuple[Term, ...]:
@@ -346,7 +355,7 @@ def _peek(effect: Effect, args: tuple[Term, ...]) -> bool:
     return bool(seen)
 
 
-def _battle_bonus(index: int) -> Any:
+def _battle_bonus(index: int) -> Handler:
     def handler(effect: Effect, args: tuple[Term, ...]) -> bool:
         if effect.battle is None or effect.side is None:
             return False
@@ -417,52 +426,6 @@ def _track_cost(effect: Effect, args: tuple[Term, ...]) -> bool:
     return True
 
 
-def _build(effect: Effect, args: tuple[Term, ...]) -> bool:
-    """A City, Civitas or building for free (or at a cost) on the chosen (or battle) land, if legal there."""
-    from .actions import city_token
-
-    state, kind, where = effect.state, args[1].name, args[2].name
-    land = effect.battle["land"] if where == "battle_land" and effect.battle else effect.land
-    if land is None or controllers(state).get(land) != effect.who:
-        return False
-    land_state, tokens = state["lands"][land], state["supply"]["tokens"]
-    cost = 0 if args[3].name in ("free",) else (args[3].number or 0)
-    if kind in ("civitas", "city"):
-        gord = next(
-            (
-                g
-                for g in catalog().lands[land]["gords"]
-                if g["id"] not in land_state["cities"] and (kind != "civitas" or g["might"] == 0)
-            ),
-            None,
-        )
-        if gord is None or land_state["cities"] or tokens[city_token(land, gord)] <= 0:
-            return False
-        if args[3].name == "normal":  # the City's usual price (Kraków under Magdeburg Law)
-            from .history import city_cost
-
-            cost = city_cost(state, effect.who, gord)
-        pay_gold(effect.ctx, effect.who, cost)
-        tokens[city_token(land, gord)] -= 1
-        land_state["cities"][gord["id"]] = city_token(land, gord)
-        effect.ctx.log("effect_build", f"{name(effect.who)} founds {gord['name']} ({_title(effect.source)}).")
-        fire(effect.ctx, effect.who, "on_found")  # Przemysł I: a City founded by any means
-        return True
-    if land_state["building"] is not None or tokens[kind] <= 0:
-        return False
-    pay_gold(effect.ctx, effect.who, cost)
-    tokens[kind] -= 1
-    land_state["building"] = kind
-    effect.ctx.log(
-        "effect_build",
-        f"{name(effect.who)} builds {a(kind.title())} on {land_name(land)} ({_title(effect.source)}).",
-    )
-    effect.ctx.play["last_built"] = kind
-    fire(effect.ctx, effect.who, "on_build")  # French Style counts Abbeys built by a card too
-    effect.ctx.play["last_built"] = None
-    return True
-
-
 def _division(effect: Effect, args: tuple[Term, ...]) -> bool:
     land = effect.land
     if land is None:
@@ -495,19 +458,15 @@ def _assembly(effect: Effect, args: tuple[Term, ...]) -> bool:
     return True
 
 
-def _princess(effect: Effect, args: tuple[Term, ...]) -> bool:
-    """Dynastic Marriage: the Princess goes to the chosen area now (``princesses``)."""
-    from .princesses import card_send
-
-    return args[0].name == "send" and card_send(effect.ctx, effect.who, effect.land)
-
-
 def _survive(effect: Effect, args: tuple[Term, ...]) -> bool:
     effect.state["players"][effect.who]["heir"] = True
     return True
 
 
-IMMEDIATE: dict[str, Any] = {
+#: applies one immediate primitive's arguments in an effect's context; True when something changed
+Handler = Callable[[Effect, tuple[Term, ...]], bool]
+
+IMMEDIATE: dict[str, Handler] = {
     "gain_track": _gain_track,
     "gain_gold": _gain_gold,
     "pay": _pay,
@@ -522,12 +481,23 @@ IMMEDIATE: dict[str, Any] = {
     "damage_order": _damage_order,
     "return_unit": _return_unit,
     "track_cost": _track_cost,
-    "build": _build,
     "division": _division,
     "assembly": _assembly,
     "survive_elimination": _survive,
-    "princess": _princess,
 }
+
+
+def register_primitive(name: str) -> Callable[[Handler], Handler]:
+    """Register the handler of an immediate primitive implemented by the rule it belongs to (``build`` in
+    ``building``, ``princess`` in ``princesses``); a name is registered once."""
+
+    def register(handler: Handler) -> Handler:
+        if name in IMMEDIATE:
+            raise ValueError(f"the primitive {name!r} already has a handler")
+        IMMEDIATE[name] = handler
+        return handler
+
+    return register
 
 
 # ---- rules changed while a tile is held --------------------------------------------------------------------
@@ -552,8 +522,6 @@ def sources_of(state: dict[str, Any], code: str) -> list[str]:
 def rule_terms(state: dict[str, Any], code: str, primitive: str) -> list[Term]:
     """Every statement ``primitive(...)`` on the tiles ``code`` holds (a tile's rule lasts while it is held), on
     its ruling Prince's card, and on a History card's "In this Round" text."""
-    from .history import round_terms
-
     found = []
     for tile in sources_of(state, code):
         for term in effect_of(tile):
@@ -593,9 +561,48 @@ def fire(
         effect = Effect(ctx, code, tile, battle=battle, side=side, choice=_lower_track(ctx.state, code))
         if run(effect):
             acted.append(tile)
-    from .history import fire_round
-
     return acted + fire_round(ctx, code, timing, battle, side)  # History "In this Round ... at(timing)" texts
+
+
+# ---- "In this Round" texts of the History card -------------------------------------------------------------
+
+
+def _round_statements(state: dict[str, Any]) -> list[tuple[str, Term]]:
+    """(card, statement) of every ``this_round(statement)`` of a History card applied this Round."""
+    play = state.get("play") or {}
+    found = []
+    for source in dict.fromkeys(entry["source"] for entry in play.get("round_effects", [])):
+        if card_record(source).get("deck") != "history":
+            continue
+        found += [(source, term.args[0]) for term in effect_of(source) if term.name == "this_round"]
+    return found
+
+
+def begin_action(ctx: Ctx, code: str, kind: str) -> None:
+    """History texts of this Round that change an action being opened (Privilege of Cienia: ``track_cost(taxes,
+    none)``, Taxes cost no People this Round)."""
+    for source, term in _round_statements(ctx.state):
+        if term.name == "track_cost" and term.args[0].name == kind:
+            apply_term(Effect(ctx, code, source), term)
+
+
+def round_terms(state: dict[str, Any], primitive: str) -> list[Term]:
+    """The History rule statements ``primitive(...)`` in force this Round (they apply to every player)."""
+    return [term for _, term in _round_statements(state) if term.name == primitive]
+
+
+def fire_round(
+    ctx: Ctx, code: str, timing: str, battle: dict[str, Any] | None = None, side: str | None = None
+) -> list[str]:
+    """Apply the History texts ``at(timing, statement)`` in force this Round for ``code``."""
+    acted = []
+    for source, term in _round_statements(ctx.state):
+        if term.name == "at" and term.args[0].name == timing:
+            effect = Effect(ctx, code, source, battle=battle, side=side)
+            apply_term(effect, term.args[1])
+            if effect.done:
+                acted.append(source)
+    return acted
 
 
 def _lower_track(state: dict[str, Any], code: str) -> str:

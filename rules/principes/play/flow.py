@@ -7,6 +7,7 @@ Round's own phase.
 
 from __future__ import annotations
 
+from itertools import permutations
 from typing import Any
 
 from rules.engine import Rng, State
@@ -30,6 +31,8 @@ from .effects_engine import fire
 from .ending import finish_by_princeps
 
 LAST_ROUND = 6
+#: every sealed plan: 3 of the 6 Action tokens in order
+PLANS = [f"plan {' '.join(p)}" for p in permutations(ACTIONS, 3)]
 
 
 def start_play(state: State, rng: Rng) -> State:
@@ -107,6 +110,14 @@ def _phase_step(ctx: Ctx) -> None:
         _end_round(ctx)
 
 
+def direction_options(ctx: Ctx, code: str) -> list[str]:
+    return ["direction cw", "direction ccw"]
+
+
+def direction_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    choose_direction(ctx, words[1])
+
+
 def choose_direction(ctx: Ctx, direction: str) -> None:
     """The Princeps sets the direction; the History card is revealed; planning starts."""
     state = ctx.state
@@ -158,6 +169,14 @@ def _pose_plans(ctx: Ctx) -> None:
             sealed=True,
             decision_id=plan_id(ctx.state),
         )
+
+
+def plan_options(ctx: Ctx, code: str) -> list[str]:
+    return PLANS
+
+
+def plan_answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    seal_plan(ctx, code, words[1:])
 
 
 def seal_plan(ctx: Ctx, principality: str, plan: list[str]) -> None:

@@ -3,9 +3,10 @@
 When the Princeps has chosen the direction, :func:`reveal` announces the card, applies its text through the
 effect interpreter with the Princeps as the effect's player (``each`` = every player in the Round's turn order,
 the Princeps first), and announces the icons. An "In this Round" text (``this_round(...)``) is kept in
-``play["round_effects"]`` and read by the rules through ``round_terms`` (rule primitives such as
-``movement_bonus``, ``cost_discount``, ``track_cost``) and ``fire_round`` (``at(before_battle|after_battle,
-...)``) until the Round ends. Texts that let players choose are prompts, in turn order:
+``play["round_effects"]``: the effect interpreter counts it among the modifiers in force (``effects_engine.
+round_terms``: rule primitives such as ``movement_bonus``, ``cost_discount``, ``track_cost``; ``fire_round``:
+``at(before_battle|after_battle, ...)``) until the Round ends. Texts that let players choose are prompts, in turn
+order:
 
 - ``choose(A, B)`` -> ``history_choice``: ``choose pay`` / ``choose clergy`` (only what the player can do; a
   single possibility applies at once; none: nothing);
@@ -36,10 +37,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..data import catalog
+from ..data import catalog, city_token
 from ..effects import Term
 from ..state import controllers
 from . import invaders
+from .building import city_cost, foundable, gord_site
+from .cards import play as play_text
 from .common import (
     TRACK_MAX,
     Ctx,
@@ -53,7 +56,9 @@ from .common import (
     round_order,
     to_pool,
 )
+from .council import council_options, pledge, positions, qualifying_tracks, tracks_needed
 from .effects_engine import Effect, apply_term, effect_of, fire
+from .ending import finish
 
 #: text primitives that ask each player, and the prompt kind they pose
 PROMPTED = {"choose": "history_choice", "build": "history_build", "relocate": "history_relocate"}
@@ -83,7 +88,6 @@ KINDS = (
     "common_council",
     *invaders.KINDS,
 )
-TWO_GORD_LAND = "pomocc"  # Western Pomerania may hold two Cities (resolution 6)
 
 
 def _record(card: str) -> dict[str, Any]:
@@ -157,7 +161,7 @@ def _text_options(ctx: Ctx, code: str, kind: str) -> list[str]:
     if what == "city":  # the interpreter's ``build`` founds the first free gord of a land without a City
         firsts = [
             (land, gord)
-            for land, gord in _foundable(state, controlled_lands(state, code))
+            for land, gord in foundable(state, controlled_lands(state, code))
             if not state["lands"][land]["cities"] and gord == catalog().lands[land]["gords"][0]
         ]
         return [f"found {gord['id']}" for land, gord in firsts if city_cost(state, code, gord) <= gold] + [
@@ -184,7 +188,7 @@ def _text_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         if words[0] == "place":
             relocate_prince(ctx, code, words[1])
     elif words[0] in ("found", "build"):
-        land = _gord_land(words[1]) if words[0] == "found" else words[2]
+        land = gord_site(words[1])[0] if words[0] == "found" else words[2]
         apply_term(Effect(ctx, code, card, land=land), for_one(term))
 
 
@@ -221,47 +225,6 @@ def relocate_prince(ctx: Ctx, code: str, land: str) -> None:
     ctx.log(
         "prince_relocated", f"{name(code)} moves its Prince from {land_name(where)} to {land_name(land)}."
     )
-
-
-# ---- "In this Round" texts read by the rules ---------------------------------------------------------------
-
-
-def _round_statements(state: dict[str, Any]) -> list[tuple[str, Term]]:
-    """(card, statement) of every ``this_round(statement)`` of a History card applied this Round."""
-    play = state.get("play") or {}
-    found = []
-    for source in dict.fromkeys(entry["source"] for entry in play.get("round_effects", [])):
-        if _record(source).get("deck") != "history":
-            continue
-        found += [(source, term.args[0]) for term in effect_of(source) if term.name == "this_round"]
-    return found
-
-
-def begin_action(ctx: Ctx, code: str, kind: str) -> None:
-    """History texts of this Round that change an action being opened (Privilege of Cienia: ``track_cost(taxes,
-    none)``, Taxes cost no People this Round)."""
-    for source, term in _round_statements(ctx.state):
-        if term.name == "track_cost" and term.args[0].name == kind:
-            apply_term(Effect(ctx, code, source), term)
-
-
-def round_terms(state: dict[str, Any], primitive: str) -> list[Term]:
-    """The History rule statements ``primitive(...)`` in force this Round (they apply to every player)."""
-    return [term for _, term in _round_statements(state) if term.name == primitive]
-
-
-def fire_round(
-    ctx: Ctx, code: str, timing: str, battle: dict[str, Any] | None = None, side: str | None = None
-) -> list[str]:
-    """Apply the History texts ``at(timing, statement)`` in force this Round for ``code``."""
-    acted = []
-    for source, term in _round_statements(ctx.state):
-        if term.name == "at" and term.args[0].name == timing:
-            effect = Effect(ctx, code, source, battle=battle, side=side)
-            apply_term(effect, term.args[1])
-            if effect.done:
-                acted.append(source)
-    return acted
 
 
 # ---- the icons ---------------------------------------------------------------------------------------------
@@ -333,15 +296,13 @@ ICON_PROMPTS = {
 
 
 def _icon_options(ctx: Ctx, code: str, kind: str) -> list[str]:
-    from .actions import _council_options
-
     state = ctx.state
     if kind == "division":
         return [f"division {land}" for land in division_lands(state, code)] + ["pass"]
     if kind == "urbanization":
         owners = controllers(state)
         lands = [land for land in sorted(state["lands"]) if owners[land] != code]
-        return [f"found {gord['id']}" for _, gord in _foundable(state, lands)] + ["pass"]
+        return [f"found {gord['id']}" for _, gord in foundable(state, lands)] + ["pass"]
     if kind == "release":
         return [
             f"release {unit} {land}"
@@ -349,19 +310,16 @@ def _icon_options(ctx: Ctx, code: str, kind: str) -> list[str]:
             for unit in ("knight", "footman")
             if land_state["units"].get(code, {}).get(unit)
         ]
-    return _council_options(ctx, code, ctx.play["action"])
+    return council_options(ctx, code)
 
 
 def _icon_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    from . import cards
-    from .actions import _pledge
-
     event = ctx.play["event"]
     if kind == "common_council":
         if words[0] == "pledge":
-            _pledge(ctx, code, ctx.play["action"], words)
+            pledge(ctx, code, words)
         elif words[0] == "play":
-            cards.play(ctx, code, words)
+            play_text(ctx, code, words)
         else:
             event["queue"].pop(0)
         return
@@ -374,7 +332,7 @@ def _icon_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
             Term("division", (Term("place"), Term("rival_land")), call=True),
         )
     elif kind == "urbanization":
-        land = _gord_land(words[1])
+        land = gord_site(words[1])[0]
         found_city(ctx, code, land, words[1])
     else:
         unit, land = words[1], words[2]
@@ -401,44 +359,8 @@ def division_lands(state: dict[str, Any], code: str) -> list[str]:
     ]
 
 
-def _foundable(state: dict[str, Any], lands: list[str]) -> list[tuple[str, dict[str, Any]]]:
-    """(land, gord) where a City may be founded: one City per land (two in Western Pomerania), tokens left."""
-    from .actions import city_token
-
-    tokens = state["supply"]["tokens"]
-    found = []
-    for land in sorted(lands):
-        cities = state["lands"][land]["cities"]
-        if cities and land != TWO_GORD_LAND:
-            continue
-        found += [
-            (land, gord)
-            for gord in catalog().lands[land]["gords"]
-            if gord["id"] not in cities and tokens[city_token(land, gord)] > 0
-        ]
-    return found
-
-
-def city_cost(state: dict[str, Any], code: str, gord: dict[str, Any]) -> int:
-    """A City costs its Might (gord Might + 1), lowered by every ``cost_discount(city, n, min)`` in force: a
-    History text this Round, a held tile, the ruling Prince (``princes.build_cost`` reads them all)."""
-    from .princes import build_cost
-
-    return build_cost(state, code, "city", int(gord["might"]) + 1)
-
-
-def _gord_land(gord_id: str) -> str:
-    return next(
-        land
-        for land, record in catalog().lands.items()
-        if any(gord["id"] == gord_id for gord in record["gords"])
-    )
-
-
 def found_city(ctx: Ctx, code: str, land: str, gord_id: str) -> None:
     """A free City (Urbanization): its token from the supply; the Might goes to the land's controller."""
-    from .actions import city_token
-
     gord = next(g for g in catalog().lands[land]["gords"] if g["id"] == gord_id)
     token = city_token(land, gord)
     ctx.state["supply"]["tokens"][token] -= 1
@@ -459,9 +381,6 @@ def _open_council(ctx: Ctx) -> None:
 def common_verdict(ctx: Ctx) -> None:
     """No host: the first player in turn order with all three tracks at 10 is crowned and wins; otherwise the
     Princeps keeps the token if qualified, else the first qualified player in turn order claims it."""
-    from .actions import positions, qualifying_tracks, tracks_needed
-    from .ending import finish
-
     state = ctx.state
     order = round_order(state)
     crowned = [code for code in order if all(value >= TRACK_MAX for value in positions(state, code))]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..data import catalog
+
 View = dict[str, Any]
 
 
@@ -28,8 +30,6 @@ def _build(view: View, me: str, answers: list[str], rng: random.Random) -> str:
 
 def _urbanization(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """A free City on a land that nobody controls (or on one's own Division land) helps no rival."""
-    from ..data import catalog
-
     for answer in answers:
         if not answer.startswith("found "):
             continue

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..data import catalog
+from ..data import LITHUANIANS, MONGOLS, PRUSSIANS, TEUTONS, catalog
 from ..state import controllers
 from .common import (
     FIGHTERS,
@@ -44,9 +44,10 @@ from .common import (
     round_order,
     to_pool,
 )
+from .movement import pose_consent
+from .neighbours import army_battle_step, army_of, begin_move, move_answer, move_options
 from .princesses import remove_princess
 
-PRUSSIANS, LITHUANIANS, TEUTONS, MONGOLS = "PRU", "LIT", "TEU", "MON"
 MONGOL_AREA = "rus"
 MONGOL_RIDERS = 4  # 4, then 3, 2, 1 riders (resolution 29)
 TEUTON_KNIGHTS = 2
@@ -171,8 +172,6 @@ def step(ctx: Ctx, event: dict[str, Any]) -> bool:
         )
         return False
     if army["stage"] == "consent":
-        from .movement import pose_consent
-
         pose_consent(ctx, army)
         return False
     _battles_step(ctx, event, army)
@@ -180,8 +179,6 @@ def step(ctx: Ctx, event: dict[str, Any]) -> bool:
 
 
 def _next_army(ctx: Ctx, event: dict[str, Any]) -> dict[str, Any] | None:
-    from .neighbours import begin_move
-
     while event["movers"]:
         faction, mover = event["movers"].pop(0)
         size = _army_size(ctx.state, faction)
@@ -202,8 +199,6 @@ def _next_army(ctx: Ctx, event: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def options(ctx: Ctx, code: str, kind: str) -> list[str]:
-    from .neighbours import move_options
-
     if kind == "teutonic_call":
         return ["call", "pass"]
     if kind == "culmen_withdraw":
@@ -212,8 +207,6 @@ def options(ctx: Ctx, code: str, kind: str) -> list[str]:
 
 
 def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    from .neighbours import army_of, move_answer
-
     event = ctx.play["event"]
     if kind == "culmen_withdraw":
         _withdraw_from_culmen(ctx, code, words[1], words[2])
@@ -242,8 +235,6 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
 
 def _battles_step(ctx: Ctx, event: dict[str, Any], army: dict[str, Any]) -> None:
     """The Invaders attack where they stand with others; then devastation, then home (Mongols stay)."""
-    from .neighbours import army_battle_step
-
     faction = army["faction"]
     if army_battle_step(ctx, army):  # the player moving them chooses the order and their withdrawals
         return
@@ -329,21 +320,6 @@ def _mongols_leave(ctx: Ctx) -> None:
     if riders:
         to_pool(state, MONGOLS, "knight", riders)
         ctx.log("mongols_leave", f"The {riders} surviving Mongol rider(s) ride back to the Kurultai.")
-
-
-def mongol_refuges(state: dict[str, Any], land: str) -> list[str]:
-    """Where beaten Mongols may withdraw: adjacent lands without units, Cities, buildings or Division tokens."""
-    result = []
-    for near in sorted(catalog().adjacency[land]):
-        near_state = state["lands"][near]
-        if (
-            not near_state["units"]
-            and not near_state["cities"]
-            and near_state["building"] is None
-            and not near_state["division"]
-        ):
-            result.append(near)
-    return result
 
 
 # ---- calling the Teutonic Knights (resolution 28) ----------------------------------------------------------

@@ -1,37 +1,18 @@
-"""Longer labels for actions (buttons and the log)."""
+"""Longer labels for actions (buttons and the log): one label per verb (``LABELS``), a few whole actions
+(``PLAIN``), and the action's own text for anything else."""
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Callable
 
 from rules.engine import State
 
-from ..data import catalog, instances
+from .building import build_cost
 from .common import ACTION_TITLES, NAMES, a
-
-
-def _land(token: str) -> str:
-    lands = catalog().lands
-    if token in lands:
-        return str(lands[token]["name"])
-    if token in catalog().offmap:
-        return str(catalog().offmap[token]["name"])
-    for land in lands.values():
-        for gord in land["gords"]:
-            if gord["id"] == token:
-                return str(gord["name"])
-    return token
-
-
-@cache
-def _card_titles() -> dict[str, str]:
-    """Lower-case instance id -> title, for every card and tile."""
-    return {
-        instance.lower(): str(record.get("title") or record.get("name") or instance)
-        for record in catalog().kinds.values()
-        for instance in instances(record)
-    }
-
+from .naming import card_label as _card
+from .naming import card_titles as _card_titles
+from .naming import faction_label as _faction
+from .naming import place_label as _land
 
 NAMES_LOWER = {code.lower(): title for code, title in NAMES.items()} | {
     "people": "People",
@@ -39,50 +20,9 @@ NAMES_LOWER = {code.lower(): title for code, title in NAMES.items()} | {
 }
 
 
-def _faction(token: str) -> str:
-    record = catalog().factions.get(token.upper())
-    return str(record["name"]) if record else token
-
-
-def card_name(token: str) -> str | None:
-    """``Scouts (b07a)`` for a card or tile id (any case), None for any other word."""
-    title = _card_titles().get(token.lower())
-    return titled(title, token.lower()) if title else None
-
-
-def _card(token: str) -> str:
-    """A card or tile as a label names it: its title and, beside it, the id the notation uses."""
-    title = _card_titles().get(token)
-    return titled(title, token) if title else token
-
-
-DECKS = {"court": "Court", "battle": "Battle", "neighbour": "Neighbour"}
-
-
-def hand_label(card: str) -> str:
-    """A card of the hand as the private view lists it: deck, title with id, support or corner icon
-    (``Battle: Hired Knights (b04a) [sword]``)."""
-    record = catalog().kind_of(card)
-    icon = record.get("support") or record.get("corner") or ""
-    label = (
-        f"{DECKS.get(str(record.get('deck')), '')}: {titled(str(record.get('title') or card), card.lower())}"
-    )
-    return f"{label} [{icon}]" if icon else label
-
-
-def titled(title: str, token: str) -> str:
-    """``Scouts (b07a)``; a title that ends in brackets takes the id inside them: ``German Marches (full;
-    n01)``."""
-    if title.endswith(")"):
-        return f"{title[:-1]}; {token})"
-    return f"{title} ({token})"
-
-
 def _build_cost(state: State, building: str) -> str:
     """`` (1 gold)``: what the building costs the player building now (Odonic's Abbeys and Probus's Tiltyards
     are free); empty when no one is building."""
-    from .princes import build_cost
-
     action = (state.get("play") or {}).get("action") or {}
     if (
         action.get("kind") != "building"
@@ -105,112 +45,253 @@ def _collect(state: State, with_clergy: bool) -> str:
     return f"Collect taxes (-{people} People)"
 
 
-def describe_action(state: State, action: str) -> str:
-    words = action.split()
-    verb = words[0] if words else ""
-    if verb == "plan":
-        return "Plan: " + ", ".join(
-            f"{n} {ACTION_TITLES.get(w, w)}" for n, w in zip(("I", "II", "III"), words[1:], strict=False)
-        )
-    if verb == "direction":
-        return "Turn order clockwise" if words[1:] == ["cw"] else "Turn order counter-clockwise"
-    if verb == "move" and len(words) == 4:
-        return f"Move a {words[1].title()} from {_land(words[2])} to {_land(words[3])}"
-    if verb == "withdraw" and words[2:] == ["home"]:
+# ---- one label per verb ---------------------------------------------------------------------------------------
+# Each takes the state and the action's words and gives the label, or None when the words are not a form it
+# labels (the action's own text is shown then).
+
+Label = Callable[[State, list[str]], "str | None"]
+
+
+def _plan(state: State, words: list[str]) -> str:
+    return "Plan: " + ", ".join(
+        f"{n} {ACTION_TITLES.get(w, w)}" for n, w in zip(("I", "II", "III"), words[1:], strict=False)
+    )
+
+
+def _direction(state: State, words: list[str]) -> str:
+    return "Turn order clockwise" if words[1:] == ["cw"] else "Turn order counter-clockwise"
+
+
+def _move(state: State, words: list[str]) -> str | None:
+    if len(words) != 4:
+        return None
+    return f"Move a {words[1].title()} from {_land(words[2])} to {_land(words[3])}"
+
+
+def _withdraw(state: State, words: list[str]) -> str | None:
+    if words[2:] == ["home"]:
         return f"Send the {words[1].title()} home"
-    if verb == "respawn" and len(words) == 2:
-        return f"Return the neutral Prince to {_land(words[1])}"
-    if verb in ("assemble", "withdraw") and len(words) == 3:
-        return f"{verb.title()} a {words[1].title()} {'on' if verb == 'assemble' else 'to'} {_land(words[2])}"
-    if verb == "build" and len(words) == 3:
-        return f"Build {a(words[1].title())} on {_land(words[2])}{_build_cost(state, words[1])}"
-    if verb == "found" and len(words) == 2:
-        return f"Found the City of {_land(words[1])}"
-    if verb in ("take", "return", "sell", "before") and len(words) == 2:
-        label = {"take": "Take", "return": "Return", "sell": "Discard for 1 gold:", "before": "Play"}[verb]
-        return f"{label} {_card(words[1])}"
-    if verb == "exchange" and len(words) == 3:
-        return f"Exchange {_card(words[1])} for {_card(words[2])}"
-    if verb in ("support", "pledge") and len(words) == 3:
-        return f"Play {_card(words[1])} for +1 {words[2].title()}"
-    if verb == "extra" and len(words) == 3:
-        return f"Play {_card(words[1])} for an extra {words[2]}"
-    if verb == "after":
-        return "Play after the battle: " + ", ".join(_card(w) for w in words[1:])
-    if verb == "play" and len(words) >= 2:
-        target = (
-            f" ({_land(words[2]) if words[2] not in NAMES_LOWER else NAMES_LOWER[words[2]]})"
-            if len(words) > 2
-            else ""
-        )
-        return f"Play the text of {_card(words[1])}{target}"
-    if verb == "neighbour" and len(words) == 3:
-        return f"Play {_card(words[1])} to move {_faction(words[2])}"
-    if verb in ("block", "cancel") and len(words) == 2:
-        return f"{verb.title()} with {_card(words[1])}"
-    if verb == "as" and len(words) == 2:
-        return f"Use the Progress action as {ACTION_TITLES.get(words[1], words[1])} (New Mechanisms)"
-    if verb == "give" and len(words) == 3:
-        return f"Give {words[2]} gold to {NAMES.get(words[1].upper(), words[1])}"
-    if verb in ("ask", "keep", "battle", "place") and len(words) == 2:
-        label = {
-            "ask": "Ask passage through",
-            "keep": "Keep the buildings of",
-            "battle": "Fight in",
-            "place": "Place the Prince on",
-        }[verb]
-        return f"{label} {_land(words[1])}"
-    if verb == "destroy":
-        return f"Destroy on {_land(words[1])}: " + ", ".join(_land(w) for w in words[2:])
-    if verb == "penalty" and len(words) == 3:
-        return f"Clergy penalty for {_land(words[1])}: " + (
-            "lose 1 Clergy" if words[2] == "clergy" else "pay 1 gold"
-        )
-    if verb == "division" and len(words) == 2:
-        return f"Place a Division token on {_land(words[1])}"
-    if verb == "release" and len(words) == 3:
-        return f"Send a {words[1].title()} home from {_land(words[2])}"
-    if verb == "choose" and len(words) == 2:
-        return (
-            "Pay the gold the History card asks"
-            if words[1] == "pay"
-            else f"Lose the {words[1].title()} the History card asks"
-        )
-    if verb == "combined" and len(words) == 3:
-        what = {
-            "assemble": "assemble 3 units for",
-            "move": "move the units of",
-            "castle": "build a Castle on",
-        }.get(words[1], words[1])
-        target = _faction(words[2]) if words[1] != "castle" else _land(words[2])
-        return f"Combined Actions: {what} {target}"
-    if verb == "send" and len(words) == 2:
-        return f"Send your Princess to {_land(words[1])}"
-    if verb == "discard" and len(words) == 2:
-        return f"Discard {_card(words[1])} to the bottom of its deck"
-    if verb == "collect":
-        return _collect(state, words[1:] == ["clergy"])
-    if verb == "prince" and len(words) == 2:
-        return f"Crown {_card(words[1])}"
-    labels = {
-        "council": "Summon a Council",
-        "undo": "Undo the last move",
-        "done": "Done (end or skip the action)",
-        "pass": "Pass",
-        "allow": "Allow passage",
-        "deny": "Deny passage",
-        "reroll": "Reroll the die (With the Wind)",
-        "keep": "Keep the die",
-        "stay": "Keep the Prince where he stands",
-        "flip": "Flip the die (Learning Chess)",
-        "call": "Call the Teutonic Knights to Culmen",
-    }
-    if action in labels:
-        return labels[action]
-    if action in ("allow always", "deny always"):
+    return f"Withdraw a {words[1].title()} to {_land(words[2])}" if len(words) == 3 else None
+
+
+def _assemble(state: State, words: list[str]) -> str | None:
+    return f"Assemble a {words[1].title()} on {_land(words[2])}" if len(words) == 3 else None
+
+
+def _respawn(state: State, words: list[str]) -> str | None:
+    return f"Return the neutral Prince to {_land(words[1])}" if len(words) == 2 else None
+
+
+def _build(state: State, words: list[str]) -> str | None:
+    if len(words) != 3:
+        return None
+    return f"Build {a(words[1].title())} on {_land(words[2])}{_build_cost(state, words[1])}"
+
+
+def _found(state: State, words: list[str]) -> str | None:
+    return f"Found the City of {_land(words[1])}" if len(words) == 2 else None
+
+
+def _card_verb(label: str) -> Label:
+    """``<verb> <card>``: the label's words and the card's title with its id."""
+
+    def describe(state: State, words: list[str]) -> str | None:
+        return f"{label} {_card(words[1])}" if len(words) == 2 else None
+
+    return describe
+
+
+def _exchange(state: State, words: list[str]) -> str | None:
+    return f"Exchange {_card(words[1])} for {_card(words[2])}" if len(words) == 3 else None
+
+
+def _support(state: State, words: list[str]) -> str | None:
+    return f"Play {_card(words[1])} for +1 {words[2].title()}" if len(words) == 3 else None
+
+
+def _extra(state: State, words: list[str]) -> str | None:
+    return f"Play {_card(words[1])} for an extra {words[2]}" if len(words) == 3 else None
+
+
+def _after(state: State, words: list[str]) -> str:
+    return "Play after the battle: " + ", ".join(_card(w) for w in words[1:])
+
+
+def _play(state: State, words: list[str]) -> str | None:
+    if len(words) < 2:
+        return None
+    target = (
+        f" ({_land(words[2]) if words[2] not in NAMES_LOWER else NAMES_LOWER[words[2]]})"
+        if len(words) > 2
+        else ""
+    )
+    return f"Play the text of {_card(words[1])}{target}"
+
+
+def _neighbour(state: State, words: list[str]) -> str | None:
+    return f"Play {_card(words[1])} to move {_faction(words[2])}" if len(words) == 3 else None
+
+
+def _with_card(state: State, words: list[str]) -> str | None:
+    return f"{words[0].title()} with {_card(words[1])}" if len(words) == 2 else None
+
+
+def _as(state: State, words: list[str]) -> str | None:
+    if len(words) != 2:
+        return None
+    return f"Use the Progress action as {ACTION_TITLES.get(words[1], words[1])} (New Mechanisms)"
+
+
+def _give(state: State, words: list[str]) -> str | None:
+    return f"Give {words[2]} gold to {NAMES.get(words[1].upper(), words[1])}" if len(words) == 3 else None
+
+
+def _land_verb(label: str) -> Label:
+    """``<verb> <land>``: the label's words and the land's name."""
+
+    def describe(state: State, words: list[str]) -> str | None:
+        return f"{label} {_land(words[1])}" if len(words) == 2 else None
+
+    return describe
+
+
+def _destroy(state: State, words: list[str]) -> str | None:
+    if len(words) < 2:
+        return None
+    return f"Destroy on {_land(words[1])}: " + ", ".join(_land(w) for w in words[2:])
+
+
+def _penalty(state: State, words: list[str]) -> str | None:
+    if len(words) != 3:
+        return None
+    return f"Clergy penalty for {_land(words[1])}: " + (
+        "lose 1 Clergy" if words[2] == "clergy" else "pay 1 gold"
+    )
+
+
+def _division(state: State, words: list[str]) -> str | None:
+    return f"Place a Division token on {_land(words[1])}" if len(words) == 2 else None
+
+
+def _release(state: State, words: list[str]) -> str | None:
+    return f"Send a {words[1].title()} home from {_land(words[2])}" if len(words) == 3 else None
+
+
+def _choose(state: State, words: list[str]) -> str | None:
+    if len(words) != 2:
+        return None
+    if words[1] == "pay":
+        return "Pay the gold the History card asks"
+    return f"Lose the {words[1].title()} the History card asks"
+
+
+def _combined(state: State, words: list[str]) -> str | None:
+    if len(words) != 3:
+        return None
+    what = {
+        "assemble": "assemble 3 units for",
+        "move": "move the units of",
+        "castle": "build a Castle on",
+    }.get(words[1], words[1])
+    target = _faction(words[2]) if words[1] != "castle" else _land(words[2])
+    return f"Combined Actions: {what} {target}"
+
+
+def _send(state: State, words: list[str]) -> str | None:
+    return f"Send your Princess to {_land(words[1])}" if len(words) == 2 else None
+
+
+def _discard(state: State, words: list[str]) -> str | None:
+    return f"Discard {_card(words[1])} to the bottom of its deck" if len(words) == 2 else None
+
+
+def _collect_label(state: State, words: list[str]) -> str:
+    return _collect(state, words[1:] == ["clergy"])
+
+
+def _prince(state: State, words: list[str]) -> str | None:
+    return f"Crown {_card(words[1])}" if len(words) == 2 else None
+
+
+def _always(state: State, words: list[str]) -> str | None:
+    """``allow always`` / ``deny always``."""
+    if words[1:] == ["always"]:
         return f"{words[0].title()} passage now and always for this player"
-    if verb == "draw":
-        return "Draw " + " ".join(words[1:])
-    if len(words) == 1 and verb.lower() in _card_titles():  # a bare card id: the round status's History card
-        return _card_titles()[verb.lower()]
+    return None
+
+
+def _draw(state: State, words: list[str]) -> str:
+    return "Draw " + " ".join(words[1:])
+
+
+#: verb -> its label (tried first; None falls back to ``PLAIN`` and then to the action's own text)
+LABELS: dict[str, Label] = {
+    "plan": _plan,
+    "direction": _direction,
+    "move": _move,
+    "withdraw": _withdraw,
+    "respawn": _respawn,
+    "assemble": _assemble,
+    "build": _build,
+    "found": _found,
+    "take": _card_verb("Take"),
+    "return": _card_verb("Return"),
+    "sell": _card_verb("Discard for 1 gold:"),
+    "before": _card_verb("Play"),
+    "exchange": _exchange,
+    "support": _support,
+    "pledge": _support,
+    "extra": _extra,
+    "after": _after,
+    "play": _play,
+    "neighbour": _neighbour,
+    "block": _with_card,
+    "cancel": _with_card,
+    "as": _as,
+    "give": _give,
+    "ask": _land_verb("Ask passage through"),
+    "keep": _land_verb("Keep the buildings of"),
+    "battle": _land_verb("Fight in"),
+    "place": _land_verb("Place the Prince on"),
+    "destroy": _destroy,
+    "penalty": _penalty,
+    "division": _division,
+    "release": _release,
+    "choose": _choose,
+    "combined": _combined,
+    "send": _send,
+    "discard": _discard,
+    "collect": _collect_label,
+    "prince": _prince,
+    "allow": _always,
+    "deny": _always,
+    "draw": _draw,
+}
+#: whole actions of one word (and the bare "keep" of the die)
+PLAIN = {
+    "council": "Summon a Council",
+    "undo": "Undo the last move",
+    "done": "Done (end or skip the action)",
+    "pass": "Pass",
+    "allow": "Allow passage",
+    "deny": "Deny passage",
+    "reroll": "Reroll the die (With the Wind)",
+    "keep": "Keep the die",
+    "stay": "Keep the Prince where he stands",
+    "flip": "Flip the die (Learning Chess)",
+    "call": "Call the Teutonic Knights to Culmen",
+}
+
+
+def describe_action(state: State, action: str) -> str:
+    """The label of an action for buttons and the log; a bare card id (the round status's History card) is its
+    title; anything else is shown as typed."""
+    words = action.split()
+    label = LABELS[words[0]](state, words) if words and words[0] in LABELS else None
+    if label is not None:
+        return label
+    if action in PLAIN:
+        return PLAIN[action]
+    if len(words) == 1 and words[0].lower() in _card_titles():
+        return _card_titles()[words[0].lower()]
     return action

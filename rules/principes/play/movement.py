@@ -12,11 +12,12 @@ until ``done`` (resolution 10). Then, in this order: Division tokens where a mov
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from ..data import PRINCIPALITIES, catalog
 from ..state import controllers
+from .battle import start as start_battle
+from .building import destroy, destruction_choices, queue_destruction
 from .common import (
     CAVALRY,
     Ctx,
@@ -30,8 +31,11 @@ from .common import (
     prompt,
 )
 from .effects_engine import rule_terms
+from .princes import waive_penalties
 
 MOVEMENT_POINTS = {"knight": 3, "prince": 3, "footman": 2}
+#: the answers to a request to pass
+CONSENT = ["allow", "deny", "allow always", "deny always"]
 #: moves and undos per Movement action: free mode, but a playout must end
 MAX_OPERATIONS = 40
 
@@ -90,24 +94,27 @@ def border_guard(state: dict[str, Any], land: str, code: str) -> str | None:
     return owner if rule_terms(state, owner, "stop_at_border") else None
 
 
-def step(ctx: Ctx) -> None:
+def step(ctx: Ctx) -> bool:
+    """Pose the Movement's next prompt or resolve its next automatic part; True once it is over (no penalty,
+    destruction or battle left)."""
     action = ctx.play["action"]
     code = action["who"]
     stage = action["stage"]
     if stage == "move":
         if not active(ctx.state, code):
             finish_moves(ctx)
-            return
+            return False
         prompt(
             ctx,
             code,
             "movement",
             "Movement: move your units one border at a time (undo allowed), ask for passage, then done.",
         )
-    elif stage == "consent":
+        return False
+    if stage == "consent":
         pose_consent(ctx, action)
-    else:
-        _resolve_step(ctx, action)
+        return False
+    return _resolve_step(ctx, action)
 
 
 # ---- moving ------------------------------------------------------------------------------------------------
@@ -140,6 +147,18 @@ def options(ctx: Ctx, code: str) -> list[str]:
     if any(p["moved"] and p["at"] in truce_lands(state, code) for p in action["pieces"]):
         return result if "undo" in result else result + ["undo"]  # Truce of God: undo before done
     return result + ["done"]
+
+
+def answer(ctx: Ctx, code: str, words: list[str]) -> None:
+    """``move <unit> <from> <to>``, ``ask <land>``, ``undo`` or ``done``."""
+    if words[0] == "move":
+        move(ctx, code, words[1], words[2], words[3])
+    elif words[0] == "ask":
+        ask(ctx, code, words[1])
+    elif words[0] == "undo":
+        undo(ctx, code)
+    else:
+        finish_moves(ctx)
 
 
 def truce_lands(state: dict[str, Any], code: str) -> set[str]:
@@ -275,6 +294,10 @@ def _end_asking(record: dict[str, Any]) -> None:
     record["stage"] = "move"
 
 
+def consent_options(ctx: Ctx, code: str) -> list[str]:
+    return CONSENT
+
+
 def consent_answer(ctx: Ctx, owner: str, words: list[str]) -> None:
     record = passage_record(ctx.play)
     assert record is not None  # the consent prompt exists only while a request waits
@@ -316,24 +339,13 @@ def finish_moves(ctx: Ctx) -> None:
     action["pieces"], action["log"] = [], []
 
 
-def queue_destruction(ctx: Ctx, action: dict[str, Any], land: str) -> None:
-    """A taken land with a City or building offers destruction, never of the taker's own (rulebook p. 22)."""
-    land_state = ctx.state["lands"][land]
-    own = catalog().lands[land]["principality"] == action["who"]
-    if not own and (land_state["cities"] or land_state["building"]) and active(ctx.state, action["who"]):
-        action["destroy"].append(land)
-
-
-def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> None:
-    from . import battle
-
+def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> bool:
+    """The penalties, then the destruction, then the battles; True when nothing is left."""
     code = action["who"]
     player = ctx.state["players"][code]
     if not active(ctx.state, code):  # eliminated in its own battle: no penalty, no destruction any more
         action["penalties"], action["destroy"] = [], []
     if action["penalties"]:
-        from .princes import waive_penalties
-
         waive_penalties(ctx, code, action)  # Henry III of Głogów
     cap = penalty_cap(ctx.state, code)
     if cap is not None and len(action["penalties"]) > cap:
@@ -354,11 +366,11 @@ def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> None:
                 "clergy_penalty",
                 f"The Church frowns on your army in {land_name(land)}: lose 1 Clergy or pay 1 gold.",
             )
-            return
+            return False
         action["penalties"].pop(0)
         if choices:
             pay_penalty(ctx, code, land, choices[0])
-        return
+        return False
     if action["destroy"]:
         prompt(
             ctx,
@@ -367,22 +379,20 @@ def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> None:
             f"You took {land_name(action['destroy'][0])}: destroy its City and/or "
             "building (costs 1 People and 1 Clergy) or keep them?",
         )
-        return
+        return False
     contested = battle_lands(ctx, code)
     if not contested:
-        from .neutrals import follow_up
-
-        ctx.play["action"] = follow_up(ctx, action)  # the active variant's Combined Action
-        return
+        return True
     if len(contested) == 1 or not active(ctx.state, code):
-        battle.start(ctx, contested[0], code)
-        return
+        start_battle(ctx, contested[0], code)
+        return False
     prompt(
         ctx,
         code,
         "battle_order",
         "Choose the next battle: " + ", ".join(land_name(land) for land in contested) + ".",
     )
+    return False
 
 
 def battle_lands(ctx: Ctx, code: str) -> list[str]:
@@ -422,17 +432,11 @@ def resolve_options(ctx: Ctx, code: str, kind: str) -> list[str]:
         land = action["penalties"][0]
         return [f"penalty {land} {choice}" for choice in penalty_choices(ctx.state["players"][code])]
     if kind == "destroy":
-        land = action["destroy"][0]
-        land_state = ctx.state["lands"][land]
-        items = sorted(land_state["cities"]) + ([land_state["building"]] if land_state["building"] else [])
-        subsets = [" ".join(c) for size in range(1, len(items) + 1) for c in combinations(items, size)]
-        return [f"keep {land}"] + [f"destroy {land} {subset}" for subset in subsets]
+        return destruction_choices(ctx.state, action["destroy"][0])
     return [f"battle {land}" for land in battle_lands(ctx, code)]
 
 
 def resolve_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    from . import battle
-
     action = ctx.play["action"]
     if kind == "clergy_penalty":
         action["penalties"].pop(0)
@@ -442,22 +446,7 @@ def resolve_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         if words[0] == "destroy":
             destroy(ctx, code, land, words[2:])
     else:
-        battle.start(ctx, words[1], code)
-
-
-def destroy(ctx: Ctx, code: str, land: str, items: list[str]) -> None:
-    """Tokens back to the pool; -1 People and -1 Clergy once for the land (resolution 12)."""
-    land_state = ctx.state["lands"][land]
-    tokens = ctx.state["supply"]["tokens"]
-    for item in items:
-        if item in land_state["cities"]:
-            tokens[land_state["cities"].pop(item)] += 1
-        else:
-            tokens[item] += 1
-            land_state["building"] = None
-    ctx.log("destruction", f"{name(code)} destroys {', '.join(items)} on {land_name(land)}.")
-    change_track(ctx, code, "people", -1, "destruction")
-    change_track(ctx, code, "clergy", -1, "destruction")
+        start_battle(ctx, words[1], code)
 
 
 __all__ = ["CAVALRY", "MOVEMENT_POINTS", "begin", "step"]

@@ -24,11 +24,12 @@ Neighbours already played this action.
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
 from ..data import catalog
 from ..state import controllers
+from .battle import start as start_battle
+from .building import army_may_destroy, destruction_choices, raze
 from .common import (
     Ctx,
     active,
@@ -394,41 +395,15 @@ def _end_moves(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
                 "division_removed",
                 f"{name(faction)} occupies {land_name(land)}: its Division token is removed.",
             )
-    army["destroy"] = [land for land in ended if _destructible(state, code, faction, land)]
+    army["destroy"] = [land for land in ended if army_may_destroy(state, code, faction, land)]
     army.update({"stage": "destroy", "ended": ended, "pieces": [], "log": []})
-
-
-def _destructible(state: dict[str, Any], code: str, faction: str, land: str) -> bool:
-    """A land the army took (its units alone there) with a City or building, outside the mover's borders."""
-    land_state = state["lands"][land]
-    return (
-        occupants(state, land) == [faction]
-        and catalog().lands[land]["principality"] != code
-        and bool(land_state["cities"] or land_state["building"])
-    )
-
-
-def queue_army_destruction(ctx: Ctx, army: dict[str, Any] | None, land: str) -> None:
-    """The army won its battle on ``land``: the mover may destroy there as on a land taken unopposed ("When
-    Neighbor's units take control of a land, the player who moved them may decide to destroy", resolution
-    48)."""
-    if army is None or army.get("stage") != "battles":
-        return
-    code = ctx.play["action"]["who"]
-    if active(ctx.state, code) and _destructible(ctx.state, code, army["faction"], land):
-        army["destroy"].append(land)
-        army["stage"] = "destroy"
 
 
 # ---- destruction and battles -------------------------------------------------------------------------------
 
 
 def destroy_options(ctx: Ctx, code: str) -> list[str]:
-    land = ctx.play["action"]["neighbour"]["destroy"][0]
-    land_state = ctx.state["lands"][land]
-    items = sorted(land_state["cities"]) + ([land_state["building"]] if land_state["building"] else [])
-    subsets = [" ".join(c) for size in range(1, len(items) + 1) for c in combinations(items, size)]
-    return [f"keep {land}"] + [f"destroy {land} {subset}" for subset in subsets]
+    return destruction_choices(ctx.state, ctx.play["action"]["neighbour"]["destroy"][0])
 
 
 def destroy_answer(ctx: Ctx, code: str, words: list[str]) -> None:
@@ -437,14 +412,7 @@ def destroy_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     land = army["destroy"].pop(0)
     if words[0] != "destroy":
         return
-    land_state = ctx.state["lands"][land]
-    tokens = ctx.state["supply"]["tokens"]
-    for item in words[2:]:
-        if item in land_state["cities"]:
-            tokens[land_state["cities"].pop(item)] += 1
-        else:
-            tokens[item] += 1
-            land_state["building"] = None
+    raze(ctx.state, land, words[2:])
     ctx.log(
         "destruction",
         f"{name(code)} has {name(army['faction'])} destroy {', '.join(words[2:])} on {land_name(land)}.",
@@ -477,9 +445,7 @@ def army_battle_step(ctx: Ctx, army: dict[str, Any]) -> bool:
 
 
 def start_army_battle(ctx: Ctx, army: dict[str, Any], land: str) -> None:
-    from . import battle
-
-    battle.start(ctx, land, army["faction"])
+    start_battle(ctx, land, army["faction"])
     ctx.play["battle"]["mover"] = army.get("mover") or ctx.play["action"]["who"]  # decides its withdrawals
 
 

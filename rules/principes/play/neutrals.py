@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..state import controllers
+from . import neighbours
 from .common import Ctx, capital, land_name, name, occupants, prompt
 
 FOLLOWS = ("assembly", "movement", "building")
@@ -79,8 +80,6 @@ def options(ctx: Ctx, code: str) -> list[str]:
 
 
 def step(ctx: Ctx, action: dict[str, Any]) -> None:
-    from . import neighbours
-
     if action["stage"] == "choose":
         prompt(
             ctx,
@@ -144,8 +143,6 @@ def _castle(ctx: Ctx, code: str, land: str) -> None:
 
 def _start_move(ctx: Ctx, code: str, action: dict[str, Any], faction: str) -> None:
     """A neutral army moved as a Neighbour's: all its Knights and Footmen may move."""
-    from .neighbours import begin_move
-
     units = [land["units"].get(faction, {}) for land in ctx.state["lands"].values()]
     army = {
         "card": None,
@@ -158,4 +155,4 @@ def _start_move(ctx: Ctx, code: str, action: dict[str, Any], faction: str) -> No
     action["neighbour"] = army
     action["stage"] = "neighbour"
     ctx.log("combined_movement", f"{name(code)} moves the units of {name(faction)} (Combined Actions).")
-    begin_move(ctx, code, army)
+    neighbours.begin_move(ctx, code, army)

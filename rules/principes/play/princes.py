@@ -6,11 +6,13 @@ timed texts where the tiles' texts run (``on_tax``, ``on_build``, ``before_battl
 his standing rules (``cost_discount``, ``coin_steal``, ``immunity``, ``penalty_waiver``, ``track_cost``). This
 module holds the rules those primitives change at the points the actions ask for them:
 
-- building costs lowered by ``cost_discount(item, n|free, min)`` (Odonic, Henry the Bearded, Henry Probus);
 - Taxes paid with Clergy (Spindleshanks: ``collect clergy``);
 - Neighbours and Invaders forbidden to end a move on the player's lands (``immunity(faction, own_lands)``);
 - end-of-move penalties waived for a principality's lands (``penalty_waiver(principality(P))``);
 - the coin face's steal (``coin_steal(self, n)``).
+
+Building costs lowered by ``cost_discount(item, n|free, min)`` (Odonic, Henry the Bearded, Henry Probus) are the
+Building action's prices (``building.build_cost``).
 """
 
 from __future__ import annotations
@@ -29,21 +31,6 @@ def ruling_prince(state: dict[str, Any], code: str) -> str | None:
         return None
     prince: str | None = player["prince"]
     return prince
-
-
-def build_cost(state: dict[str, Any], code: str, item: str, base: int) -> int:
-    """The gold ``item`` (city, abbey, tiltyard, castle) costs the player: ``cost_discount(item, free|n, min)``
-    of the ruling Prince and held tiles lower it, never below its minimum."""
-    cost = base
-    for term in rule_terms(state, code, "cost_discount"):
-        if term.args[0].name != item or len(term.args) < 2:
-            continue
-        if term.args[1].name == "free":
-            cost = 0
-            continue
-        floor = term.args[2].number or 0 if len(term.args) > 2 else 0
-        cost = max(min(cost, floor), cost - (term.args[1].number or 0))
-    return cost
 
 
 def clergy_taxes(state: dict[str, Any], code: str) -> bool:

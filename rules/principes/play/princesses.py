@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..data import catalog
+from ..effects import Term
 from ..state import controllers
 from .common import (
     Ctx,
@@ -44,7 +45,7 @@ from .common import (
     to_deck_bottom,
     to_pool,
 )
-from .effects_engine import rule_terms
+from .effects_engine import Effect, register_primitive, rule_terms
 
 KINDS = ("princess", "princess_draw", "princess_discard")
 NEIGHBOUR_FACTIONS = ("GER", "BOH", "HUN", "RUS", "WPOM", "EPOM")
@@ -310,7 +311,7 @@ def card_send(ctx: Ctx, code: str, area: str | None) -> bool:
     return True
 
 
-def deadline_answer(answers: list[str]) -> str | None:
-    """The default when the deadline passes: the first listed answer (own Capital first for a mission, a Court
-    card for a draw, the first card in hand for a discard)."""
-    return answers[0] if answers else None
+@register_primitive("princess")
+def _princess(effect: Effect, args: tuple[Term, ...]) -> bool:
+    """Dynastic Marriage (``princess(send)``): the Princess goes to the chosen area now."""
+    return args[0].name == "send" and card_send(effect.ctx, effect.who, effect.land)

@@ -1,8 +1,9 @@
 """Why an answer is refused: the sentence ``apply`` gives when an action is not among the decision's answers.
 
 The refusal names what is wrong, in the order a player would check it: an answer to another kind of decision;
-a word that names no card, tile, land, unit or player; a card not in the hand; then, against the closest legal
-answers (same verb, the longest matching start), what differs: a card's corner or timing, a cost the player
+text that does not read as an action (a word that names no card, tile, land, unit or player, a word missing or
+too many: ``notation.problem``, the sentence ``parse`` gives too); a card not in the hand; then, against the
+closest legal answers (same verb, the longest matching start), what differs: a card's corner or timing, a cost the player
 cannot pay, lands that do not border each other, a unit that cannot move, a land not controlled. When nothing
 more precise applies, it lists the closest legal answers.
 """
@@ -16,78 +17,9 @@ from typing import Any
 from ..data import catalog, instances
 from ..state import controllers
 from .common import a, card_record, card_title, name
-from .labels import titled
+from .naming import titled
+from .notation import Verb, problem
 
-UNITS = ("knight", "footman", "prince")
-#: what each word of an answer names, after its verb (``*``: any number of such words)
-ROLES: dict[str, tuple[str, ...]] = {
-    "move": ("unit", "place", "land"),
-    "assemble": ("unit", "land"),
-    "withdraw": ("unit", "refuge"),
-    "release": ("unit", "land"),
-    "build": ("building", "land"),
-    "found": ("gord",),
-    "take": ("tile",),
-    "exchange": ("tile", "tile"),
-    "before": ("card",),
-    "extra": ("card", "symbol"),
-    "after": ("card*",),
-    "play": ("card", "argument"),
-    "sell": ("card",),
-    "support": ("card", "track"),
-    "pledge": ("card", "track"),
-    "neighbour": ("card", "faction"),
-    "block": ("card",),
-    "cancel": ("card",),
-    "return": ("card",),
-    "discard": ("card",),
-    "ask": ("land",),
-    "battle": ("land",),
-    "place": ("land",),
-    "respawn": ("land",),
-    "division": ("land",),
-    "keep": ("land",),
-    "destroy": ("land", "item*"),
-    "penalty": ("land", "payment"),
-    "send": ("place",),
-}
-#: how a decision is named in a refusal ("You are deciding ...")
-KIND_NAMES = {
-    "plan": "your sealed plan",
-    "direction": "the turn order direction",
-    "progress": "your Progress action",
-    "taxes": "your Taxes action",
-    "assembly": "your Assembly action",
-    "building": "your Building action",
-    "politics": "your Politics action",
-    "politics_return": "which drawn card to return",
-    "council": "your cards at the Council",
-    "movement": "your Movement",
-    "consent": "whether to let units pass",
-    "clergy_penalty": "the Clergy penalty",
-    "destroy": "whether to destroy on a land you took",
-    "battle_order": "which battle comes next",
-    "before_battle": "the 'before battle' card window",
-    "extra_cards": "the extra sword or shield window",
-    "reroll": "whether to reroll the die",
-    "flip": "whether to flip the die",
-    "withdraw": "where beaten units withdraw",
-    "after_battle": "your 'after battle' cards",
-    "prince_choice": "your new Prince",
-    "prince_place": "where your Prince stands",
-    "respawn": "where the neutral Prince returns",
-    "hand_limit": "which cards to convert (hand limit)",
-    "neighbour_block": "whether to block a Neighbour",
-    "neighbour_move": "the Neighbour's moves",
-    "neighbour_destroy": "whether the Neighbour destroys",
-    "invader_move": "the Invaders' moves",
-    "culmen_withdraw": "where your units leave Culmen for",
-    "court_reaction": "whether to cancel a Court card",
-    "combined": "a Combined Action",
-    "princess": "your Princess's mission",
-    "princess_draw": "which card your Princess brings",
-    "princess_discard": "which card to discard",
-}
 TIMINGS = {
     "before_battle": "before a battle",
     "after_battle": "after a battle",
@@ -122,40 +54,13 @@ def _titled(token: str) -> str:
     return titled(card_title(_instances()[token]), token)
 
 
-def _unknown(role: str, token: str) -> str | None:
-    """A sentence when ``token`` names nothing of its role."""
-    data = catalog()
-    role = role.rstrip("*")
-    known = {
-        "unit": token in UNITS,
-        "land": token in data.lands,
-        "refuge": token in data.lands or token == "home",
-        "place": token in data.lands or token in data.offmap,
-        "gord": token in _gords(),
-        "card": token in _instances(),
-        "tile": token in _instances(),
-        "building": token in ("castle", "tiltyard", "abbey"),
-        "symbol": token in ("sword", "shield"),
-        "track": token in ("people", "clergy"),
-        "faction": token.upper() in data.factions,
-        "payment": token in ("clergy", "gold"),
-    }.get(role, True)
-    if known:
-        return None
-    what = {
-        "place": "land or area",
-        "refuge": "land (or home)",
-        "gord": "gord (City site)",
-        "symbol": "corner symbol (sword or shield)",
-    }.get(role, role)
-    return f"'{token}' is not {a(what)} of PRINCIPES."
-
-
-def why_not(state: dict[str, Any], code: str, kind: str, action: str, answers: list[str]) -> str:
-    """The sentence for an answer to ``kind`` that is not among ``answers``."""
+def why_not(
+    state: dict[str, Any], code: str, deciding: str, action: str, answers: list[str], form: Verb | None
+) -> str:
+    """The sentence for an answer that is not among ``answers`` of the decision the player is ``deciding``
+    ("your Movement"); ``form`` is the notation of the action's verb (None: no such verb)."""
     words = action.split()
     verb = words[0] if words else ""
-    deciding = KIND_NAMES.get(kind, kind.replace("_", " "))
     same_verb = [answer for answer in answers if answer.split()[0] == verb]
     if not answers:
         return f"Nothing can be done now: you are deciding {deciding}."
@@ -167,12 +72,12 @@ def why_not(state: dict[str, Any], code: str, kind: str, action: str, answers: l
             f"'{verb}' does not answer this decision: you are deciding {deciding}. The answers here start with "
             f"{starts} (for example {examples}); /move lists them all."
         )
-    roles = ROLES.get(verb, ())
+    unreadable = problem(words, form, same_verb) if form is not None else None
+    if unreadable:
+        return unreadable
+    roles = form.reading_roles() if form is not None else ()
     for index, token in enumerate(words[1:]):
         role = roles[min(index, len(roles) - 1)] if roles else ""
-        sentence = _unknown(role, token) if role else None
-        if sentence:
-            return sentence
         if role.startswith("card") and verb not in ("take", "exchange"):
             hand = {card.lower() for card in state["players"][code]["hand"]}
             if token in _instances() and token not in hand:

@@ -15,8 +15,9 @@ import pytest
 from rules.engine import ReplayRng
 from rules.principes.data import catalog, instances
 from rules.principes.play import battle, dynasty, flow, legal_actions, pending
-from rules.principes.play.actions import assembly_targets
-from rules.principes.play.common import Ctx, hand_limit
+from rules.principes.play.assembly import assembly_targets
+from rules.principes.play.common import Ctx
+from rules.principes.play.currency import hand_limit
 from rules.principes.state import controllers
 
 from .scenario import (

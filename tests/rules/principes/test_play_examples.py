@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rules.engine import ReplayRng
 from rules.principes.play import battle, flow, legal_actions, pending
-from rules.principes.play.actions import qualifying_tracks
 from rules.principes.play.common import Ctx
+from rules.principes.play.council import qualifying_tracks
 from rules.principes.state import might
 
 from .scenario import (

@@ -9,9 +9,9 @@ from typing import Any
 from rules.engine import Rng
 from rules.principes.data import catalog
 from rules.principes.play import battle, flow, legal_actions, pending
+from rules.principes.play.building import city_cost
 from rules.principes.play.common import Ctx, assets, controlled_lands
 from rules.principes.play.effects_engine import fire
-from rules.principes.play.history import city_cost
 from rules.principes.state import controllers, might
 
 from .scenario import act, clear_units, decision_of, new_state, open_action, put, run, seat

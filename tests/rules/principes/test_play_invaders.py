@@ -7,8 +7,9 @@ from typing import Any
 
 from rules.engine import Rng
 from rules.principes.play import legal_actions
+from rules.principes.play.battle import mongol_refuges
 from rules.principes.play.common import Ctx, assets
-from rules.principes.play.invaders import is_invader, mongol_refuges, return_teutons, teuton_land
+from rules.principes.play.invaders import is_invader, return_teutons, teuton_land
 from rules.principes.state import controllers
 
 from .scenario import act, decision_of, put, run, seat

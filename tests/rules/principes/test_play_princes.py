@@ -7,11 +7,12 @@ from typing import Any
 
 from rules.engine import ReplayRng
 from rules.principes.play import battle, legal_actions
-from rules.principes.play.actions import tax_income
+from rules.principes.play.building import build_cost
 from rules.principes.play.common import Ctx
 from rules.principes.play.effects_engine import fire
 from rules.principes.play.neighbours import forbidden
-from rules.principes.play.princes import build_cost, waive_penalties
+from rules.principes.play.princes import waive_penalties
+from rules.principes.play.taxes import tax_income
 from rules.principes.state import controllers
 
 from .scenario import clear_units, new_state, open_action, put, run, seat

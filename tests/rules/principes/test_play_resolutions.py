@@ -9,8 +9,9 @@ import pytest
 
 from rules.engine import IllegalAction, ReplayRng
 from rules.principes.play import battle, dynasty, flow, legal_actions, pending, view_play
-from rules.principes.play.actions import assembly_targets, positions
+from rules.principes.play.assembly import assembly_targets
 from rules.principes.play.common import Ctx, change_track
+from rules.principes.play.council import positions
 from rules.principes.state import controllers, might
 
 from .scenario import (
@@ -370,7 +371,7 @@ def test_resolution_36_elder_blood_and_house_of_princeps() -> None:
     clergy = state["players"]["PMA"]["clergy"]
     state, _ = run(state, "PMA", "council")
     assert state["players"]["PMA"]["clergy"] == clergy + 2  # Elder Blood: Gnesna held
-    from rules.principes.play.actions import tracks_needed
+    from rules.principes.play.council import tracks_needed
 
     assert tracks_needed(state, "PMI") == 1 and tracks_needed(state, "PMA") == 2
 
