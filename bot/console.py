@@ -21,9 +21,10 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from render import render_png
+from render import encode_png, render_png
+from render.digest import digest_boards
 
-from .host import Actor, Delivery, Host, HostError
+from .host import Actor, CatchUp, Delivery, Host, HostError
 from .replay import animate, board_at, load_log
 from .stats import leaderboard, leaderboard_text, player_records, principes_report, records_text
 
@@ -47,6 +48,7 @@ Commands (the same words as on Discord):
   /move NOTATION      make a move (try /moves to list yours)      /moves [TEXT]  your legal moves
   /board              the public board image                       /hand          your private view
   /log [N]            the last N log lines                         /undo          take back your last move
+  /catchup            what happened since your last move, with the boards then and now
   /rules [GAME [PART]] rules notes (PART: a section, or all)       /as NAME       type as another player
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
@@ -160,6 +162,8 @@ class Console:
             snapshot = await self.host.hand(CHANNEL, actor)
             self.write(f"(private to {actor.name}) {snapshot.text}")
             self.write(f"[image] {self._save(snapshot.game_key, snapshot.view, actor.name)}")
+        elif command == "/catchup":
+            await self._catchup(await self.host.catchup(CHANNEL, actor), actor.name)
         elif command == "/log":
             self.write(await self.host.log(CHANNEL, int(args[0]) if args and args[0].isdigit() else 20))
         elif command == "/undo":
@@ -288,6 +292,10 @@ class Console:
         for delivery in deliveries:
             who = (delivery.user_id or "").removeprefix(USER_PREFIX)
             prefix = "" if delivery.kind == "public" else f"(private to {who}) "
+            if delivery.catchup and delivery.seat is not None:  # the turn's DM opens on the digest
+                caught = await self.host.turn_digest(delivery.game_id, delivery.seat)
+                if caught is not None:
+                    await self._catchup(caught, who)
             text = self._edited_text(delivery)
             if text:
                 self.write(prefix + text)
@@ -350,6 +358,17 @@ class Console:
         path = self.image_dir / f"{data['game']['kind']}-{data['game']['id']}.json"
         path.write_text(json.dumps(data, indent=1, ensure_ascii=False))
         return path
+
+    async def _catchup(self, caught: CatchUp, who: str) -> None:
+        self.write(f"(private to {who}) " + caught.text.replace("**", ""))
+        if caught.before is None or caught.after is None:
+            return
+        for board in await asyncio.to_thread(digest_boards, caught.game_key, caught.before, caught.after):
+            self.image_dir.mkdir(parents=True, exist_ok=True)
+            self.images += 1
+            path = self.image_dir / f"{caught.game_key}-{self.images:04d}-catchup-{who.replace(':', '_')}.png"
+            path.write_bytes(encode_png(board.image))
+            self.write(f"[image] {path} ({board.caption})")
 
     def _save(self, game_key: str, view: dict, tag: str) -> Path:
         self.image_dir.mkdir(parents=True, exist_ok=True)

@@ -26,6 +26,7 @@ from typing import Protocol
 from render import player_label, view_changes
 from render.alt import name_seats
 from rules.engine import Game, ReplayRng, State, View
+from rules.engine.playout import replay_from, replay_steps
 
 #: what a DM may hold (Discord's message limit)
 MESSAGE_LIMIT = 2000
@@ -135,20 +136,18 @@ def build_digest(
     first = 0 if last_acted is None else last_acted + 1
     if not 0 <= first <= len(records):
         raise ValueError(f"last action {last_acted} is not among the {len(records)} records")
-    applied, state = start if start is not None else (0, _setup(game, len(names), options, setup_draws))
+    if start is None:
+        start = (0, game.setup(len(names), options, ReplayRng(list(setup_draws))))
+    applied, state = start
     if applied > first:
         raise ValueError(f"the start state (after {applied} records) is after the seat's last action")
-    for index in range(applied, first):
-        state = _apply(game, state, records[index])
+    state = replay_from(game, state, records[applied:first])
     before = _seat_view(game, state, seat, names)
     groups: list[Group] = []
     steps: list[Step] = []
-    for index in range(first, len(records)):
-        record = records[index]
-        own = None
-        if record.seat == seat:
-            own = game.describe(state, record.action)
-        state = _apply(game, state, record)
+    for index, (record, earlier, later) in enumerate(replay_steps(game, state, records[first:]), first):
+        own = game.describe(earlier, record.action) if record.seat == seat else None
+        state = later
         steps.append(Step(index, _lines(record, names), _by(record), own))
         following = records[index + 1].seat if index + 1 < len(records) else None
         if index + 1 == len(records) or following != record.seat:
@@ -166,15 +165,6 @@ def build_digest(
         after,
         tuple(view_changes(game.key, before, after)),
     )
-
-
-def _setup(game: Game, players: int, options: dict[str, str], draws: Iterable[int]) -> State:
-    return game.setup(players, options, ReplayRng(list(draws)))
-
-
-def _apply(game: Game, state: State, record: EventLike) -> State:
-    # an event without a seat is applied for seat 0, as the host's replay does
-    return game.apply(state, record.seat or 0, record.action, ReplayRng(list(record.draws))).state
 
 
 def _seat_view(game: Game, state: State, seat: int, names: list[str]) -> View:

@@ -94,6 +94,8 @@ class Delivery:
     attachments: list[Attachment] = field(default_factory=list)
     #: the game is over: the front-end attaches its animated replay (drawn when posting, see bot.replay)
     replay: bool = False
+    #: a turn's DM: the front-end opens it on the catch-up digest (``Host.turn_digest``), when there is one
+    catchup: bool = False
 
     def to_payload(self) -> dict[str, Any]:
         """What the outbox stores (everything but the row id); the view is stored as it is."""
@@ -111,6 +113,7 @@ class Delivery:
             "edit_key": self.edit_key,
             "attachments": [{"name": a.name, "text": a.text} for a in self.attachments],
             "replay": self.replay,
+            "catchup": self.catchup,
         }
 
     @classmethod

@@ -25,7 +25,7 @@ import discord
 
 from bot.models import Delivery, GameInfo
 
-from .common import Interaction, board_file, clip, send
+from .common import Interaction, board_file, clip, digest_files, send
 from .components import form_text, hand_view, prompt_view
 from .replays import replay_post
 
@@ -230,6 +230,8 @@ class Sender:
     # ---- private -----------------------------------------------------------------------------------------
     async def _private(self, delivery: Delivery) -> None:
         assert delivery.user_id is not None
+        if delivery.catchup and delivery.seat is not None:
+            await self._catchup(delivery)
         content, _ = self._content(
             delivery, mention=False, form=form_text(delivery.prompt, delivery.game_key, delivery.view)
         )
@@ -257,6 +259,20 @@ class Sender:
         finally:
             if view is not None:
                 view.stop()
+
+    async def _catchup(self, delivery: Delivery) -> None:
+        """A turn's DM opens on what happened since the player last moved, as its own message (text and two
+        boards), when there is enough to tell (``Host.turn_digest``). Closed DMs: /catchup shows it."""
+        assert delivery.seat is not None and delivery.user_id is not None
+        catchup = await self.bot.host.turn_digest(delivery.game_id, delivery.seat)
+        if catchup is None or catchup.before is None or catchup.after is None:
+            return
+        files = await digest_files(catchup.game_key, catchup.before, catchup.after)
+        try:
+            dm = await self.bot.create_dm(discord.Object(int(delivery.user_id)))
+            await dm.send(catchup.text, files=files)
+        except (discord.Forbidden, discord.NotFound):
+            return  # the prompt that follows falls back to the channel as usual
 
     async def _dm_fallback(self, delivery: Delivery) -> None:
         """Closed DMs: mention the player in the game's channel with a button that shows their hand ephemerally."""

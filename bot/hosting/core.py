@@ -649,6 +649,7 @@ class HostCore(ABC):
                 prompt=self.prompt_for(live, seat, decision),
             )
             if private:
+                private.catchup = True
                 change.deliveries.append(private)
 
     def _step_delivery(

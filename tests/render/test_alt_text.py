@@ -31,7 +31,7 @@ SEAT_NUMBER = re.compile(r"\b[Ss]eat \d")
 def test_every_game_has_alt_text() -> None:
     assert set(available_games()) <= set(render.rendered_games())
     for key in available_games():
-        module = render._module(key)
+        module = render.renderer_module(key)
         assert callable(getattr(module, "alt_text", None)), f"{key} has no alt_text beside its renderer"
 
 
