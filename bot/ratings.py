@@ -52,7 +52,10 @@ RATING_RULES = (
     f"when a seat's decisions were taken by someone else (the AI standing in, a deadline's default, a "
     f"substitute) for more than {STAND_IN_SHARE:.0%} of them; its result still counts in /stats.\n"
     "- `replay` (yes/no, default yes): post the game's animated replay with its result (/game replay shows it "
-    "any time after the end)."
+    "any time after the end).\n"
+    "- `posts` (card/every-move, default card): `card` keeps one live message per game (status, board and "
+    "buttons), edited as the game goes, and posts a short line per move; `every-move` posts the board after "
+    "every move."
 )
 #: a seat's place in the turn order, its side in games whose seats have no colour
 _ORDINALS = ("first", "second", "third", "fourth")

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rules.engine.text import name_seats as engine_name_seats
+
 from .common import seat_label
 
 #: Discord's limit on an attachment's description
@@ -69,7 +71,9 @@ def named(view: dict[str, Any], seat: int, detail: str | None = None, fallback: 
 
 
 def name_seats(text: str, names: Sequence[str]) -> str:
-    """A rules text (a log line, a result's reason) with "Seat 2" written as that player's name."""
+    """A rules text (a log line, a result's reason) with its seat references (``rules.engine.seat_ref``) and
+    an older text's "Seat 2" written as that player's name."""
+    text = engine_name_seats(text, names)
 
     def name(match: re.Match[str]) -> str:
         number = int(match.group(1))

@@ -72,6 +72,11 @@ LOBBY_MESSAGE = "lobby"
 DEFAULT_WORKER = "main"
 #: how the message saying who won begins (the rating changes and the replay join that message)
 RESULT_PREFIX = "Game over:"
+#: ``posts`` (a table option of /game new): one live card per game, edited as it goes (the default), or the
+#: board posted after every move
+POSTS_CARD, POSTS_EVERY_MOVE = "card", "every-move"
+#: the edit key of a game's live card (``Delivery.edit_key``)
+CARD_KEY = "card"
 #: how long sent deliveries stay in the outbox (for an operator looking at what was posted) before pruning
 SENT_RETENTION_S = 7 * 24 * 3600.0
 
@@ -707,9 +712,33 @@ class HostCore(ABC):
             seat, decision = next(iter(fresh.items()))
             if not decision.sealed and not live.seats[seat].is_ai:
                 public_prompt = self.prompt_for(live, seat, decision)
-        change.deliveries.append(
-            self._public(live, "\n".join(lines), self._view(live, None), mentions, public_prompt)
+        board = self._public(live, "\n".join(lines), self._view(live, None), mentions, public_prompt)
+        if live.row["posts"] != POSTS_CARD:  # posts=every-move: the board after every move, as it always was
+            change.deliveries.append(board)
+            return
+        # the live card: one message per game (status, board, the buttons of the moment), edited as the game
+        # goes; the channel gets this change's lines and the mention alone, so it keeps a short history. The
+        # result still comes as its own message with the final board.
+        card = self._public(
+            live, self._card_text(live, pending, outcome.finished), board.view, None, public_prompt
         )
+        card.edit_key = CARD_KEY
+        change.deliveries.append(card)
+        if outcome.finished:
+            board.prompt = None
+            change.deliveries.append(board)
+        else:
+            change.deliveries.append(self._public(live, "\n".join(lines), None, mentions))
+
+    def _card_text(self, live: Live, pending: dict[int, Decision], finished: bool) -> str:
+        """The live card's text: the game, its round where it has rounds, and who it waits for."""
+        head = f"**{live.game.title} #{live.id}**"
+        facts = live.game.round_status(live.state) if live.state else None
+        if facts is not None:
+            head += f" · Round {facts.round}" + (f" · Period {facts.period}" if facts.period else "")
+        if finished:
+            return f"{head}\nThe game is over: the result is below."
+        return "\n".join([head, *self._waiting_lines(live, pending)])
 
     def _waiting_line(self, live: Live, seat: int, decision: Decision) -> str:
         """Whom the game waits for, as "Now: alice decides (move): <the prompt>"; an AI seat's line has no

@@ -28,6 +28,8 @@ from .core import (
     MAX_DEADLINE_H,
     MAX_OPEN_LOBBIES,
     MIN_DEADLINE_H,
+    POSTS_CARD,
+    POSTS_EVERY_MOVE,
     Change,
     HostCore,
     Live,
@@ -56,6 +58,7 @@ class LobbyMixin(HostCore):
             "window", None
         )  # the card-window deadline in hours: a table option, not a rule
         table = pop_table_flags(options)  # rated=yes|no, replay=yes|no: table options too (bot.ratings)
+        posts = _posts(options.pop("posts", POSTS_CARD))
         try:
             game = get_game(game_key)
             resolved = game.resolve_options(options)
@@ -75,8 +78,8 @@ class LobbyMixin(HostCore):
             game_id = await self.store.insert_returning_id(
                 db,
                 "INSERT INTO games (guild_id, channel_id, kind, status, options, seed, rules_version, creator_id, "
-                "deadline_seconds, window_seconds, created_at, updated_at, rated, post_replay) "
-                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "deadline_seconds, window_seconds, created_at, updated_at, rated, post_replay, posts) "
+                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -91,6 +94,7 @@ class LobbyMixin(HostCore):
                     now,
                     int(table["rated"]),
                     int(table["replay"]),
+                    posts,
                 ),
             )
             if seat_creator:
@@ -281,3 +285,11 @@ def lobby_message(info: GameInfo) -> str:
     return (
         info.lobby_text() + "\nAI levels, measured head to head:\n" + "\n".join(f"- {line}" for line in lines)
     )
+
+
+def _posts(text: str) -> str:
+    """The ``posts`` table option: ``card`` (one live card per game, edited) or ``every-move`` (a board each move)."""
+    value = text.strip().lower()
+    if value not in (POSTS_CARD, POSTS_EVERY_MOVE):
+        raise HostError(f"Option posts takes {POSTS_CARD} or {POSTS_EVERY_MOVE}, not {text!r}.")
+    return value

@@ -63,7 +63,11 @@ async def open_lobby(
     channel_id: int | None = None,
     **extra: object,
 ) -> int:
-    """``/game new babylone`` then everyone else presses Join on the lobby message; returns the game id."""
+    """``/game new babylone`` then everyone else presses Join on the lobby message; returns the game id. The
+    board is posted after every move (``posts=every-move``) unless ``options`` chooses the live card: these
+    tests read each move's message (tests/e2e/test_live_card.py plays the default, the live card)."""
+    if "posts=" not in options:
+        options = f"{options} posts=every-move".strip()
     record = await table.slash(creator, "game new", channel_id, game="babylone", options=options, **extra)
     [lobby] = table.fake.replies(record)
     assert "Babylone" in lobby.content and {b["label"] for b in lobby.buttons()} == {"Join", "Leave", "Start"}

@@ -91,3 +91,4 @@ async def test_one_move_by_the_other_player_is_no_turn_digest_but_catchup_answer
     asked = await host.catchup(CHANNEL, [ALICE, BOB][waiting])
     assert asked.before is not None and asked.after is not None
     assert live.seats[1 - waiting].name in asked.text
+    assert "{seat:" not in asked.text and f"- {live.seats[1 - waiting].name} moves stack" in asked.text
