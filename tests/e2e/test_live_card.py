@@ -25,7 +25,8 @@ async def test_the_live_card_is_edited_rather_than_reposted(table: Table, fake: 
         if turns == 1:  # the card now shows bob's move: edited in place, with new buttons
             edited = fake.messages[card.id]
             assert edited.edits >= 1 and edited.selects()
-            assert edited.selects()[0]["custom_id"] != first_select  # alice's old select is gone with the edit
+            # alice's old select is gone with the edit
+            assert edited.selects()[0]["custom_id"] != first_select
     assert turns > 2
     with_boards = [m for m in fake.channel_messages(fake.general) if m.files]
     assert [m.id for m in with_boards][:1] == [card.id]
