@@ -80,7 +80,8 @@ async def _play_game(fake: FakeDiscord, index: int, results: Results, rng: rando
     await asyncio.sleep(rng.uniform(0, 2 * load.think_s))  # tables open over a while, not all in one instant
     channel = await fake.create_channel(f"table-{index}")
     alice, bob = fake.add_user(f"a{index}"), fake.add_user(f"b{index}")
-    await fake.slash(alice, "game new", channel, game="babylone")
+    # a board message per move: the player below reads the latest channel message (the live card is edited)
+    await fake.slash(alice, "game new", channel, game="babylone", options="posts=every-move")
     await fake.wait_for(lambda: _public_posts(fake, channel) == 1, WAIT_S)
     message = fake.channel_messages(channel)[0]
     await fake.click(bob, message, message.button("Join")["custom_id"])

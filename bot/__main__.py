@@ -1,4 +1,5 @@
-"""``python -m bot`` runs the Discord bot; subcommands: console, selfplay, perft, render, import, verify, export."""
+"""``python -m bot`` runs the Discord bot; subcommands: console, selfplay, perft, render, import, verify, export,
+stats, rebuild-ratings, replay."""
 
 from __future__ import annotations
 
@@ -63,6 +64,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     selfplay.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     selfplay.add_argument("--json", action="store_true", help="end with one JSON line of statistics")
+    selfplay.add_argument(
+        "--database",
+        default=None,
+        help="keep the games (and their results and ratings) in this database instead of a temporary one",
+    )
+    selfplay.add_argument(
+        "--round-robin",
+        action="store_true",
+        help="play --games games of every pair of the game's AI levels and random (instead of --seats)",
+    )
 
     perft_cmd = commands.add_parser("perft", help="count leaves of the legal-action tree from the start")
     perft_cmd.add_argument("game")
@@ -95,6 +106,23 @@ def _parser() -> argparse.ArgumentParser:
         "--database", default=None, help="database (default: DATABASE_URL or DATABASE_PATH)"
     )
     exported.add_argument("--out", required=True, help="folder for the files (made if missing)")
+
+    stats = commands.add_parser(
+        "stats",
+        help="ratings of every game (or one), a player's record, PRINCIPES' win rates by principality",
+    )
+    stats.add_argument("game", nargs="?", default=None, help="one game key (principes adds its win rates)")
+    stats.add_argument("--player", default=None, help="a player's record: their user id, or ai:<level>")
+    stats.add_argument("--database", default=None, help="database (default: DATABASE_URL or DATABASE_PATH)")
+
+    rerate = commands.add_parser(
+        "rebuild-ratings", help="recompute every rating from the stored results (and record missing results)"
+    )
+    rerate.add_argument("--database", default=None, help="database (default: DATABASE_URL or DATABASE_PATH)")
+
+    replay = commands.add_parser("replay", help="an animated GIF of a finished game's board from its export")
+    replay.add_argument("file", help="the .json file /game export attached")
+    replay.add_argument("--out", required=True, help="the image to write (.gif)")
     return parser
 
 
@@ -120,6 +148,12 @@ def main(argv: list[str] | None = None) -> int:
             return _verify(args.file)
         if args.command == "export":
             return _export_all(args.database, args.out)
+        if args.command == "stats":
+            return _stats(args.database, args.game, args.player)
+        if args.command == "rebuild-ratings":
+            return _rebuild_ratings(args.database)
+        if args.command == "replay":
+            return _replay(args.file, args.out)
     except UnreadableExport as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -162,7 +196,18 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     options = dict(item.split("=", 1) for item in args.option if "=" in item)
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
-    report = asyncio.run(run_selfplay(args.game, args.games, args.seed, args.players, seats, options))
+    report = asyncio.run(
+        run_selfplay(
+            args.game,
+            args.games,
+            args.seed,
+            args.players,
+            seats,
+            options,
+            database=args.database,
+            round_robin=args.round_robin,
+        )
+    )
     for message in report.error_messages[:20]:
         print(message, file=sys.stderr)
     print(format_report(report, args.json))
@@ -293,6 +338,77 @@ def _export_all(database: str | None, out: str) -> int:
         return 2
     print(f"wrote {count} export file{'s' if count != 1 else ''} to {folder}")
     return 0
+
+
+def _stats(database: str | None, game: str | None, player: str | None) -> int:
+    """Ratings (all games, or one), a player's record, and for PRINCIPES its win rates by principality."""
+    from .host import Host
+    from .stats import player_records, principes_report, ratings_report, records_text
+
+    if game is not None:
+        game = get_game(game).key  # an unknown key is refused in one line
+
+    async def report() -> str:
+        host = await Host.open(database or load_config().database)
+        try:
+            if player is not None:
+                records = await player_records(host.store, player, game)
+                return records_text(records[-1].name if records else player, records).replace("**", "")
+            text = await ratings_report(host.store, game)
+            if game == "principes":
+                text += "\n\n" + await principes_report(host.store)
+            return text
+        finally:
+            await host.close()
+
+    print(asyncio.run(report()))
+    return 0
+
+
+def _rebuild_ratings(database: str | None) -> int:
+    import time
+
+    from .host import Host
+    from .ratings import rebuild
+
+    async def run() -> str:
+        host = await Host.open(database or load_config().database)
+        try:
+            done = await rebuild(host.store, time.time())
+        finally:
+            await host.close()
+        return (
+            f"rebuilt {len(done.ratings)} ratings from {done.results} results ({done.rated} rated; "
+            f"{done.backfilled} recorded now for games finished without one)"
+        )
+
+    print(asyncio.run(run()))
+    return 0
+
+
+def _replay(file: str, out: str) -> int:
+    """The animated replay of an export file: ``replay.gif`` under Discord's upload limit."""
+    from .replay import GameLog, ReplayError, animate
+
+    try:
+        log = GameLog.from_export(read_export(file))
+        animation = animate(log, progress=_progress_line)
+    except ReplayError as error:
+        print(f"\nerror: {error}", file=sys.stderr)
+        return 2
+    try:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_bytes(animation.data)
+    except OSError as error:
+        print(f"\nerror: cannot write {out}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    print(f"\nwrote {out}: {animation.describe()}")
+    return 0
+
+
+def _progress_line(done: int, total: int) -> None:
+    if sys.stderr.isatty():
+        print(f"\rdrawing frame {done} of {total}", end="", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

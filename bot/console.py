@@ -21,9 +21,12 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from render import render_png
+from render import encode_png, render_png
+from render.digest import digest_boards
 
-from .host import Actor, Delivery, Host, HostError
+from .host import Actor, CatchUp, Delivery, Host, HostError
+from .replay import animate, board_at, load_log
+from .stats import leaderboard, leaderboard_text, player_records, principes_report, records_text
 
 CHANNEL = "console"
 GUILD = "console"
@@ -40,9 +43,12 @@ Commands (the same words as on Discord):
   /game join | leave | ai [LEVEL] | start [random|given] | status | resign | abandon | draw | pause | resume | back
   /game export        the game's JSON with its events, written to a file (secrets only once it is over)
   /game verify        check the finished game: sealed commits, every die from the seed, the result
+  /game replay [STEP] the finished game's animated replay (or its board at STEP), written to a file
+  /stats [NAME] [GAME] a player's games, wins, rating      /leaderboard GAME  the game's best ratings
   /move NOTATION      make a move (try /moves to list yours)      /moves [TEXT]  your legal moves
   /board              the public board image                       /hand          your private view
   /log [N]            the last N log lines                         /undo          take back your last move
+  /catchup            what happened since your last move, with the boards then and now
   /rules [GAME [PART]] rules notes (PART: a section, or all)       /as NAME       type as another player
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
@@ -156,12 +162,25 @@ class Console:
             snapshot = await self.host.hand(CHANNEL, actor)
             self.write(f"(private to {actor.name}) {snapshot.text}")
             self.write(f"[image] {self._save(snapshot.game_key, snapshot.view, actor.name)}")
+        elif command == "/catchup":
+            await self._catchup(await self.host.catchup(CHANNEL, actor), actor.name)
         elif command == "/log":
             self.write(await self.host.log(CHANNEL, int(args[0]) if args and args[0].isdigit() else 20))
         elif command == "/undo":
             await self._undo(actor)
         elif command == "/rules":
             self.write(self.host.rules_text(args[0] if args else None, args[1] if len(args) > 1 else None))
+        elif command == "/stats":
+            name = args[0] if args else actor.name
+            records = await player_records(
+                self.host.store, f"console:{name}", args[1] if len(args) > 1 else None
+            )
+            self.write(records_text(name, records).replace("**", ""))
+            if len(args) > 1 and args[1] == "principes":
+                self.write(await principes_report(self.host.store))
+        elif command == "/leaderboard" and args:
+            standings = await leaderboard(self.host.store, args[0])
+            self.write(leaderboard_text(args[0], standings, "all servers").replace("**", ""))
         elif command == "/as" and args:
             self.speaker = args[0]
             self.write(f"Now typing as {self.speaker}.")
@@ -215,6 +234,9 @@ class Console:
     async def _game_verify(self, _sub: str, _rest: list[str], _actor: Actor) -> None:
         self.write((await self.host.verify(CHANNEL)).sentence())
 
+    async def _game_replay(self, _sub: str, rest: list[str], _actor: Actor) -> None:
+        await self._replay(int(rest[0]) if rest and rest[0].isdigit() else None)
+
     _GAME_COMMANDS: dict[str, Callable[[Console, str, list[str], Actor], Awaitable[None]]] = {
         "new": _game_new,
         "join": _game_lobby,
@@ -230,6 +252,7 @@ class Console:
         "draw": _game_table,
         "export": _game_export,
         "verify": _game_verify,
+        "replay": _game_replay,
     }
 
     async def _current_game(self) -> int:
@@ -269,12 +292,18 @@ class Console:
         for delivery in deliveries:
             who = (delivery.user_id or "").removeprefix(USER_PREFIX)
             prefix = "" if delivery.kind == "public" else f"(private to {who}) "
+            if delivery.catchup and delivery.seat is not None:  # the turn's DM opens on the digest
+                caught = await self.host.turn_digest(delivery.game_id, delivery.seat)
+                if caught is not None:
+                    await self._catchup(caught, who)
             text = self._edited_text(delivery)
             if text:
                 self.write(prefix + text)
             if delivery.view is not None:
                 tag = "board" if delivery.kind == "public" else who
                 self.write(f"[image] {self._save(delivery.game_key, delivery.view, tag)}")
+            if delivery.replay:  # the finished game's animated replay, as Discord attaches it to the result
+                self.write(f"[replay] {await self._write_replay(delivery.game_id)}")
             for attachment in delivery.attachments:  # written next to the images, as Discord attaches it
                 self.image_dir.mkdir(parents=True, exist_ok=True)
                 path = self.image_dir / Path(attachment.name).name
@@ -296,6 +325,32 @@ class Console:
             same += 1
         return "\n".join(lines[same:])
 
+    async def _replay(self, step: int | None) -> None:
+        row = await self.host.store.fetchone(
+            "SELECT id FROM games WHERE channel_id = ? AND status IN ('finished', 'abandoned') "
+            "AND num_players IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (CHANNEL,),
+        )
+        if row is None:
+            raise HostError("No game here is over yet: its replay opens once it is.")
+        if step is None:
+            self.write(f"[replay] {await self._write_replay(row['id'])}")
+            return
+        game_log = await load_log(self.host.store, row["id"])
+        shown, png, _ = await asyncio.to_thread(board_at, game_log, step)
+        self.image_dir.mkdir(parents=True, exist_ok=True)
+        path = self.image_dir / f"{game_log.kind}-{game_log.game_id}-step-{shown.index}.png"
+        path.write_bytes(png)
+        self.write(f"{game_log.title} · {shown.title}\n{shown.line}\n[image] {path}")
+
+    async def _write_replay(self, game_id: int) -> Path:
+        game_log = await load_log(self.host.store, game_id)
+        animation = await asyncio.to_thread(animate, game_log)
+        self.image_dir.mkdir(parents=True, exist_ok=True)
+        path = self.image_dir / f"replay-{game_log.kind}-{game_id}.gif"
+        path.write_bytes(animation.data)
+        return Path(f"{path} ({animation.describe()})")
+
     async def _export(self) -> Path:
         """Write the game's export next to the images, as the Discord command attaches it."""
         data = await self.host.export(CHANNEL)
@@ -303,6 +358,17 @@ class Console:
         path = self.image_dir / f"{data['game']['kind']}-{data['game']['id']}.json"
         path.write_text(json.dumps(data, indent=1, ensure_ascii=False))
         return path
+
+    async def _catchup(self, caught: CatchUp, who: str) -> None:
+        self.write(f"(private to {who}) " + caught.text.replace("**", ""))
+        if caught.before is None or caught.after is None:
+            return
+        for board in await asyncio.to_thread(digest_boards, caught.game_key, caught.before, caught.after):
+            self.image_dir.mkdir(parents=True, exist_ok=True)
+            self.images += 1
+            path = self.image_dir / f"{caught.game_key}-{self.images:04d}-catchup-{who.replace(':', '_')}.png"
+            path.write_bytes(encode_png(board.image))
+            self.write(f"[image] {path} ({board.caption})")
 
     def _save(self, game_key: str, view: dict, tag: str) -> Path:
         self.image_dir.mkdir(parents=True, exist_ok=True)

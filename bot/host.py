@@ -5,11 +5,12 @@ holds game logic. Every change is one storage transaction: event(s), version bum
 outbox rows of the messages it causes. Deliveries returned to the caller are those outbox rows.
 
 The parts live in ``bot/hosting``: ``core`` (load, store, deliveries), ``lobby``, ``play``, ``deadlines``,
-``table`` (resign, votes, substitutes) and ``queries``.
+``table`` (resign, votes, substitutes), ``queries`` and ``catchup`` (the digest since a player's last move).
 """
 
 from __future__ import annotations
 
+from .hosting.catchup import CatchUp, CatchUpMixin
 from .hosting.core import Change, Live, commit_hash
 from .hosting.deadlines import DeadlinesMixin
 from .hosting.lobby import LobbyMixin
@@ -19,12 +20,13 @@ from .hosting.table import TableMixin
 from .models import Actor, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo, Snapshot
 
 
-class Host(LobbyMixin, PlayMixin, DeadlinesMixin, TableMixin, QueriesMixin):
+class Host(LobbyMixin, PlayMixin, DeadlinesMixin, TableMixin, QueriesMixin, CatchUpMixin):
     """The one service every front-end drives (see the module docstring)."""
 
 
 __all__ = [
     "Actor",
+    "CatchUp",
     "Change",
     "Choice",
     "Delivery",

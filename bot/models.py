@@ -92,6 +92,10 @@ class Delivery:
     edit_key: str | None = None
     #: text files posted with the message
     attachments: list[Attachment] = field(default_factory=list)
+    #: the game is over: the front-end attaches its animated replay (drawn when posting, see bot.replay)
+    replay: bool = False
+    #: a turn's DM: the front-end opens it on the catch-up digest (``Host.turn_digest``), when there is one
+    catchup: bool = False
 
     def to_payload(self) -> dict[str, Any]:
         """What the outbox stores (everything but the row id); the view is stored as it is."""
@@ -108,6 +112,8 @@ class Delivery:
             "prompt": self.prompt.to_dict() if self.prompt else None,
             "edit_key": self.edit_key,
             "attachments": [{"name": a.name, "text": a.text} for a in self.attachments],
+            "replay": self.replay,
+            "catchup": self.catchup,
         }
 
     @classmethod
@@ -157,6 +163,9 @@ class GameInfo:
     deadline_seconds: int
     result: dict[str, Any] | None = None
     pending_users: list[str] = field(default_factory=list)
+    #: table options: counts for the ratings; posts its animated replay with the result
+    rated: bool = True
+    replay: bool = True
 
     def seat_of(self, user_id: str) -> SeatInfo | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
@@ -172,6 +181,9 @@ class GameInfo:
             lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in self.options.items()))
         hours = self.deadline_seconds / 3600
         lines.append(f"Decision deadline: {hours:g} h")
+        table = [*([] if self.rated else ["rated=no"]), *([] if self.replay else ["replay=no"])]
+        if table:
+            lines.append("Table: " + ", ".join(table))
         return "\n".join(lines)
 
 

@@ -1,11 +1,15 @@
-"""Self-play through the host service on a temporary database, and a perft counter.
+"""Self-play through the host service on a temporary database (or one that keeps the games), and a perft counter.
 
 Seats rotate between games so each agent plays every position equally often. The statistics come from the
-stored event logs (replayed through the rules), so they measure what the host really stored.
+stored event logs (replayed through the rules), so they measure what the host really stored. With a database
+that is kept (``--database``), every game's result and ratings are stored as for games on Discord, so
+``python -m bot stats`` shows the AI levels' measured strengths; ``--round-robin`` plays every pair of the
+game's AI levels (and ``random``) against each other.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 import tempfile
@@ -36,6 +40,9 @@ class SelfplayReport:
     #: wins per agent by seat position, to check "wins every game in which it plays second"
     wins_by_seat: Counter[str] = field(default_factory=Counter)
     games_by_seat: Counter[str] = field(default_factory=Counter)
+    #: games each agent played, and wins of one agent over another in two-seat games ("a>b")
+    played: Counter[str] = field(default_factory=Counter)
+    head_to_head: Counter[str] = field(default_factory=Counter)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -49,6 +56,8 @@ class SelfplayReport:
             "counts": dict(sorted(self.counts.items())),
             "wins_by_seat": dict(sorted(self.wins_by_seat.items())),
             "games_by_seat": dict(sorted(self.games_by_seat.items())),
+            "played": dict(sorted(self.played.items())),
+            "head_to_head": dict(sorted(self.head_to_head.items())),
         }
 
 
@@ -60,27 +69,36 @@ async def run_selfplay(
     seats: list[str] | None = None,
     options: dict[str, str] | None = None,
     database: str | None = None,
+    round_robin: bool = False,
 ) -> SelfplayReport:
+    """``games`` games of one line-up (``seats``, else the strongest AI against random), or with ``round_robin``
+    ``games`` games of every pair of the game's agents (its AI levels and random). ``database`` keeps them."""
     game = get_game(game_key)
-    count = players or (len(seats) if seats else game.min_players)
-    agents = list(seats or [game.ai_levels[0], *(["random"] * (count - 1))])
-    if len(agents) != count:
-        raise HostError(f"--seats names {len(agents)} agents for {count} players.")
+    if round_robin:
+        levels = list(dict.fromkeys([*game.ai_levels, "random"]))
+        lineups = [list(pair) for pair in itertools.combinations(levels, 2)]
+    else:
+        count = players or (len(seats) if seats else game.min_players)
+        lineups = [list(seats or [game.ai_levels[0], *(["random"] * (count - 1))])]
+        if len(lineups[0]) != count:
+            raise HostError(f"--seats names {len(lineups[0])} agents for {count} players.")
     report = SelfplayReport(game.key)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         host = await Host.open(database or str(Path(folder) / "selfplay.sqlite3"))
         try:
-            for index in range(games):
-                rotation = index % count
-                order = agents[rotation:] + agents[:rotation]
-                try:
-                    await _play_one(host, game.key, index, seed + index, order, options or {}, report)
-                except Exception as error:  # counted and reported: self-play exists to find these
-                    report.errors += 1
-                    report.error_messages.append(f"game {index}: {type(error).__name__}: {error}")
-                    traceback.print_exc(file=sys.stderr)  # the whole story, for whoever fixes it
-                report.games += 1
+            for agents in lineups:
+                for index in range(games):
+                    rotation = index % len(agents)
+                    order = agents[rotation:] + agents[:rotation]
+                    number = report.games
+                    try:
+                        await _play_one(host, game.key, number, seed + number, order, options or {}, report)
+                    except Exception as error:  # counted and reported: self-play exists to find these
+                        report.errors += 1
+                        report.error_messages.append(f"game {number}: {type(error).__name__}: {error}")
+                        traceback.print_exc(file=sys.stderr)  # the whole story, for whoever fixes it
+                    report.games += 1
         finally:
             await host.close()
     report.seconds = time.perf_counter() - started
@@ -97,7 +115,7 @@ async def _play_one(
     report: SelfplayReport,
 ) -> None:
     director = Actor("selfplay", "selfplay", can_manage=True)
-    channel = f"selfplay-{index}"
+    channel = f"selfplay-{key}-{seed}"  # a kept database may hold earlier runs' games
     info = await host.create_game(None, channel, director, key, options, seat_creator=False, seed=seed)
     for level in order:
         await host.add_ai(channel, director, level)
@@ -108,11 +126,15 @@ async def _play_one(
     await _count_log(host, info.game_id, report)
     if info.result["draw"]:
         report.draws += 1
+    winners = [] if info.result["draw"] else info.result["winners"]
     for position, agent in enumerate(order):
         report.games_by_seat[f"{agent}@{position + 1}"] += 1
-        if position in info.result["winners"]:
+        report.played[agent] += 1
+        if position in winners:
             report.wins[agent] += 1
             report.wins_by_seat[f"{agent}@{position + 1}"] += 1
+    if len(order) == 2 and order[0] != order[1] and len(winners) == 1:
+        report.head_to_head[f"{order[winners[0]]}>{order[1 - winners[0]]}"] += 1
 
 
 async def _count_log(host: Host, game_id: int, report: SelfplayReport) -> None:
@@ -139,6 +161,10 @@ def format_report(report: SelfplayReport, as_json: bool) -> str:
         f"{report.game}: {report.games} games, {report.errors} errors, {report.draws} draws, "
         f"{report.turns} turns in {report.seconds:.1f} s"
     ]
-    lines += [f"  {agent}: {wins} wins" for agent, wins in report.wins.most_common()]
+    lines += [
+        f"  {agent}: {report.wins[agent]} wins of {played}"
+        for agent, played in sorted(report.played.items(), key=lambda item: -report.wins[item[0]])
+    ]
+    lines += [f"  {pair.replace('>', ' beat ')}: {n}" for pair, n in sorted(report.head_to_head.items())]
     lines += [f"  error: {message}" for message in report.error_messages[:10]]
     return "\n".join(lines)

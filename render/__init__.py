@@ -9,7 +9,8 @@ from PIL import Image
 
 from rules.engine.registry import GAMES, package_of
 
-from .common import encode_png
+from .alt import ALT_TEXT_LIMIT
+from .common import encode_png, seat_label
 
 
 class RenderError(Exception):
@@ -47,6 +48,27 @@ def render_view(game_key: str, view: dict[str, Any], region: str | None = None) 
     return image
 
 
+def alt_text(game_key: str, view: dict[str, Any]) -> str:
+    """The description of ``view``'s image for screen readers, within Discord's 1,024 characters: built from
+    the same view as the image, so it tells exactly what the image shows to the same audience."""
+    text: str = renderer_module(game_key).alt_text(view)
+    return text[:ALT_TEXT_LIMIT]
+
+
+def player_label(game_key: str, view: dict[str, Any], seat: int) -> str:
+    """A player as the game's image names them, with what their pieces show where that helps ("alice (red)",
+    "bob (Masovia)"); the name alone for games whose seats have no colour of their own."""
+    label = getattr(renderer_module(game_key), "player_label", None)
+    return seat_label(view, seat) if label is None else str(label(view, seat))
+
+
+def view_changes(game_key: str, before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What changed for a seat between two of its own views, one sentence each, for games that call their
+    players' own changes out in the catch-up digest (PRINCIPES: lands, tracks, hand); [] for the others."""
+    changes = getattr(renderer_module(game_key), "view_changes", None)
+    return [] if changes is None else list(changes(before, after))
+
+
 def render_png(game_key: str, view: dict[str, Any], region: str | None = None) -> bytes:
     """Render and encode in one call (what front-ends run in a worker thread)."""
     return encode_png(render_view(game_key, view, region))
@@ -68,11 +90,15 @@ def warm_up() -> list[str]:
 
 
 __all__ = [
+    "ALT_TEXT_LIMIT",
     "RenderError",
-    "renderer_module",
-    "rendered_games",
+    "alt_text",
     "encode_png",
+    "player_label",
     "render_png",
     "render_view",
+    "renderer_module",
+    "rendered_games",
+    "view_changes",
     "warm_up",
 ]

@@ -6,6 +6,7 @@ from typing import Any
 
 from PIL import Image
 
+from .alt import compose, listing, names
 from .common import COLOUR_LETTERS, COLOURS, centred_text, draw_pyramid, new_canvas, seat_label
 
 SLOT_WIDTH = 120
@@ -61,3 +62,37 @@ def _header(draw: Any, view: dict[str, Any], width: int) -> None:
     if view.get("match") != "single":
         text += f"  |  round {view['round']}, wins " + "-".join(str(w) for w in view["wins"])
     centred_text(draw, (width / 2, 34), text, 30)
+
+
+def alt_text(view: dict[str, Any]) -> str:
+    """Who moves (or won), the match score, the last move, then every stack bottom to top."""
+    players = view["players"]
+    sentences = [f"Babylone, {players} players ({listing(names(view, range(players)))}): {_status(view)}."]
+    if view.get("match") != "single":
+        wins = ", ".join(
+            f"{name} {won}" for name, won in zip(names(view, range(players)), view["wins"], strict=True)
+        )
+        sentences.append(f"Round {view['round']} of a best-of-3 match, rounds won: {wins}.")
+    last = view.get("last_move")
+    if last and view.get("last_mover") is not None:
+        mover = seat_label(view, view["last_mover"])
+        sentences.append(f"Last move: {mover} put stack {last[0]} onto stack {last[1]}.")
+    stacks = view["stacks"]
+    standing = [
+        f"{index}: {', '.join(stack)} ({len(stack)} high)" for index, stack in enumerate(stacks, 1) if stack
+    ]
+    sentences.append(f"Stacks, bottom to top: {'; '.join(standing)}.")
+    empty = [str(index) for index, stack in enumerate(stacks, 1) if not stack]
+    if empty:
+        sentences.append(f"Empty slots: {', '.join(empty)}.")
+    return compose(sentences)
+
+
+def _status(view: dict[str, Any]) -> str:
+    if view.get("round_over") and view.get("match") == "single":
+        return f"{seat_label(view, view['last_mover'])} wins: {seat_label(view, view['to_move'])} cannot move"
+    if view.get("chooser") is not None:
+        return f"{seat_label(view, view['chooser'])} chooses to play first or second"
+    if view.get("round_over"):
+        return f"the match is over, {seat_label(view, view['last_mover'])} won the last round"
+    return f"{seat_label(view, view['to_move'])} to move"

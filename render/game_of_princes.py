@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from rules.engine import name_seats
 
+from .alt import compose, counted, listing, named, reason
 from .common import COLOURS, centred_text, draw_pyramid_top, fit_text, new_canvas, seat_label
 
 #: the largest and smallest cell, in pixels; the image stays under ``MAX_WIDTH`` for any box
@@ -216,3 +217,65 @@ def _labels(draw: ImageDraw.ImageDraw, geometry: _Geometry) -> None:
         centre_y = geometry.centre(geometry.low_x, y)[1]
         for label_x in (left, right):
             centred_text(draw, (label_x, centre_y), str(y), size, fill=COLOURS["ink"])
+
+
+# ---- alt text -----------------------------------------------------------------------------------------------------
+PIECE_WORDS = {"C": "carpet", "S": "servitor", "P": "Prince"}
+
+
+def alt_text(view: dict[str, Any]) -> str:
+    """Who moves (or the result), the last move, where the Princes ride, the servitors, then the carpets.
+    Cells are written column,row as on the image and in the notation."""
+    sentences = [f"Game of Princes: {_status(view)}."]
+    last = view.get("last_move")
+    if last and last.get("from") is not None:
+        piece = PIECE_WORDS.get(str(last.get("action", ""))[:1], "piece")
+        (x0, y0), (x1, y1) = last["from"], last["to"]
+        who = _who(view, last["seat"])
+        sentences.append(f"Last move: {who} moved the {piece} on {x0},{y0} to {x1},{y1}.")
+    elif last:
+        sentences.append(f"Last move: {_who(view, last['seat'])} passed.")
+    princes = []
+    for seat, (x, y) in enumerate(view["princes"]):
+        carpet = next((colour for cx, cy, colour in view["carpets"] if (cx, cy) == (x, y)), None)
+        princes.append(f"{_who(view, seat)} on {x},{y}" + (f", a {carpet} carpet" if carpet else ""))
+    sentences.append(f"Princes, each riding a servitor: {'; '.join(princes)}.")
+    for seat, colour in enumerate(SEAT_NAMES):
+        cells = [f"{x},{y}" for x, y, owner in view["servitors"] if owner == seat]
+        sentences.append(f"{colour} servitors: {_cells(cells)}.")
+    for colour in ("red", "blue", "neutral"):
+        cells = [f"{x},{y}" for x, y, carpet in view["carpets"] if carpet == colour]
+        sentences.append(f"{colour.capitalize()} carpets: {_cells(cells)}.")
+    rules = [
+        text
+        for flag, text in (
+            ("confined", "carpets stay in the 5 by 5 grid"),
+            ("long_jump", "long jumps allowed"),
+        )
+        if view.get(flag)
+    ]
+    if rules:
+        sentences.append(f"Options: {listing(rules)}.")
+    return compose(sentences)
+
+
+def _cells(cells: list[str]) -> str:
+    """Cells apart by semicolons: a cell's own comma must not read as a separator."""
+    return "; ".join(cells) or "none"
+
+
+def player_label(view: dict[str, Any], seat: int) -> str:
+    return _who(view, seat)
+
+
+def _who(view: dict[str, Any], seat: int) -> str:
+    """A player as the header names them: alice (Red), or Red when the view carries no names."""
+    return named(view, seat, SEAT_NAMES[seat])
+
+
+def _status(view: dict[str, Any]) -> str:
+    result = view.get("result")
+    if result is not None:
+        return reason(view, result["reason"])
+    passes = f", {counted(view['passes'], 'pass')} in a row" if view.get("passes") else ""
+    return f"move {view['moves'] + 1}, {_who(view, view['to_move'])} to move{passes}"

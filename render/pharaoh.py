@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from .alt import compose, listing
 from .common import (
     COLOUR_LETTERS,
     COLOURS,
@@ -278,3 +279,52 @@ def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     text = "Roll-off: " + " / ".join(parts) if parts else ""
     lines = "goal: " + ", ".join("-".join(line) for line in view["goal_lines"])
     draw.text((16, HEIGHT - FOOTER + 12), f"{text}   {lines}".strip(), font=font(18), fill=COLOURS["muted"])
+
+
+# ---- alt text -----------------------------------------------------------------------------------------------------
+PIECE_WORDS = ("small", "medium", "large")
+
+
+def alt_text(view: dict[str, Any]) -> str:
+    """The turn and the dice, the last step, the goal lines, then where each player's pyramids stand."""
+    sentences = [f"Pharaoh, {view['players']} players: {_status(view)}."]
+    if view.get("winner") is None and not view.get("draw"):
+        roll = " and ".join(str(value) for value in view["roll"])
+        sentences.append(f"Rolled {roll}: {view['left']} of {view['points']} movement points left.")
+    if view.get("last"):
+        sentences.append(f"Last step: {_last_text(view, view['last'])}.")
+    sentences.append(f"Goal lines: {listing(['-'.join(line) for line in view['goal_lines']])}.")
+    sentences += [f"{_pieces_text(view, seat)}." for seat in range(view["players"])]
+    return compose(sentences)
+
+
+def player_label(view: dict[str, Any], seat: int) -> str:
+    return _who(view, seat)
+
+
+def _status(view: dict[str, Any]) -> str:
+    if view.get("winner") is not None:
+        return f"{_who(view, view['winner'])} wins on {'-'.join(view['win_line'])}"
+    if view.get("draw"):
+        return f"a draw after {view['turn_limit']} turns"
+    return f"turn {view['turn']}, {_who(view, view['to_move'])} to move"
+
+
+def _pieces_text(view: dict[str, Any], seat: int) -> str:
+    """A player's pyramids: alice (red, south edge): small on b1, medium on c3, large in reserve."""
+    places = [
+        f"{PIECE_WORDS[piece]} {'on ' + cell if cell else 'in reserve'}"
+        for piece, cell in enumerate(view["pieces"][seat])
+    ]
+    return f"{_name(view, seat)} ({view['colours'][seat]}, {view['edges'][seat]} edge): {', '.join(places)}"
+
+
+def _last_text(view: dict[str, Any], last: dict[str, Any]) -> str:
+    piece = PIECE_WORDS[last["piece"]]
+    where = f"entered at {last['to']}" if last["from"] is None else f"moved {last['from']} to {last['to']}"
+    text = f"{_name(view, last['seat'])}'s {piece} {where}"
+    captured = last.get("captured")
+    if captured:
+        owner, lost = captured
+        text += f", capturing {_name(view, owner)}'s {PIECE_WORDS[lost]}"
+    return text

@@ -46,6 +46,9 @@ from .common import (
     to_palette,
 )
 from .memo import Memo
+from .principes_text import alt_text as alt_text  # the image's description, registered with it
+from .principes_text import player_label as player_label
+from .principes_text import view_changes as view_changes
 
 GEOMETRY_FILE = Path(__file__).parent / "assets" / "principes" / "map_geometry.json"
 PANEL_WIDTH = 520

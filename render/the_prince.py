@@ -21,6 +21,7 @@ from rules.engine import name_seats
 from rules.the_prince.board import (
     COLUMNS,
     SIZE,
+    TERRAINS,
     TILES,
     landing_tiles,
     on_ring,
@@ -28,7 +29,9 @@ from rules.the_prince.board import (
     parse_tile_token,
     xy,
 )
+from rules.the_prince.board import name as name_of
 
+from .alt import compose, listing, named, reason
 from .common import COLOURS, centred_text, fit_text, font, new_canvas, seat_label, text_colour_on
 
 CELL = 64
@@ -549,3 +552,145 @@ def _draw_fogged_public(draw: Draw, view: dict[str, Any]) -> None:
                     width=2,
                 )
             centred_text(draw, (cx, top + 90), str(slot + 1), 24, fill=text_colour_on(fill))
+
+
+# ---- alt text -----------------------------------------------------------------------------------------------------
+def alt_text(view: dict[str, Any]) -> str:
+    """The stage and whose view it is, who has sealed, each side's castles, the Princes and Guards, the last
+    battle's attacks, then the terrain the viewer knows, grouped by terrain. Nothing the image does not show."""
+    sentences = [f"{_stage_text(view)}.", _sealed_text(view)]
+    sentences += _landing_sentences(view)
+    sentences += [_castles_text(view, owner) for owner in (0, 1)]
+    sentences += _prince_sentences(view)
+    if view.get("last_battle") and view["phase"] in ("hide", "plan", "over"):
+        sentences.append(_battle_text(view))
+    if "tiles" not in view:
+        sentences.append("The island lies in fog: the Princes explore in secret.")
+    else:
+        sentences.append(_terrain_text(view))
+    return compose(sentences)
+
+
+def player_label(view: dict[str, Any], seat: int) -> str:
+    """ "alice (red)": the side's colour is what the image and its arrows show."""
+    return named(view, seat, SEAT_COLOURS[seat])
+
+
+def _who(view: dict[str, Any], owner: int) -> str:
+    """ "alice (red)", with "you" added in the seat's own view."""
+    you = ", you" if view.get("seat") == owner else ""
+    name = _name(view, owner)
+    colour = SEAT_COLOURS[owner]
+    return f"{name} ({colour}{you})" if name.lower() != colour else f"{name}{' (you)' if you else ''}"
+
+
+def _stage_text(view: dict[str, Any]) -> str:
+    whose = "public view" if view.get("seat") is None else f"{_name(view, view['seat'])}'s view"
+    if view.get("result"):
+        return f"The Prince, game over ({whose}): {reason(view, view['result']['reason'])}"
+    phase = view["phase"]
+    if phase in ("landing", "explore"):
+        stage = f"turn {view['turn']}, {PHASE_NAMES[phase]}"
+    else:
+        stage = f"battle {view['battle']} of {view['max_battles']}, {PHASE_NAMES[phase]}"
+    return f"The Prince, {stage} ({whose})"
+
+
+def _sealed_text(view: dict[str, Any]) -> str:
+    if view.get("result"):
+        return ""
+    sealed = view["sealed_seats"]
+    done = [_name(view, owner) for owner in (0, 1) if sealed[owner]]
+    waiting = [_name(view, owner) for owner in (0, 1) if not sealed[owner]]
+    parts = ([f"sealed: {listing(done)}"] if done else []) + (
+        [f"to seal: {listing(waiting)}"] if waiting else []
+    )
+    return f"Choices this turn, {'; '.join(parts)}."
+
+
+def _landing_sentences(view: dict[str, Any]) -> list[str]:
+    marks = landing_marks(view)
+    if not marks:
+        return []
+    chosen = _chosen_landing(view)
+    tiles = ", ".join(name_of(index) for index in marks)
+    sentences = [f"Framed: the coast of your half, where your Prince may land: {tiles}."]
+    if chosen is not None:
+        sentences.insert(0, f"You have chosen to land on {name_of(chosen)}.")
+    return sentences
+
+
+def _castles_text(view: dict[str, Any], owner: int) -> str:
+    built = view["castle_counts"][owner]
+    own = [castle for castle in view.get("castles", []) if castle["seat"] == owner]
+    head = f"{_who(view, owner)}: {built} of 5 castles built"
+    if not own:
+        if "castles" in view and built and view.get("seat") is not None and view["seat"] != owner:
+            return f"{head}, none in sight."
+        return f"{head}."
+    guard = (view.get("guards") or [None, None])[owner]
+    phase_one = view["phase"] in ("landing", "explore")
+    entries = []
+    for castle in own:
+        text = f"castle {castle['number']} on {castle['tile']}"
+        if not castle["alive"]:
+            entries.append(f"{text} destroyed")
+            continue
+        text += f" offence {castle['offence']} defence {castle['defence']} bonus {castle['bonus']}"
+        if phase_one:
+            text += " so far"
+        elif castle["damage"]:
+            text += f", damage {castle['damage']}"
+        if guard == castle["number"]:
+            text += ", Imperial Guard here"
+        entries.append(text)
+    seen = "" if len(own) == built else f" ({len(own)} in sight)"
+    return f"{head}{seen}: {'; '.join(entries)}."
+
+
+def _prince_sentences(view: dict[str, Any]) -> list[str]:
+    sentences = []
+    for token in view.get("princes", []):
+        owner, place = token.split(":")[1].split("@")
+        whose = "Your" if view.get("seat") == int(owner) else f"{_name(view, int(owner))}'s"
+        sentences.append(f"{whose} Prince stands on {place}.")
+    for token in view.get("prince_in", []):
+        owner, number = token.split(":")[1].split("#")
+        whose = "Your" if view.get("seat") == int(owner) else f"{_name(view, int(owner))}'s"
+        sentences.append(f"{whose} Prince hides in castle {number}.")
+    for token in view.get("taken", []):
+        owner = 1 - int(token.split(":")[1].split("@")[0])
+        sentences.append(
+            f"{_name(view, owner)} has a castle on {token.split('@')[1]}, found by a failed build."
+        )
+    return sentences
+
+
+def _battle_text(view: dict[str, Any]) -> str:
+    report = view["last_battle"]
+    sides = []
+    for owner in (0, 1):
+        attacks = [
+            f"{a['from']} on {a['to']} "
+            + ("(stopped by the Guard)" if a["stopped"] else f"for {a['offence']}")
+            for a in report["attacks"]
+            if a["seat"] == owner
+        ]
+        sides.append(f"{_name(view, owner)}'s castles attacked {listing(attacks)}")
+    return f"Battle {report['battle']}: {'; '.join(sides)}."
+
+
+def _terrain_text(view: dict[str, Any]) -> str:
+    """Land tiles by terrain, each with its resource: "plains: b2 gold 1, g2; forest: ..."."""
+    by_terrain: dict[str, list[str]] = {}
+    for token in view["tiles"]:
+        index, (terrain, resource, amount) = parse_tile_token(token)
+        if terrain != "water":
+            by_terrain.setdefault(terrain, []).append(
+                name_of(index) + (f" {resource} {amount}" if resource else "")
+            )
+    if not by_terrain:
+        return "No land seen yet; the outer ring is water."
+    seen = "" if view.get("seat") is None else f"{len(view['tiles'])} of {TILES} tiles seen; "
+    groups = [f"{terrain}: {', '.join(by_terrain[terrain])}" for terrain in TERRAINS if terrain in by_terrain]
+    return f"Terrain ({seen}the outer ring is water), {'; '.join(groups)}."

@@ -12,7 +12,8 @@ import discord
 from discord import app_commands
 
 from bot.models import Actor, GameInfo, HostError
-from render import RenderError, render_png
+from render import RenderError, alt_text, encode_png, render_png
+from render.digest import digest_boards
 
 if TYPE_CHECKING:
     from .app import PrincesBot
@@ -105,9 +106,27 @@ async def within_ack(
 async def board_file(
     game_key: str, view: dict[str, Any], region: str | None = None, name: str = "board.png"
 ) -> discord.File:
-    """The view drawn as a PNG in a worker thread (drawing takes ~10 ms: never on the event loop)."""
-    png = await asyncio.to_thread(render_png, game_key, view, region)
-    return discord.File(io.BytesIO(png), filename=name)
+    """The view drawn as a PNG in a worker thread (drawing takes ~10 ms: never on the event loop), with its alt
+    text (``render.alt_text``: from the same view, so it describes what this audience may see)."""
+    png, description = await asyncio.to_thread(_drawn, game_key, view, region)
+    return discord.File(io.BytesIO(png), filename=name, description=description)
+
+
+def _drawn(game_key: str, view: dict[str, Any], region: str | None) -> tuple[bytes, str]:
+    return render_png(game_key, view, region), alt_text(game_key, view)
+
+
+async def digest_files(game_key: str, before: dict[str, Any], after: dict[str, Any]) -> list[discord.File]:
+    """The catch-up digest's two captioned boards (when the seat last moved, and now), with their alt texts;
+    Discord shows several images of one message as a gallery."""
+    boards = await asyncio.to_thread(digest_boards, game_key, before, after)
+    files = []
+    for number, board in enumerate(boards):
+        png = await asyncio.to_thread(encode_png, board.image)
+        files.append(
+            discord.File(io.BytesIO(png), filename=f"catchup-{number + 1}.png", description=board.alt_text)
+        )
+    return files
 
 
 def user_sentence(error: BaseException) -> str | None:

@@ -10,6 +10,7 @@ custom_id layouts (fields are percent-quoted, so a ``:`` inside a decision id ca
 - ``pt:x:<game>:<expiry>:<choice>``          after a missed deadline: claim / wait / ai
 - ``pt:h:<game>``                            "Open my hand" (the fallback when a DM could not be delivered)
 - ``pt:f:...`` / ``pt:g:...``                a guided form's button / select (see ``bot.discord.forms``)
+- ``pt:r:...`` / ``pt:j:...``                a replay's step buttons / jump select (see ``bot.discord.replays``)
 
 A button carries the id of the decision it answers, not the game's version, so someone else's free action does
 not invalidate it; the host refuses a stale or doubled click and nothing is applied twice.
@@ -43,6 +44,7 @@ from .common import (
     within_ack,
 )
 from .forms import FORM_ITEMS, inline_page, open_button
+from .replays import REPLAY_ITEMS
 
 BUTTONS_AT_MOST = 5
 BUTTON_LABEL = 80
@@ -470,4 +472,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ExpiryButton,
     HandButton,
     *FORM_ITEMS,
+    *REPLAY_ITEMS,
 )

@@ -25,8 +25,9 @@ import discord
 
 from bot.models import Delivery, GameInfo
 
-from .common import Interaction, board_file, clip, send
+from .common import Interaction, board_file, clip, digest_files, send
 from .components import form_text, hand_view, prompt_view
+from .replays import replay_post
 
 if TYPE_CHECKING:
     from .app import PrincesBot
@@ -175,7 +176,12 @@ class Sender:
         channel_id = delivery.channel_id or (await self.bot.host.game_info(delivery.game_id)).channel_id
         content, mentions = self._content(delivery)
         view = prompt_view(delivery.prompt, game_key=delivery.game_key) if delivery.prompt else None
-        message = await self._post_or_edit(delivery, channel_id, content, mentions, view)
+        replay: list[discord.File] = []
+        # the game is over: its animated replay goes with the result (bot.discord.replays)
+        if delivery.replay:
+            replay, view, line = await replay_post(self.bot, delivery.game_id)
+            content = clip(f"{content}\n{line}".strip())
+        message = await self._post_or_edit(delivery, channel_id, content, mentions, view, replay)
         if delivery.edit_key and message is not None:
             await self.bot.host.remember_message(
                 delivery.game_id, delivery.edit_key, channel_id, str(message.id)
@@ -188,10 +194,11 @@ class Sender:
         content: str,
         mentions: discord.AllowedMentions,
         view: discord.ui.View | None,
+        more_files: list[discord.File] | None = None,
     ) -> discord.Message | None:
         channel = self.bot.get_partial_messageable(int(channel_id))
         file = await board_file(delivery.game_key, delivery.view) if delivery.view else None
-        files = ([file] if file else []) + _attached(delivery)
+        files = ([file] if file else []) + _attached(delivery) + (more_files or [])
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
             if delivery.edit_key:
@@ -223,6 +230,8 @@ class Sender:
     # ---- private -----------------------------------------------------------------------------------------
     async def _private(self, delivery: Delivery) -> None:
         assert delivery.user_id is not None
+        if delivery.catchup and delivery.seat is not None:
+            await self._catchup(delivery)
         content, _ = self._content(
             delivery, mention=False, form=form_text(delivery.prompt, delivery.game_key, delivery.view)
         )
@@ -250,6 +259,20 @@ class Sender:
         finally:
             if view is not None:
                 view.stop()
+
+    async def _catchup(self, delivery: Delivery) -> None:
+        """A turn's DM opens on what happened since the player last moved, as its own message (text and two
+        boards), when there is enough to tell (``Host.turn_digest``). Closed DMs: /catchup shows it."""
+        assert delivery.seat is not None and delivery.user_id is not None
+        catchup = await self.bot.host.turn_digest(delivery.game_id, delivery.seat)
+        if catchup is None or catchup.before is None or catchup.after is None:
+            return
+        files = await digest_files(catchup.game_key, catchup.before, catchup.after)
+        try:
+            dm = await self.bot.create_dm(discord.Object(int(delivery.user_id)))
+            await dm.send(catchup.text, files=files)
+        except (discord.Forbidden, discord.NotFound):
+            return  # the prompt that follows falls back to the channel as usual
 
     async def _dm_fallback(self, delivery: Delivery) -> None:
         """Closed DMs: mention the player in the game's channel with a button that shows their hand ephemerally."""

@@ -41,6 +41,7 @@ from rules.engine import (
 from rules.engine.playout import replay_from, setup_state
 
 from ..models import Actor, Attachment, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
+from ..ratings import record_result, seat_sides
 from ..storage import CLAIM_LEASE_S, SNAPSHOT_EVERY, Connection, StaleVersion, Store
 from ..verify import commit_hash as commit_hash  # re-exported: the sealing code names it from here
 from ..verify import commit_string
@@ -69,6 +70,13 @@ LOBBY_IDLE_S = 7 * 24 * 3600.0
 LOBBY_MESSAGE = "lobby"
 #: the worker name of a process that runs alone (several processes each need their own, see ``bot.config``)
 DEFAULT_WORKER = "main"
+#: how the message saying who won begins (the rating changes and the replay join that message)
+RESULT_PREFIX = "Game over:"
+#: ``posts`` (a table option of /game new): one live card per game, edited as it goes (the default), or the
+#: board posted after every move
+POSTS_CARD, POSTS_EVERY_MOVE = "card", "every-move"
+#: the edit key of a game's live card (``Delivery.edit_key``)
+CARD_KEY = "card"
 #: how long sent deliveries stay in the outbox (for an operator looking at what was posted) before pruning
 SENT_RETENTION_S = 7 * 24 * 3600.0
 
@@ -156,6 +164,8 @@ class Change:
     statements: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
     #: deadline offers this change makes (a deadline armed in the same change does not close them)
     offers: set[str] = field(default_factory=set)
+    #: the statements end the game (resignation, claim, agreed draw): its result is recorded with them
+    finishes: bool = False
 
 
 class HostCore(ABC):
@@ -320,6 +330,8 @@ class HostCore(ABC):
             deadline_seconds=row["deadline_seconds"],
             result=json.loads(row["result"]) if row["result"] else None,
             pending_users=pending_users,
+            rated=bool(row.get("rated", 1)),
+            replay=bool(row.get("post_replay", 1)),
         )
 
     async def game_info(self, game_id: int) -> GameInfo:
@@ -443,12 +455,31 @@ class HostCore(ABC):
             )
             names = ("decision_id", "seat", "action", "nonce", "commit_hash")
             change.deliveries += self._reveal(live, [dict(zip(names, row, strict=True)) for row in rows])
+        if outcome.finished or change.finishes:
+            await self._record_result(db, live, change, now)
         armed = await self._arm_timers(db, live, change, now)
         await self._close_stale_offers(db, live, change, armed)
         for delivery in change.deliveries:  # claimed for this process, which posts them after the commit
             delivery.id = await self.store.add_outbox(
                 db, live.id, delivery.to_payload(), now, self.worker, now + CLAIM_LEASE_S
             )
+
+    async def _record_result(self, db: Connection, live: Live, change: Change, now: float) -> None:
+        """The game ends in this transaction: its result and ratings are stored with it (``bot.ratings``). The
+        message that says who won also gets the rating changes and, unless the table chose replay=no, the
+        animated replay (drawn by the front-end when it posts the message)."""
+        view = live.game.view(live.state, None) if live.state else {}
+        sides = seat_sides(live.row["kind"], view, len(live.seats))
+        recorded = await record_result(db, live.id, sides, now)
+        if recorded is None:
+            return
+        text = recorded.text(f"{live.game.title} #{live.id}")
+        told = [d for d in change.deliveries if d.kind == "public" and RESULT_PREFIX in d.text]
+        if not told:
+            told = [self._public(live, "", None)]
+            change.deliveries.append(told[0])
+        told[-1].text = f"{told[-1].text}\n{text}".strip()
+        told[-1].replay = recorded.post_replay
 
     @staticmethod
     async def _consume_firing_timer(db: Connection) -> None:
@@ -623,6 +654,7 @@ class HostCore(ABC):
                 prompt=self.prompt_for(live, seat, decision),
             )
             if private:
+                private.catchup = True
                 change.deliveries.append(private)
 
     def _step_delivery(
@@ -680,9 +712,33 @@ class HostCore(ABC):
             seat, decision = next(iter(fresh.items()))
             if not decision.sealed and not live.seats[seat].is_ai:
                 public_prompt = self.prompt_for(live, seat, decision)
-        change.deliveries.append(
-            self._public(live, "\n".join(lines), self._view(live, None), mentions, public_prompt)
+        board = self._public(live, "\n".join(lines), self._view(live, None), mentions, public_prompt)
+        if live.row["posts"] != POSTS_CARD:  # posts=every-move: the board after every move, as it always was
+            change.deliveries.append(board)
+            return
+        # the live card: one message per game (status, board, the buttons of the moment), edited as the game
+        # goes; the channel gets this change's lines and the mention alone, so it keeps a short history. The
+        # result still comes as its own message with the final board.
+        card = self._public(
+            live, self._card_text(live, pending, outcome.finished), board.view, None, public_prompt
         )
+        card.edit_key = CARD_KEY
+        change.deliveries.append(card)
+        if outcome.finished:
+            board.prompt = None
+            change.deliveries.append(board)
+        else:
+            change.deliveries.append(self._public(live, "\n".join(lines), None, mentions))
+
+    def _card_text(self, live: Live, pending: dict[int, Decision], finished: bool) -> str:
+        """The live card's text: the game, its round where it has rounds, and who it waits for."""
+        head = f"**{live.game.title} #{live.id}**"
+        facts = live.game.round_status(live.state) if live.state else None
+        if facts is not None:
+            head += f" · Round {facts.round}" + (f" · Period {facts.period}" if facts.period else "")
+        if finished:
+            return f"{head}\nThe game is over: the result is below."
+        return "\n".join([head, *self._waiting_lines(live, pending)])
 
     def _waiting_line(self, live: Live, seat: int, decision: Decision) -> str:
         """Whom the game waits for, as "Now: alice decides (move): <the prompt>"; an AI seat's line has no
@@ -719,7 +775,7 @@ class HostCore(ABC):
         return self._named(live, words if words.endswith((".", "!", "?")) else f"{words}.")
 
     def _result_text(self, live: Live, winners: tuple[int, ...] | list[int], draw: bool, reason: str) -> str:
-        return f"Game over: {self._result_words(live, winners, draw, reason)}"
+        return f"{RESULT_PREFIX} {self._result_words(live, winners, draw, reason)}"
 
     async def pending_deliveries(self) -> list[Delivery]:
         """Unsent deliveries this process may post: its own and those no live process holds, claimed for it."""
@@ -895,5 +951,6 @@ class HostCore(ABC):
             )
         )
         change.statements.append(("DELETE FROM timers WHERE game_id = ?", (live.id,)))
+        change.finishes = True
         change.deliveries.append(self._public(live, self._result_text(live, winners, draw, reason), None))
         change.deliveries += await self._reveal_deliveries(live)

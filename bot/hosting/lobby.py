@@ -21,12 +21,15 @@ from rules.engine.rng import SEED_BYTES, Seed, seed_scheme, shuffle_seats
 from rules.engine.thinking import LevelError, split_level
 
 from ..models import Actor, Delivery, GameInfo, HostError, SeatInfo
+from ..ratings import pop_table_flags
 from ..storage import Connection
 from .core import (
     LOBBY_IDLE_S,
     MAX_DEADLINE_H,
     MAX_OPEN_LOBBIES,
     MIN_DEADLINE_H,
+    POSTS_CARD,
+    POSTS_EVERY_MOVE,
     Change,
     HostCore,
     Live,
@@ -54,6 +57,8 @@ class LobbyMixin(HostCore):
         window_text = options.pop(
             "window", None
         )  # the card-window deadline in hours: a table option, not a rule
+        table = pop_table_flags(options)  # rated=yes|no, replay=yes|no: table options too (bot.ratings)
+        posts = _posts(options.pop("posts", POSTS_CARD))
         try:
             game = get_game(game_key)
             resolved = game.resolve_options(options)
@@ -73,8 +78,8 @@ class LobbyMixin(HostCore):
             game_id = await self.store.insert_returning_id(
                 db,
                 "INSERT INTO games (guild_id, channel_id, kind, status, options, seed, rules_version, creator_id, "
-                "deadline_seconds, window_seconds, created_at, updated_at) "
-                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "deadline_seconds, window_seconds, created_at, updated_at, rated, post_replay, posts) "
+                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -87,6 +92,9 @@ class LobbyMixin(HostCore):
                     window,
                     now,
                     now,
+                    int(table["rated"]),
+                    int(table["replay"]),
+                    posts,
                 ),
             )
             if seat_creator:
@@ -277,3 +285,11 @@ def lobby_message(info: GameInfo) -> str:
     return (
         info.lobby_text() + "\nAI levels, measured head to head:\n" + "\n".join(f"- {line}" for line in lines)
     )
+
+
+def _posts(text: str) -> str:
+    """The ``posts`` table option: ``card`` (one live card per game, edited) or ``every-move`` (a board each move)."""
+    value = text.strip().lower()
+    if value not in (POSTS_CARD, POSTS_EVERY_MOVE):
+        raise HostError(f"Option posts takes {POSTS_CARD} or {POSTS_EVERY_MOVE}, not {text!r}.")
+    return value

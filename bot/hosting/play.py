@@ -151,9 +151,15 @@ class PlayMixin(HostCore):
         return await self._apply_and_store(live, [(seat, action)], who, change)
 
     async def _apply_and_store(
-        self, live: Live, moves: list[tuple[int, str]], who: str, change: Change | None = None
+        self,
+        live: Live,
+        moves: list[tuple[int, str]],
+        who: str,
+        change: Change | None = None,
+        actors: dict[int, str] | None = None,
     ) -> list[Delivery]:
-        """Apply moves in order, then store them with their deliveries in one transaction."""
+        """Apply moves in order, then store them with their deliveries in one transaction. Each event names its
+        actor: ``who``, or for sealed choices played together the seat's own sealer (``actors``)."""
         change = change or Change()
         before = live.game.pending(live.state)
         state, seq, events = live.state, live.seq, []
@@ -167,7 +173,7 @@ class PlayMixin(HostCore):
             state = applied.state
             events += applied.events
             log_lines = [[e.kind, e.text] for e in applied.events]
-            change.events.append((seat, action, list(rng.draws), who, log_lines))
+            change.events.append((seat, action, list(rng.draws), (actors or {}).get(seat, who), log_lines))
         after = live.with_state(state)
         acting = moves[0][0] if len({seat for seat, _ in moves}) == 1 else None
         self._turn_deliveries(after, before, events, change, acting)
@@ -245,9 +251,9 @@ class PlayMixin(HostCore):
         change = change or Change()
         change.statements.append(
             (
-                "INSERT INTO sealed (game_id, decision_id, seat, action, nonce, commit_hash, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (live.id, decision.id, seat, action, nonce, digest, self.clock()),
+                "INSERT INTO sealed (game_id, decision_id, seat, action, nonce, commit_hash, created_at, actor) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (live.id, decision.id, seat, action, nonce, digest, self.clock(), who),
             )
         )
         name = live.seats[seat].name
@@ -269,11 +275,21 @@ class PlayMixin(HostCore):
             )
         )
         sealed[seat] = action
+        pending = game.pending(live.state)
+        rows = await self.store.fetchall(
+            "SELECT seat, decision_id, actor FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)
+        )
+        actors = {  # each choice played under whoever sealed it
+            r["seat"]: r["actor"]
+            for r in rows
+            if r["seat"] in sealed and r["actor"] and pending.get(r["seat"], decision).id == r["decision_id"]
+        }
+        actors[seat] = who
         change.statements.append(
             ("UPDATE sealed SET applied = 1 WHERE game_id = ? AND applied = 0", (live.id,))
         )
         moves = sorted(sealed.items())
-        return await self._apply_and_store(live, moves, who, change)
+        return await self._apply_and_store(live, moves, who, change, actors)
 
     async def has_sealed(self, game_id: int, user_id: str) -> bool:
         live = await self._load(game_id)

@@ -17,6 +17,7 @@ from rules.engine import (
 from rules.engine.rng import seed_scheme
 
 from ..models import Actor, Choice, GameInfo, HostError, Prompt, Snapshot
+from ..ratings import RATING_RULES
 from ..storage import Store
 from ..verify import EXPORT_FORMAT, EXPORT_VERSION, OVER, Verdict, chance_ranges, verify_export
 from .core import (
@@ -254,7 +255,7 @@ class QueriesMixin(HostCore):
                 "open"
             )
         levels = ", ".join(HostCore.ai_levels(game))
-        return f"{notes}\nOptions:\n{options.strip() or '- none'}\nAI levels: {levels}."
+        return f"{notes}\nOptions:\n{options.strip() or '- none'}\n{RATING_RULES}\nAI levels: {levels}."
 
     async def my_games(self, user_id: str) -> list[GameInfo]:
         rows = await self.store.fetchall(

@@ -63,7 +63,11 @@ async def open_lobby(
     channel_id: int | None = None,
     **extra: object,
 ) -> int:
-    """``/game new babylone`` then everyone else presses Join on the lobby message; returns the game id."""
+    """``/game new babylone`` then everyone else presses Join on the lobby message; returns the game id. The
+    board is posted after every move (``posts=every-move``) unless ``options`` chooses the live card: these
+    tests read each move's message (tests/e2e/test_live_card.py plays the default, the live card)."""
+    if "posts=" not in options:
+        options = f"{options} posts=every-move".strip()
     record = await table.slash(creator, "game new", channel_id, game="babylone", options=options, **extra)
     [lobby] = table.fake.replies(record)
     assert "Babylone" in lobby.content and {b["label"] for b in lobby.buttons()} == {"Join", "Leave", "Start"}
@@ -105,7 +109,11 @@ async def test_two_users_play_a_best_of_three_match(table: Table, fake: FakeDisc
     assert "Game over" in final.content
     assert turns >= 12
     boards = [m for m in fake.channel_messages(fake.general) if m.files]
-    assert all(name == "board.png" and data.startswith(b"\x89PNG") for m in boards for name, data in m.files)
+    *earlier, (board, replay) = [m.files for m in boards]  # the last board comes with the animated replay
+    assert all(
+        name == "board.png" and data.startswith(b"\x89PNG") for files in earlier for name, data in files
+    )
+    assert board[0] == "board.png" and replay[0].startswith("replay-") and replay[1].startswith(b"GIF89a")
     assert len(boards) >= turns
 
 

@@ -15,7 +15,9 @@ CHANNEL = "chan-1"
 
 
 async def _started_babylone(host: Host, **options: str) -> int:
-    info = await host.create_game("guild", CHANNEL, ALICE, "babylone", {"first": "1", **options})
+    info = await host.create_game(
+        "guild", CHANNEL, ALICE, "babylone", {"first": "1", "posts": "every-move", **options}
+    )
     await host.join(CHANNEL, BOB)
     await host.start(CHANNEL, ALICE, order="given")
     return info.game_id
@@ -53,18 +55,23 @@ async def test_a_whole_game_against_the_ai(host: Host) -> None:
     await host.add_ai(CHANNEL, ALICE, "easy")
     deliveries = await host.start(CHANNEL, ALICE, order="given")
     game_id = deliveries[0].game_id
-    assert deliveries[0].kind == "public" and deliveries[0].view is not None
-    assert deliveries[0].mentions == [ALICE.user_id]
-    assert deliveries[0].prompt is not None and len(deliveries[0].prompt.choices) == 132
+    # the default posts=card: the live card (board and the buttons of the moment), then the line that pings
+    card, line = deliveries[0], deliveries[1]
+    assert card.kind == "public" and card.view is not None and card.edit_key == "card" and not card.mentions
+    assert card.prompt is not None and len(card.prompt.choices) == 132
+    assert line.kind == "public" and line.view is None and line.mentions == [ALICE.user_id]
     for _ in range(20):
         info = await host.game_info(game_id)
         if info.status == "finished":
             break
         choices = await host.suggestions(game_id, ALICE.user_id, "")
         prompt = await host.prompt_of(game_id, ALICE.user_id)
-        await host.act(game_id, ALICE, choices[0].action, prompt.decision_id)
+        deliveries = await host.act(game_id, ALICE, choices[0].action, prompt.decision_id)
+        assert [d.edit_key for d in deliveries if d.view is not None][:1] == ["card"]  # edited, not reposted
     info = await host.game_info(game_id)
     assert info.status == "finished" and info.result is not None
+    result = [d for d in deliveries if "Game over" in d.text]
+    assert result and result[-1].view is not None and result[-1].edit_key is None  # the result: its own post
     assert await host.replay_state(game_id) == (await host._load(game_id)).state
     assert "wins" in await host.log(CHANNEL)
 
@@ -264,7 +271,7 @@ async def test_remembered_messages_are_replaced(host: Host) -> None:
 async def test_steps_of_a_turn_edit_one_status_message_then_the_board_posts(host: Host) -> None:
     """Pharaoh: each step of a turn edits the turn's status message; the turn's end edits it a last time
     (its lines stay, its "Now:" line and buttons go) and posts the board without repeating those lines."""
-    info = await host.create_game("guild", "pharaoh-chan", ALICE, "pharaoh", {}, seed=7)
+    info = await host.create_game("guild", "pharaoh-chan", ALICE, "pharaoh", {"posts": "every-move"}, seed=7)
     await host.join("pharaoh-chan", BOB)
     await host.start("pharaoh-chan", ALICE, order="given")
     game_id = info.game_id

@@ -1,4 +1,5 @@
-"""Playing: ``/move`` (autocompleted from the caller's legal actions), ``/undo``, ``/board``, ``/hand``, ``/log``.
+"""Playing: ``/move`` (autocompleted from the caller's legal actions), ``/undo``, ``/board``, ``/hand``, ``/log``,
+``/catchup``.
 
 Answers to the caller are ephemeral from the first response, so a sealed or private choice typed in a channel is
 never shown there; what the table should see (board, log, who is next) is posted by the sender.
@@ -12,7 +13,7 @@ from discord.ext import commands
 from bot.host import Host
 
 from ..app import PrincesBot
-from ..common import Interaction, actor_of, board_file, bot_of, chunks, send, within_ack
+from ..common import Interaction, actor_of, board_file, bot_of, chunks, digest_files, send, within_ack
 from ..components import show_hand
 from ..where import caller_channel, caller_game, caller_game_id, on_caller_game
 
@@ -97,6 +98,18 @@ class PlayCog(commands.Cog):
         parts = chunks(await self.host.log(channel, n))
         for part in parts[-3:]:  # at most three messages, the most recent lines last
             await send(interaction, part)
+
+    @app_commands.command(name="catchup", description="What happened since your last move (only to you)")
+    @app_commands.describe(game="game number, when you play several and type this in a DM")
+    async def catchup(self, interaction: Interaction, game: int | None = None) -> None:
+        channel = await caller_channel(interaction, game)
+        caught = await within_ack(interaction, self.host.catchup(channel, actor_of(interaction)))
+        files = None
+        if caught.before is not None and caught.after is not None:
+            if not interaction.response.is_done():  # two boards take a moment to draw
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            files = await digest_files(caught.game_key, caught.before, caught.after)
+        await send(interaction, caught.text, files=files)
 
 
 async def setup(bot: commands.Bot) -> None:

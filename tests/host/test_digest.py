@@ -1,0 +1,234 @@
+"""The catch-up digest (bot/digest.py), pure: built by replay from the seat's own view, it shows exactly what
+replaying that seat's views shows, grouped by player with names, and fits a Discord message."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from bot.digest import (
+    MESSAGE_LIMIT,
+    Digest,
+    EventRecord,
+    Step,
+    build_digest,
+    digest_text,
+    escape,
+    last_action_index,
+)
+from render.alt import name_seats
+from render.digest import CAPTIONS, digest_boards
+from rules.engine import available_games
+from tests.host.selfplayed import NAMES, Recorded, recorded
+
+#: (game, players, seed, actions) of the self-played games the digests are built from
+PLAYOUTS = [
+    ("babylone", 3, 21, 400),
+    ("pharaoh", 4, 22, 300),
+    ("game-of-princes", 2, 23, 300),
+    ("the-prince", 2, 24, 400),
+    ("principes", 4, 25, 420),
+]
+SEAT_NUMBER = re.compile(r"\b[Ss]eat \d")
+
+
+def digest_for(played: Recorded, seat: int, last: int | None, **options: object) -> Digest:
+    return build_digest(
+        played.game,
+        played.options,
+        played.setup_draws,
+        played.records,
+        played.names,
+        seat,
+        last,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+def last_actions(played: Recorded, seat: int) -> list[int | None]:
+    """A few points at which the seat last acted: never, early, in the middle and its very last action."""
+    own = [index for index, record in enumerate(played.records) if record.seat == seat]
+    picks: list[int | None] = [None]
+    if own:
+        picks += [own[0], own[len(own) // 2], own[-1]]
+    return picks
+
+
+def test_every_playable_game_is_covered() -> None:
+    assert {key for key, *_ in PLAYOUTS} == set(available_games())
+
+
+@pytest.mark.parametrize(("key", "players", "seed", "actions"), PLAYOUTS)
+def test_digest_equals_what_replaying_the_seats_views_shows(
+    key: str, players: int, seed: int, actions: int
+) -> None:
+    played = recorded(key, players, seed, actions)
+    for seat in range(players):
+        for last in last_actions(played, seat):
+            digest = digest_for(played, seat, last, step_views=True)
+            first = 0 if last is None else last + 1
+            assert digest.since == first
+            # the two boards: the seat's view when it last acted and now, as the host renders views
+            assert digest.before == played.view(first, seat)
+            assert digest.after == played.view(len(played.records), seat)
+            # every event since, in order, once, grouped by runs of one player, each group after the group
+            steps = [step for group in digest.groups for step in group.steps]
+            assert [step.index for step in steps] == list(range(first, len(played.records)))
+            for group in digest.groups:
+                assert {played.records[step.index].seat for step in group.steps} == {group.seat}
+                assert group.view == played.view(group.steps[-1].index + 1, seat)
+            for one, two in zip(digest.groups, digest.groups[1:], strict=False):
+                assert one.seat != two.seat, "consecutive events of one player are one group"
+            # the events' public log lines, with names for seat numbers, and nobody else's action
+            for step in steps:
+                record = played.records[step.index]
+                assert step.lines == tuple(name_seats(text, played.names) for _kind, text in record.log)
+                assert (step.own_action is not None) == (record.seat == seat)
+                assert step.by == {"ai:random": "the AI", "deadline": "the deadline"}.get(
+                    record.user_id or "", ""
+                )
+            assert digest.event_count == len(played.records) - first
+
+
+@pytest.mark.parametrize(("key", "players", "seed", "actions"), PLAYOUTS)
+def test_digest_text_names_players_and_fits_a_message(
+    key: str, players: int, seed: int, actions: int
+) -> None:
+    played = recorded(key, players, seed, actions)
+    for seat in range(players):
+        for last in last_actions(played, seat):
+            digest = digest_for(played, seat, last)
+            text = digest_text(digest)
+            assert len(text) <= MESSAGE_LIMIT
+            assert not SEAT_NUMBER.search(text), text
+            since = "the game began" if last is None else "your last move"
+            assert text.startswith(f"**Since {since}** ({digest.event_count} event")
+            shown = [group for group in digest.groups if f"**{escape(group.who)}**" in text]
+            if digest.groups:
+                assert digest.groups[-1] in shown, "the latest events always show"
+            left_out = re.search(r"… and (\d+) earlier events?: /log", text)
+            lines_shown = sum(1 for line in text.splitlines() if line.startswith("- "))
+            if left_out is None:
+                assert lines_shown == sum(
+                    len(_lines(step)) for group in digest.groups for step in group.steps
+                )
+            else:
+                hidden = int(left_out.group(1))
+                kept = [step for group in digest.groups for step in group.steps][hidden:]
+                assert lines_shown == sum(len(_lines(step)) for step in kept), "whole events, the latest ones"
+
+
+def _lines(step: Step) -> tuple[str, ...]:
+    """The lines a step shows: its log lines, or the seat's own action when it has none."""
+    return step.lines or ((step.own_action,) if step.own_action else ())
+
+
+def test_groups_name_players_with_what_their_pieces_show() -> None:
+    played = recorded("principes", 3, 26, 120)
+    digest = digest_for(played, 0, None)
+    principalities = {"PMA": "Polonia Maior", "PMI": "Polonia Minor", "SIL": "Silesia"}
+    seats = played.states[0]["seats"]
+    for group in digest.groups:
+        assert group.seat is not None
+        assert group.who == f"{NAMES[group.seat]} ({principalities[seats[group.seat]]})"
+    played = recorded("pharaoh", 2, 27, 30)
+    colours = played.states[0]["colours"]
+    assert {group.who for group in digest_for(played, 0, None).groups} == {
+        f"{NAMES[seat]} ({colours[seat]})" for seat in range(2)
+    }
+
+
+def test_digest_from_a_snapshot_equals_the_digest_from_the_start() -> None:
+    played = recorded("principes", 4, 28, 300)
+    seat = 2
+    last = last_action_index(played.records, seat)
+    assert last is not None and last > 100
+    whole = digest_for(played, seat, last)
+    for snapshot in (0, 50, last, last + 1):
+        assert digest_for(played, seat, last, start=(snapshot, played.states[snapshot])) == whole
+    with pytest.raises(ValueError, match="after the seat's last action"):
+        digest_for(played, seat, last, start=(last + 2, played.states[last + 2]))
+
+
+def test_last_action_index_of_the_player_skips_what_the_ai_did_for_them() -> None:
+    records = [
+        EventRecord(0, "a", user_id="u0"),
+        EventRecord(1, "b", user_id="u1"),
+        EventRecord(0, "c", user_id="ai:strong"),
+        EventRecord(1, "d", user_id="u1"),
+    ]
+    assert last_action_index(records, 0) == 2
+    assert last_action_index(records, 0, "u0") == 0
+    assert last_action_index(records, 1, "u1") == 3
+    assert last_action_index(records, 2) is None
+
+
+def test_principes_calls_out_the_seats_own_changes() -> None:
+    """Tracks, gold, hand (by title, its own hand only) and lands between the two views, from the views."""
+    played = recorded("principes", 4, 29, 400)
+    seen = set()
+    for seat in range(4):
+        for last in last_actions(played, seat):
+            digest = digest_for(played, seat, last)
+            code = digest.after["you"]["principality"]
+            before, after = digest.before, digest.after
+            text = " ".join(digest.changes)
+            for key, label in (("gold", "gold"), ("people", "People"), ("clergy", "Clergy")):
+                old, new = before["players"][code][key], after["players"][code][key]
+                assert (f"{label} {old} → {new}" in text) == (old != new)
+                if old != new:
+                    seen.add(key)
+            gained = set(after["you"]["hand"]) - set(before["you"]["hand"])
+            for card in gained:
+                assert f"({card.lower()})" in text.split("Your hand: gained")[-1]
+                seen.add("hand")
+            held_before = {land for land, owner in before["control"].items() if owner == code}
+            held_after = {land for land, owner in after["control"].items() if owner == code}
+            assert ("Your lands:" in text) == (held_before != held_after)
+            if held_before != held_after:
+                seen.add("lands")
+    assert {"gold", "people", "hand", "lands"} <= seen, "the game changed each of these for someone"
+
+
+def test_digest_text_cuts_the_earliest_events_and_says_where_to_read_them() -> None:
+    played = recorded("principes", 4, 30, 400)
+    digest = digest_for(played, 0, None)
+    text = digest_text(digest)
+    assert len(text) <= MESSAGE_LIMIT
+    match = re.search(r"\n… and (\d+) earlier events: /log\n", text)
+    assert match is not None and 0 < int(match.group(1)) < digest.event_count
+    last_lines = [step for group in digest.groups for step in group.steps if step.lines][-1].lines
+    assert text.endswith(f"- {escape(last_lines[-1])}")
+    short = digest_text(digest, heading="**PRINCIPES #7**: since your last move", limit=400)
+    assert len(short) <= 400 and short.startswith("**PRINCIPES #7**")
+
+
+def test_names_are_plain_text_in_markdown() -> None:
+    assert escape("*bob*_the|~great~`") == "\\*bob\\*\\_the\\|\\~great\\~\\`"
+
+
+def test_nothing_happened() -> None:
+    played = recorded("babylone", 2, 31, 6)
+    digest = digest_for(played, played.records[-1].seat or 0, len(played.records) - 1)
+    assert digest.groups == () and digest.before == digest.after
+    assert digest_text(digest).endswith("Nothing has happened since your last move.")
+
+
+@pytest.mark.parametrize("key", ["principes", "the-prince", "babylone"])
+def test_digest_boards_are_the_two_views_captioned(key: str) -> None:
+    from render import alt_text, render_view
+
+    played = recorded(key, 2, 32, 40)
+    digest = digest_for(played, 1, last_action_index(played.records[:20], 1))
+    boards = digest_boards(key, digest.before, digest.after)
+    assert [board.caption for board in boards] == list(CAPTIONS)
+    for board, view in zip(boards, (digest.before, digest.after), strict=True):
+        plain = render_view(key, view)
+        assert board.image.width == plain.width and board.image.height > plain.height
+        below = board.image.crop((0, board.image.height - plain.height, plain.width, board.image.height))
+        assert below.convert("RGB").tobytes() == plain.convert("RGB").tobytes(), "the board itself, unchanged"
+        assert board.alt_text.startswith(f"{board.caption}: ") and len(board.alt_text) <= 1024
+        assert board.alt_text.split(": ", 1)[1][:200] == alt_text(key, view)[:200]
+    assert json.dumps(boards[0].alt_text)  # plain text, ready for an attachment's description
