@@ -14,9 +14,12 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .rng import Rng
+
+if TYPE_CHECKING:  # standing orders build on this contract; the names serve annotations only
+    from .standing import Orders, Topic
 
 State = dict[str, Any]
 View = dict[str, Any]
@@ -131,6 +134,8 @@ class Game(ABC):
     playable: bool = True
     #: shown by ``/rules``: how this implementation settles what the rule text leaves open
     rules_notes: str = ""
+    #: the questions a player may answer in advance (``standing``: consent, card windows...); none by default
+    standing_topics: tuple[Topic, ...] = ()
 
     # ---- setup and options -------------------------------------------------------------------------------
     def resolve_options(self, given: Mapping[str, str]) -> dict[str, str]:
@@ -214,6 +219,13 @@ class Game(ABC):
         The host gives it after a short random delay when the player's auto-pass preference is on, so that
         neither the prompt nor its timing reveals the player's hand.
         """
+        return None
+
+    def standing_answer(
+        self, view: View, seat: int, decision: Decision, legal: list[str], orders: Orders
+    ) -> str | None:
+        """The action the seat's standing orders give for ``decision``, from the seat's view and legal actions
+        only (``standing.standing_answer`` keeps it only when legal); None: ask the player."""
         return None
 
     def can_undo(self, state_before: State, seat: int, action: str) -> bool:

@@ -22,6 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from rules.engine import Applied, Decision, Game, Option, Outcome, Rng, RoundStatus, State, View
+from rules.engine.standing import Orders
 
 from . import play
 from .data import checked_catalog
@@ -81,6 +82,7 @@ class Principes(Game):
     has_windows = True
     ai_levels = ("strong", "basic")
     rules_notes = RULES_NOTES + play.RULES_NOTES_PLAY
+    standing_topics = play.STANDING_TOPICS
     options = (
         Option(
             "principalities",
@@ -127,6 +129,11 @@ class Principes(Game):
 
     def auto_pass(self, state: State, seat: int) -> str | None:
         return play.auto_pass(state, seat)
+
+    def standing_answer(
+        self, view: View, seat: int, decision: Decision, legal: list[str], orders: Orders
+    ) -> str | None:
+        return play.standing_answer(view, seat, decision, legal, orders)
 
     def view(self, state: State, seat: int | None) -> View:
         return play.view_play(state, self.copy_state(build_view(state, seat)), seat)

@@ -1,0 +1,105 @@
+"""Pace: how many times a game stops to wait for a person (issue 18), counted the same way by the benchmark
+(``bench.bench_pace``, self-play) and the host (``/game status``'s time to finish, from the stored log).
+
+A *wait* starts whenever a seat that was not being asked anything is asked a decision that nobody answers for it:
+prompts that start together count once, several decisions in a row by the same seat count once, and an automatic
+answer (an automatic pass, a standing order) is no wait.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+
+from .core import Decision, Game
+from .playout import Playout, start, step
+from .standing import Orders, standing_answer
+
+
+@dataclass
+class WaitCounter:
+    """Feed it each state's open decisions in turn (``observe``); it counts the waits and their kinds."""
+
+    waits: int = 0
+    by_kind: Counter[str] = field(default_factory=Counter)
+    #: the seats being asked now (their decision is not answered for them)
+    asked: set[int] = field(default_factory=set)
+
+    def observe(self, pending: Mapping[int, Decision], automatic: Collection[int] = ()) -> set[int]:
+        """The seats whose wait starts with these open decisions (``automatic``: seats answered for them); a
+        wait of several seats at once counts once, under the kind of its lowest seat's decision."""
+        asked = {seat for seat in pending if seat not in automatic}
+        started = asked - self.asked
+        self.asked = asked
+        if started:
+            self.waits += 1
+            self.by_kind[pending[min(started)].kind] += 1
+        return started
+
+
+@dataclass
+class PacedGame:
+    """One self-played game: its playout and its waits."""
+
+    playout: Playout
+    waits: WaitCounter
+    #: automatic answers given, by their source ("autopass", "standing")
+    automatic: Counter[str]
+
+
+def automatic_answer(
+    game: Game, playout: Playout, seat: int, decision: Decision, orders: Orders | None, autopass: bool
+) -> tuple[str, str] | None:
+    """(the answer, its source) that the host gives for the seat without asking it, or None: ask."""
+    state = playout.state
+    if autopass and (passed := game.auto_pass(state, seat)) is not None:
+        return passed, "autopass"
+    if orders:
+        legal = game.legal_actions(state, seat)
+        answer = standing_answer(game, game.view(state, seat), seat, decision, legal, orders)
+        if answer is not None:
+            return answer, "standing"
+    return None
+
+
+def paced_play(
+    game: Game,
+    num_players: int,
+    seed: int,
+    level: str,
+    orders: Mapping[int, Orders] | None = None,
+    autopass: bool = False,
+    max_actions: int = 100_000,
+) -> PacedGame:
+    """Self-play with the AI ``level`` for every seat, counting waits. Automatic answers (the auto-pass when
+    ``autopass``, each seat's standing ``orders``) are given first and start no wait; the AI decides everything
+    else, one seat at a time (the lowest asked seat first)."""
+    playout = start(game, num_players, {}, seed)
+    chooser = random.Random(seed)
+    counter = WaitCounter()
+    automatic: Counter[str] = Counter()
+    for _ in range(max_actions):
+        pending = game.pending(playout.state)
+        if not pending:
+            break
+        answers = {
+            seat: found
+            for seat, decision in pending.items()
+            if (found := automatic_answer(game, playout, seat, decision, (orders or {}).get(seat), autopass))
+        }
+        counter.observe(pending, answers)
+        if answers:
+            seat = min(answers)
+            action, source = answers[seat]
+            automatic[source] += 1
+        else:
+            seat = min(pending)
+            legal = game.legal_actions(playout.state, seat)
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                action = game.choose_action(game.view(playout.state, seat), seat, legal, level, chooser)
+        step(game, playout, seat, action)
+    return PacedGame(playout, counter, automatic)
