@@ -5,7 +5,7 @@ holds game logic. Every change is one storage transaction: event(s), version bum
 outbox rows of the messages it causes. Deliveries returned to the caller are those outbox rows.
 
 The parts live in ``bot/hosting``: ``core`` (load, store, deliveries), ``lobby``, ``play``, ``deadlines``,
-``table`` (resign, votes, substitutes) and ``queries``.
+``table`` (resign, votes, substitutes), ``queries`` and ``standing`` (standing orders).
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ from .hosting.deadlines import DeadlinesMixin
 from .hosting.lobby import LobbyMixin
 from .hosting.play import PlayMixin
 from .hosting.queries import QueriesMixin
+from .hosting.standing import StandingMixin
 from .hosting.table import TableMixin
 from .models import Actor, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo, Snapshot
 
 
-class Host(LobbyMixin, PlayMixin, DeadlinesMixin, TableMixin, QueriesMixin):
+class Host(LobbyMixin, PlayMixin, DeadlinesMixin, TableMixin, QueriesMixin, StandingMixin):
     """The one service every front-end drives (see the module docstring)."""
 
 

@@ -15,6 +15,7 @@ from rules.engine import (
     listing,
 )
 from rules.engine.rng import seed_scheme
+from rules.engine.standing import describe_orders
 
 from ..models import Actor, Choice, GameInfo, HostError, Prompt, Snapshot
 from ..storage import Store
@@ -111,6 +112,11 @@ class QueriesMixin(HostCore):
                 text += f" You have sealed your choice ({kind_words(decision.kind)}); waiting for {waiting}."
             else:
                 text += f" Your decision: {decision.prompt}"
+        if live.game.standing_topics and live.row["status"] not in OVER:
+            orders = describe_orders(live.game, live.orders.get(actor.user_id, {}))
+            set_orders = [line for line in orders if not line.endswith(": ask me")]
+            text += "\nYour standing orders: " + ("; ".join(set_orders) or "none (every decision asks you)")
+            text += ". /orders changes them."
         return Snapshot(live.row["kind"], self._named(live, text), self._view(live, seat.seat))
 
     async def prompt_of(self, game_id: int, user_id: str) -> Prompt | None:
