@@ -208,6 +208,11 @@ class Game(ABC):
         message per round; None (the default) for a game without rounds."""
         return None
 
+    def progress(self, state: State) -> float | None:
+        """The fraction of the game played (0 to 1) where the rules can tell (rounds of a fixed number), for
+        the host's estimate of the time to finish; None (the default) when they cannot."""
+        return None
+
     # ---- time, undo, AI -----------------------------------------------------------------------------------
     def on_deadline(self, state: State, seat: int) -> str | None:
         """The action taken for ``seat`` when its decision expires, or None (the others may claim)."""

@@ -9,12 +9,14 @@ answer (an automatic pass, a standing order) is no wait.
 from __future__ import annotations
 
 import random
+import statistics
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .core import Decision, Game
-from .playout import Playout, start, step
+from .core import Decision, Game, State
+from .playout import Playout, Recorded, start, step
+from .rng import ReplayRng
 from .standing import Orders, standing_answer
 
 
@@ -103,3 +105,44 @@ def paced_play(
                 action = game.choose_action(game.view(playout.state, seat), seat, legal, level, chooser)
         step(game, playout, seat, action)
     return PacedGame(playout, counter, automatic)
+
+
+def timed_waits(
+    game: Game,
+    state: State,
+    events: Iterable[tuple[Recorded, float]],
+    started: float,
+    automatic: Collection[int] = (),
+) -> tuple[WaitCounter, list[tuple[int, float]]]:
+    """Replay a stored log (each recorded action with the time it was stored) from ``state`` (stored at
+    ``started``), counting its waits; returns the counter and, per wait that ended, (seat, seconds until that
+    seat's first answer). ``automatic``: seats that never make anyone wait (AI seats)."""
+    counter = WaitCounter()
+    since: dict[int, float] = {}
+    samples: list[tuple[int, float]] = []
+    moment = started
+    for record, stored_at in events:
+        for seat in counter.observe(game.pending(state), automatic):
+            since[seat] = moment
+        seat = record.seat or 0
+        if seat in since:
+            samples.append((seat, max(0.0, stored_at - since.pop(seat))))
+        state = game.apply(state, seat, record.action, ReplayRng(list(record.draws))).state
+        moment = stored_at
+    counter.observe(game.pending(state), automatic)
+    return counter, samples
+
+
+def expected_waits(game: Game, num_players: int, seeds: int = 3) -> float:
+    """The median waits of a whole game in self-play with the game's simplest AI level and the automatic pass
+    (for a game whose progress the rules cannot tell)."""
+    level = game.ai_levels[-1] if game.ai_levels else "random"
+    return statistics.median(
+        paced_play(game, num_players, seed, level, autopass=True).waits.waits for seed in range(1, seeds + 1)
+    )
+
+
+def quantile(ordered: list[float], fraction: float) -> float:
+    """The value ``fraction`` of the way through sorted values (nearest rank)."""
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]

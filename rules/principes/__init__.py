@@ -145,6 +145,13 @@ class Principes(Game):
         card = (state.get("history") or {}).get("revealed")
         return RoundStatus(state["round"], state["period"], self.describe(state, card) if card else None)
 
+    def progress(self, state: State) -> float | None:
+        """Rounds played of the last Round planned (the game may end sooner, at a coronation)."""
+        play_state = state.get("play") if state else None
+        if not play_state or "round" not in state:
+            return None
+        return min(1.0, (state["round"] - 1) / max(1, play_state["last_round"]))
+
     def secrets(self, state: State, seat: int) -> list[str]:
         """The seat's card instance ids and sealed plan: no other seat, nor the public, may see them."""
         if not 0 <= seat < len(state["seats"]):
