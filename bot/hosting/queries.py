@@ -57,8 +57,10 @@ def _expected_waits(game_key: str, players: int) -> float:
 
 def _duration(seconds: float) -> str:
     """A span as a person says it: "40 min", "5 h", "3 days"."""
+    if seconds < 60:
+        return "under a minute"
     if seconds < 3600:
-        return f"{max(1, round(seconds / 60))} min"
+        return f"{round(seconds / 60)} min"
     if seconds < 48 * 3600:
         return f"{round(seconds / 3600)} h"
     return f"{round(seconds / 86400)} days"

@@ -49,6 +49,8 @@ class PacedGame:
     waits: WaitCounter
     #: automatic answers given, by their source ("autopass", "standing")
     automatic: Counter[str]
+    #: decision kinds answered by a standing order, and how often
+    by_order: Counter[str] = field(default_factory=Counter)
 
 
 def automatic_answer(
@@ -82,6 +84,7 @@ def paced_play(
     chooser = random.Random(seed)
     counter = WaitCounter()
     automatic: Counter[str] = Counter()
+    by_order: Counter[str] = Counter()
     for _ in range(max_actions):
         pending = game.pending(playout.state)
         if not pending:
@@ -96,6 +99,8 @@ def paced_play(
             seat = min(answers)
             action, source = answers[seat]
             automatic[source] += 1
+            if source == "standing":
+                by_order[pending[seat].kind] += 1
         else:
             seat = min(pending)
             legal = game.legal_actions(playout.state, seat)
@@ -104,7 +109,7 @@ def paced_play(
             else:
                 action = game.choose_action(game.view(playout.state, seat), seat, legal, level, chooser)
         step(game, playout, seat, action)
-    return PacedGame(playout, counter, automatic)
+    return PacedGame(playout, counter, automatic, by_order)
 
 
 def timed_waits(
