@@ -36,7 +36,9 @@ def _alice_answer(kind: str, choices: list[str], done: set[str]) -> str:
     if kind == "movement" and "move knight lelovia cracovia" in choices and "attacked" not in done:
         done.add("attacked")
         return "move knight lelovia cracovia"
-    return next((word for word in ("pass", "done", "keep", "deny", "direction cw") if word in choices), choices[0])
+    return next(
+        (word for word in ("pass", "done", "keep", "deny", "direction cw") if word in choices), choices[0]
+    )
 
 
 async def test_consent_and_window_orders_answer_while_the_player_is_away(
@@ -62,6 +64,7 @@ async def test_consent_and_window_orders_answer_while_the_player_is_away(
     host = table.running.host
     by_order: list[str] = []
     done: set[str] = set()
+
     async def open_prompt(user: FakeUser) -> Prompt | None:
         prompt = await host.prompt_of(game_id, str(user.id))
         if prompt is not None and prompt.sealed and await host.has_sealed(game_id, str(user.id)):

@@ -76,7 +76,9 @@ async def test_an_order_answers_as_the_players_click_would(host: Host, clock, or
     assert (1, "pick 1", BOB.user_id) in events  # stored as bob's own move (so /undo treats it as his)
 
 
-async def test_an_order_whose_answer_is_illegal_leaves_the_player_asked(host: Host, clock, ordered_game) -> None:
+async def test_an_order_whose_answer_is_illegal_leaves_the_player_asked(
+    host: Host, clock, ordered_game
+) -> None:
     game_id = await _start(host, CHANNEL, ordered_game.key)
     await host.set_order(CHANNEL, BOB, "pick", "bogus")
     await host.act(game_id, ALICE, "pick 3")
