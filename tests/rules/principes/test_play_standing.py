@@ -11,7 +11,7 @@ import pytest
 
 from rules.engine import Decision, OptionError, ReplayRng, get_game
 from rules.engine.pace import paced_play
-from rules.engine.playout import replay, step, start
+from rules.engine.playout import replay, start, step
 from rules.engine.standing import Order, check_order, standing_answer
 
 GAME = get_game("principes")
