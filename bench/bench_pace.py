@@ -15,7 +15,7 @@ from rules.engine.pace import PacedGame, paced_play
 from rules.engine.standing import Order, Orders, describe_orders
 
 #: seeds per game and player count (each played twice: baseline and pace features on)
-SEEDS = 5
+SEEDS = 9
 GOAL_RATIO = 0.5
 #: (game, player counts, AI level): the cheapest searching level that plays every game to its end
 GAMES = (
