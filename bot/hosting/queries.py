@@ -14,6 +14,7 @@ from rules.engine import (
     available_games,
     get_game,
     listing,
+    plural,
 )
 from rules.engine.pace import expected_waits, quantile, timed_waits
 from rules.engine.playout import setup_state
@@ -182,8 +183,12 @@ class QueriesMixin(HostCore):
         start = setup_state(game, players, json.loads(live.row["options"]), events[0])
         ai_seats = [seat.seat for seat in live.seats if seat.is_ai]
         timed = [(event, event.created_at) for event in events[1:]]
+        sealed = await self.store.fetchall(
+            "SELECT decision_id, seat, created_at FROM sealed WHERE game_id = ?", (live.id,)
+        )
+        answered_at = {(row["decision_id"], row["seat"]): row["created_at"] for row in sealed}
         counter, samples = await asyncio.to_thread(
-            timed_waits, game, start, timed, events[0].created_at, ai_seats
+            timed_waits, game, start, timed, events[0].created_at, ai_seats, answered_at
         )
         share = game.progress(live.state)
         if share is not None and share > 0:
@@ -194,8 +199,8 @@ class QueriesMixin(HostCore):
         times = sorted(seconds for _seat, seconds in samples)
         if len(times) < 2:
             return (
-                f"Time to finish: about {round(to_come)} more waits for a player; too few answers yet "
-                "to say how long they take."
+                f"Time to finish: about {plural(round(to_come), 'more wait')} for a player; too few answers "
+                "yet to say how long they take."
             )
         median, low, high = (quantile(times, q) for q in (0.5, 0.25, 0.75))
         per_seat: dict[int, float] = {}
@@ -204,7 +209,7 @@ class QueriesMixin(HostCore):
         slowest = max(per_seat, key=lambda seat: per_seat[seat])
         return (
             f"Time to finish: about {_duration(to_come * median)} (range {_duration(to_come * low)} to "
-            f"{_duration(to_come * high)}): about {round(to_come)} more waits for a player, at this game's "
+            f"{_duration(to_come * high)}): about {plural(round(to_come), 'more wait')} for a player, at this game's "
             f"median answer time of {_duration(median)} ({len(times)} answers so far). "
             f"{live.seats[slowest].name} holds the game up most ({_duration(per_seat[slowest])} of waiting so far)."
         )

@@ -118,20 +118,26 @@ def timed_waits(
     events: Iterable[tuple[Recorded, float]],
     started: float,
     automatic: Collection[int] = (),
+    answered_at: Mapping[tuple[str, int], float] | None = None,
 ) -> tuple[WaitCounter, list[tuple[int, float]]]:
     """Replay a stored log (each recorded action with the time it was stored) from ``state`` (stored at
     ``started``), counting its waits; returns the counter and, per wait that ended, (seat, seconds until that
-    seat's first answer). ``automatic``: seats that never make anyone wait (AI seats)."""
+    seat's first answer). ``automatic``: seats that never make anyone wait (AI seats); ``answered_at``: when a
+    seat really answered a decision (decision id, seat), where that is earlier than its event (a sealed choice is
+    stored when the last seat seals)."""
     counter = WaitCounter()
     since: dict[int, float] = {}
     samples: list[tuple[int, float]] = []
     moment = started
     for record, stored_at in events:
-        for seat in counter.observe(game.pending(state), automatic):
+        pending = game.pending(state)
+        for seat in counter.observe(pending, automatic):
             since[seat] = moment
         seat = record.seat or 0
+        decision = pending.get(seat)
+        answered = (answered_at or {}).get((decision.id, seat), stored_at) if decision else stored_at
         if seat in since:
-            samples.append((seat, max(0.0, stored_at - since.pop(seat))))
+            samples.append((seat, max(0.0, answered - since.pop(seat))))
         state = game.apply(state, seat, record.action, ReplayRng(list(record.draws))).state
         moment = stored_at
     counter.observe(game.pending(state), automatic)

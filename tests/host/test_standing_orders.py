@@ -151,3 +151,23 @@ async def test_principes_plan_phase_ends_when_the_last_plan_is_sealed(host: Host
     )
     pending_ids = {decision.id for decision in live.game.pending(live.state).values()}
     assert all(row["decision_id"] in pending_ids for row in plan_timers)
+
+
+async def test_status_estimates_the_time_to_finish_from_the_games_own_answers(
+    host: Host, clock, ordered_game
+) -> None:
+    """Two rounds in which alice answers within an hour and bob after ten: /game status names bob as the seat
+    that holds the game up, from the times each sealed choice was made (not when the reveal stored them)."""
+    game_id = await _start(host, CHANNEL, ordered_game.key)
+    for _ in range(2):
+        clock.advance(3600)
+        await host.act(game_id, ALICE, "pick 3")
+        clock.advance(9 * 3600)
+        await host.act(game_id, BOB, "pick 3")  # the same pick: nobody scores, the game goes on
+    status = await host.status(CHANNEL)
+    estimate = next(line for line in status.splitlines() if line.startswith("Time to finish"))
+    # bob, asked again the moment he answered round 1, was not "away" for round 2 (no new wait)
+    assert (
+        "(3 answers so far)" in estimate and "bob holds the game up most (10 h of waiting so far)" in estimate
+    )
+    assert "median answer time of 1 h" in estimate and "for a player" in estimate
