@@ -202,7 +202,7 @@ allow|deny' stays the public answer of the rules); card windows (before and afte
 cancelling a Court card, blocking a Neighbour), pass unless an answer would play a card you marked (by id, title,
 or a whole deck: battle, court, neighbour); Council cards: this implementation's Council has no vote (its host
 leads it on the tracks, 35), so the order is "keep my cards" (done) unless a card you marked could be pledged or
-played; Taxes, collect at once; the Princess's card, Court or Neighbour; and for the Princess mission, the
+played, or "pledge": every card you can, each for its first support track, for your own support ("for myself"); Taxes, collect at once; the Princess's card, Court or Neighbour; and for the Princess mission, the
 discard to a foreign Princess, Release, Division, Urbanization, History builds and choices, the Teutonic call and
 rerolling or flipping a die, what a missed deadline gives (see Deadlines).
 """

@@ -9,7 +9,7 @@ topic of each kind; ``decisions.standing_answer`` reads it).
   pass unless an answer offered would play a card I marked / ask me.
 - ``council`` (the Council's and the Common Council's card phase): this implementation's Council has no vote
   (the host leads it on the tracks, resolution 35), so the order is: keep my cards (``done``) unless one I
-  marked could be pledged or played / ask me.
+  marked could be pledged or played / pledge every card I can for my own support ("for myself") / ask me.
 - ``taxes``: collect at once / ask me. ``princess``: my own Capital (the deadline default) / ask me.
   ``princess_draw``: a Court card / a Neighbour card / ask me.
 - the other recurring decisions (``release``, ``division``, ``urbanization``, ``history_build``,
@@ -106,6 +106,14 @@ def _unless_marked(closing: str) -> Answerer:
     return answer
 
 
+def _council(view: View, code: str, offered: list[str], order: Order) -> str | None:
+    """``keep``: done unless a marked card could be pledged or played; ``pledge``: each card for its first
+    support track, one decision after the other, then done."""
+    if order.choice == "pledge":
+        return next((action for action in offered if action.startswith("pledge ")), "done")
+    return _unless_marked("done")(view, code, offered, order)
+
+
 def _the_answer(view: View, code: str, offered: list[str], order: Order) -> str | None:
     """The choice is the action itself (``collect``, ``draw court``)."""
     return {"collect": "collect", "court": "draw court", "neighbour": "draw neighbour"}.get(order.choice)
@@ -139,7 +147,11 @@ TOPICS = (
     Topic(
         "council",
         "Council cards",
-        ((ASK, "ask me"), ("keep", "keep my cards unless I could pledge or play one I marked")),
+        (
+            (ASK, "ask me"),
+            ("keep", "keep my cards unless I could pledge or play one I marked"),
+            ("pledge", "pledge every card I can for my own support, then done"),
+        ),
         {"keep": "cards"},
         read_card_mark,
     ),
@@ -164,7 +176,7 @@ TOPICS = (
 ANSWERERS: dict[str, Answerer] = {
     "consent": _consent,
     "windows": _unless_marked("pass"),
-    "council": _unless_marked("done"),
+    "council": _council,
     "taxes": _the_answer,
     "princess_draw": _the_answer,
 }

@@ -136,3 +136,28 @@ def test_marks_and_names_are_read_or_refused() -> None:
         check_order(GAME, "consent", "named", ["Atlantis"])
     with pytest.raises(OptionError, match="takes no names"):
         check_order(GAME, "taxes", "collect", ["pma"])
+
+
+@pytest.mark.parametrize(
+    ("choice", "marks", "answer"),
+    [
+        ("keep", (), "done"),
+        ("keep", ("c16b",), None),
+        ("pledge", (), "pledge c16b people"),
+    ],
+)
+def test_council_order(choice: str, marks: tuple[str, ...], answer: str | None) -> None:
+    decision = Decision("k-1", "council", "Council")
+    legal = ["pledge c16b people", "pledge c16b clergy", "done", "sell c16b"]
+    orders = {"council": Order(choice, marks)}
+    assert standing_answer(GAME, _window_view(), 0, decision, legal, orders) == answer
+
+
+def test_a_council_pledged_by_order_replays_as_clicks() -> None:
+    orders = {seat: {"council": Order("pledge")} for seat in range(PLAYERS)}
+    for seed in SEEDS:
+        paced = paced_play(GAME, PLAYERS, seed, "basic", orders)
+        if paced.by_order["council"] or paced.by_order["common_council"]:
+            assert _clicked(paced.playout) == paced.playout.state
+            return
+    raise AssertionError("no Council answered by order")
