@@ -159,6 +159,8 @@ class Change:
     statements: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
     #: deadline offers this change makes (a deadline armed in the same change does not close them)
     offers: set[str] = field(default_factory=set)
+    #: seats whose standing orders must not answer their current decision (they just took an answer back)
+    orders_off: set[int] = field(default_factory=set)
 
 
 class HostCore(ABC):
@@ -785,7 +787,7 @@ class HostCore(ABC):
         pending = live.game.pending(live.state)
         rows = await db.fetchall(
             "SELECT id, seat, decision_id, kind FROM timers WHERE game_id = ? "
-            "AND kind IN ('reminder', 'deadline', 'autopass', 'standing')",
+            "AND kind IN ('reminder', 'deadline', 'autopass', 'standing', 'standing_off')",
             (live.id,),
         )
         armed, stale = set(), []
@@ -819,7 +821,12 @@ class HostCore(ABC):
                 delay = self.autopass_rng.uniform(*AUTOPASS_DELAY)
                 new.append((live.id, "autopass", seat, decision.id, now + delay))
             user = live.seats[seat].user_id or ""
-            if (seat, "standing") not in armed and not passes and user in orders:
+            if seat in change.orders_off and (seat, "standing_off") not in armed:
+                # a marker that lives as long as the decision: its orders stay silent until the next one
+                new.append((live.id, "standing_off", seat, decision.id, now + live.row["deadline_seconds"]))
+                armed.add((seat, "standing_off"))
+            silenced = (seat, "standing_off") in armed
+            if (seat, "standing") not in armed and not passes and not silenced and user in orders:
                 if self._standing_action(live, seat, decision, orders[user]) is not None:
                     # the auto-pass's random moment: an order's answer tells the table nothing by its timing
                     delay = self.autopass_rng.uniform(*AUTOPASS_DELAY)

@@ -86,6 +86,8 @@ class DeadlinesMixin(HostCore):
             return await self._remind(live, seat, decision, timer), False
         if timer["kind"] == "autopass":
             return await self._autopass(live, seat), True
+        if timer["kind"] == "standing_off":
+            return [], False  # only a marker: the decision it silenced is still open
         if timer["kind"] == "standing":
             return await self._answer_by_order(live, seat, decision), True
         return await self._expire(live, seat, decision), True

@@ -5,12 +5,13 @@ sees them; a phase ends the moment its last seat answers (ready barriers), never
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from bot.host import Host, HostError
-from rules.engine import Decision, View
+from rules.engine import Decision, State, View
 from rules.engine.registry import register, unregister
 from rules.engine.standing import ASK, Orders, Topic
 from tests.conftest import ALICE, BOB, CAROL
@@ -33,6 +34,26 @@ class OrderedGuess(SealedGuess):
     ) -> str | None:
         order = orders.get("pick")
         return {"low": "pick 1", "bogus": "pick 9"}.get(order.choice) if order else None
+
+
+class OpenOrderedGuess(OrderedGuess):
+    """The same game with open (not sealed) picks that a player may take back."""
+
+    key = "test-open-ordered-guess"
+
+    def pending(self, state: State) -> dict[int, Decision]:
+        return {seat: replace(decision, sealed=False) for seat, decision in super().pending(state).items()}
+
+    def can_undo(self, state_before: State, seat: int, action: str) -> bool:
+        return True
+
+
+@pytest.fixture
+def open_game() -> Any:
+    game = OpenOrderedGuess()
+    register(game)
+    yield game
+    unregister(game.key)
 
 
 @pytest.fixture
@@ -171,3 +192,27 @@ async def test_status_estimates_the_time_to_finish_from_the_games_own_answers(
         "(3 answers so far)" in estimate and "bob holds the game up most (10 h of waiting so far)" in estimate
     )
     assert "median answer time of 1 h" in estimate and "for a player" in estimate
+
+
+async def test_an_answer_taken_back_is_not_given_again_by_the_order(host: Host, clock, open_game) -> None:
+    """Undo works as before: bob takes back what his order answered, and the order stays silent until his next
+    decision, so he chooses himself."""
+    game_id = await _start(host, CHANNEL, open_game.key)
+    await host.set_order(CHANNEL, BOB, "pick", "low")
+    await host.act(game_id, ALICE, "pick 3")
+    clock.advance(120)
+    await host.fire_due_timers()
+    assert (await host._load(game_id)).state["round"] == 2  # bob's order picked 1
+    await host.undo(CHANNEL, BOB)
+    assert (await host.prompt_of(game_id, BOB.user_id)) is not None
+    clock.advance(3600)
+    await host.fire_due_timers()
+    assert (await host._load(game_id)).state["round"] == 1  # still his to choose
+    await host.act(game_id, BOB, "pick 2")
+    live = await host._load(game_id)
+    assert live.state["round"] == 2 and live.state["revealed"][-1] == [3, 2]
+    # his next decision is answered by the order again
+    await host.act(game_id, ALICE, "pick 3")
+    clock.advance(120)
+    await host.fire_due_timers()
+    assert (await host._load(game_id)).state["round"] == 3
