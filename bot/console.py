@@ -50,6 +50,7 @@ Commands (the same words as on Discord):
   /log [N]            the last N log lines                         /undo          take back your last move
   /catchup            what happened since your last move, with the boards then and now
   /rules [GAME [PART]] rules notes (PART: a section, or all)       /as NAME       type as another player
+  /orders [TOPIC CHOICE [NAMES, ...]]  your standing orders (answers given in advance), or set one
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
 
@@ -181,6 +182,8 @@ class Console:
         elif command == "/leaderboard" and args:
             standings = await leaderboard(self.host.store, args[0])
             self.write(leaderboard_text(args[0], standings, "all servers").replace("**", ""))
+        elif command == "/orders":
+            await self._orders(args, actor)
         elif command == "/as" and args:
             self.speaker = args[0]
             self.write(f"Now typing as {self.speaker}.")
@@ -188,6 +191,18 @@ class Console:
             self.write(HELP)
         else:
             raise HostError(f"Unknown command {command}. /help lists the commands.")
+
+    async def _orders(self, args: list[str], actor: Actor) -> None:
+        """``/orders`` lists the speaker's standing orders; ``/orders TOPIC CHOICE [NAMES, ...]`` sets one."""
+        if not args:
+            text = await self.host.orders_text(CHANNEL, actor)
+        elif len(args) == 1:
+            raise HostError(
+                "Give a topic and a choice, e.g. /orders consent deny (/orders lists the topics)."
+            )
+        else:
+            text = await self.host.set_order(CHANNEL, actor, args[0], args[1], " ".join(args[2:]))
+        self.write(f"(private to {actor.name}) {text}")
 
     async def _game(self, args: list[str], actor: Actor) -> None:
         """``/game SUB ...``: one small method per sub-command (the table below)."""

@@ -5,7 +5,8 @@ holds game logic. Every change is one storage transaction: event(s), version bum
 outbox rows of the messages it causes. Deliveries returned to the caller are those outbox rows.
 
 The parts live in ``bot/hosting``: ``core`` (load, store, deliveries), ``lobby``, ``play``, ``deadlines``,
-``table`` (resign, votes, substitutes), ``queries`` and ``catchup`` (the digest since a player's last move).
+``table`` (resign, votes, substitutes), ``queries``, ``catchup`` (the digest since a player's last move) and
+``standing`` (standing orders).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from .hosting.deadlines import DeadlinesMixin
 from .hosting.lobby import LobbyMixin
 from .hosting.play import PlayMixin
 from .hosting.queries import QueriesMixin
+from .hosting.standing import StandingMixin
 from .hosting.table import TableMixin
 from .models import Actor, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo, Snapshot
 
 
-class Host(LobbyMixin, PlayMixin, DeadlinesMixin, TableMixin, QueriesMixin, CatchUpMixin):
+class Host(LobbyMixin, PlayMixin, DeadlinesMixin, TableMixin, QueriesMixin, CatchUpMixin, StandingMixin):
     """The one service every front-end drives (see the module docstring)."""
 
 

@@ -39,6 +39,7 @@ from rules.engine import (
     name_seats,
 )
 from rules.engine.playout import replay_from, setup_state
+from rules.engine.standing import Order, Orders, standing_answer
 
 from ..models import Actor, Attachment, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
 from ..ratings import record_result, seat_sides
@@ -139,6 +140,8 @@ class Live:
     #: seated users who asked for turn DMs, and those who turned automatic passing off (/settings)
     dm_users: set[str] = field(default_factory=set)
     autopass_off: set[str] = field(default_factory=set)
+    #: user id -> that player's standing orders in this game (``rules.engine.standing``); never shown to others
+    orders: dict[str, dict[str, Order]] = field(default_factory=dict)
     #: after a store that changed more than the state: the new state, until the row and seats are re-read
     pending_state: State | None = None
     pending_seq: int = -1
@@ -166,6 +169,8 @@ class Change:
     offers: set[str] = field(default_factory=set)
     #: the statements end the game (resignation, claim, agreed draw): its result is recorded with them
     finishes: bool = False
+    #: seats whose standing orders must not answer their current decision (they just took an answer back)
+    orders_off: set[int] = field(default_factory=set)
 
 
 class HostCore(ABC):
@@ -280,8 +285,31 @@ class HostCore(ABC):
         live.autopass_off = {
             row["user_id"] for row in rows if row["key"] == "autopass" and row["value"] == "off"
         }
+        live.orders = await self._game_orders(self.store, game_id)
         self._known[game_id] = live
         return live
+
+    @staticmethod
+    async def _game_orders(db: Connection | Store, game_id: int) -> dict[str, dict[str, Order]]:
+        """Every player's standing orders in the game, by user id."""
+        rows = await db.fetchall(
+            "SELECT user_id, topic, choice, names FROM standing_orders WHERE game_id = ?", (game_id,)
+        )
+        found: dict[str, dict[str, Order]] = {}
+        for row in rows:
+            names = tuple(str(name) for name in json.loads(row["names"]))
+            found.setdefault(row["user_id"], {})[row["topic"]] = Order(row["choice"], names)
+        return found
+
+    @staticmethod
+    def _standing_action(live: Live, seat: int, decision: Decision, orders: Orders | None) -> str | None:
+        """The answer the seat's standing orders give for its decision now (from the seat's view and legal
+        actions only; an order that would give an illegal answer gives none: the player is asked)."""
+        if not orders or live.seats[seat].is_ai:
+            return None
+        game, state = live.game, live.state
+        legal = game.legal_actions(state, seat)
+        return standing_answer(game, game.view(state, seat), seat, decision, legal, orders)
 
     async def _rebuild(self, game: Game, row: dict[str, Any]) -> tuple[State, int]:
         """Latest snapshot, then the events after it, each with the chance results it recorded."""
@@ -647,12 +675,16 @@ class HostCore(ABC):
             wants_dm = game.hidden_information or decision.sealed or live.seats[seat].user_id in live.dm_users
             if live.seats[seat].is_ai or not wants_dm:
                 continue
-            private = self._private(
-                live,
-                seat,
-                f"{game.title} #{live.id}: {decision.prompt}",
-                prompt=self.prompt_for(live, seat, decision),
+            text = f"{game.title} #{live.id}: {decision.prompt}"
+            standing = self._standing_action(
+                live, seat, decision, live.orders.get(live.seats[seat].user_id or "")
             )
+            if standing is not None:
+                text += (
+                    f"\nYour standing order answers this in a moment: {game.describe(state, standing)} "
+                    "(answer yourself first to choose otherwise; /orders changes your orders)."
+                )
+            private = self._private(live, seat, text, prompt=self.prompt_for(live, seat, decision))
             if private:
                 private.catchup = True
                 change.deliveries.append(private)
@@ -811,7 +843,7 @@ class HostCore(ABC):
         pending = live.game.pending(live.state)
         rows = await db.fetchall(
             "SELECT id, seat, decision_id, kind FROM timers WHERE game_id = ? "
-            "AND kind IN ('reminder', 'deadline', 'autopass')",
+            "AND kind IN ('reminder', 'deadline', 'autopass', 'standing', 'standing_off')",
             (live.id,),
         )
         armed, stale = set(), []
@@ -824,6 +856,7 @@ class HostCore(ABC):
         if stale:
             await db.executemany("DELETE FROM timers WHERE id = ?", stale)
         new = []
+        orders = await self._game_orders(db, live.id) if pending else {}
         for seat, decision in pending.items():
             if live.seats[seat].is_ai:
                 continue
@@ -838,10 +871,22 @@ class HostCore(ABC):
                     (live.id, "deadline", seat, decision.id, now + span),
                 ]
             wants_autopass = live.seats[seat].user_id not in live.autopass_off
-            if (seat, "autopass") not in armed and wants_autopass and live.game.auto_pass(live.state, seat):
+            passes = wants_autopass and live.game.auto_pass(live.state, seat) is not None
+            if (seat, "autopass") not in armed and passes:
                 # a random moment, so that being passed at once does not tell the table the hand is empty
                 delay = self.autopass_rng.uniform(*AUTOPASS_DELAY)
                 new.append((live.id, "autopass", seat, decision.id, now + delay))
+            user = live.seats[seat].user_id or ""
+            if seat in change.orders_off and (seat, "standing_off") not in armed:
+                # a marker that lives as long as the decision: its orders stay silent until the next one
+                new.append((live.id, "standing_off", seat, decision.id, now + live.row["deadline_seconds"]))
+                armed.add((seat, "standing_off"))
+            silenced = (seat, "standing_off") in armed
+            if (seat, "standing") not in armed and not passes and not silenced and user in orders:
+                if self._standing_action(live, seat, decision, orders[user]) is not None:
+                    # the auto-pass's random moment: an order's answer tells the table nothing by its timing
+                    delay = self.autopass_rng.uniform(*AUTOPASS_DELAY)
+                    new.append((live.id, "standing", seat, decision.id, now + delay))
         if new:
             await db.executemany(
                 "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, ?, ?, ?, ?)", new

@@ -20,6 +20,7 @@ from .core import (
     Live,
     StaleGame,
     TimerClaim,
+    kind_words,
     log,
     offer_key,
 )
@@ -85,6 +86,10 @@ class DeadlinesMixin(HostCore):
             return await self._remind(live, seat, decision, timer), False
         if timer["kind"] == "autopass":
             return await self._autopass(live, seat), True
+        if timer["kind"] == "standing_off":
+            return [], False  # only a marker: the decision it silenced is still open
+        if timer["kind"] == "standing":
+            return await self._answer_by_order(live, seat, decision), True
         return await self._expire(live, seat, decision), True
 
     async def _close_idle_lobby(self, live: Live) -> list[Delivery]:
@@ -122,6 +127,32 @@ class DeadlinesMixin(HostCore):
         if action is None or live.seats[seat].user_id in live.autopass_off:
             return []
         return await self._act_locked(live, seat, "autopass", action, None, parsed=True)
+
+    async def _answer_by_order(self, live: Live, seat: int, decision: Decision) -> list[Delivery]:
+        """The seat's standing order answers its decision, exactly as the player's click would (the event is
+        theirs, so /undo treats it as theirs); the order is read again now, so an order changed or withdrawn
+        since the timer was set is honoured, and an order whose answer is no longer legal leaves the player
+        asked. Only the owner is told that the order answered."""
+        user = live.seats[seat].user_id
+        orders = (await self._game_orders(self.store, live.id)).get(user or "")
+        action = self._standing_action(live, seat, decision, orders)
+        if user is None or action is None:
+            return []
+        change = Change()
+        note = self._private(
+            live,
+            seat,
+            f"{live.game.title} #{live.id}: answered by standing order ({kind_words(decision.kind)}): "
+            f"{live.game.describe(live.state, action)}. /orders changes your orders.",
+            with_view=False,
+        )
+        if note is not None:
+            change.deliveries.append(note)
+        try:
+            return await self._act_locked(live, seat, user, action, decision.id, parsed=True, change=change)
+        except HostError as error:  # refused after all: the player is asked as before
+            log.info("standing order of game %s seat %s refused: %s", live.id, seat, error)
+            return []
 
     async def _remind(
         self, live: Live, seat: int, decision: Decision, timer: dict[str, Any]

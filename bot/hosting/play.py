@@ -358,6 +358,8 @@ class PlayMixin(HostCore):
             if not live.game.can_undo(state_before, seat.seat, last.action):
                 raise HostError(f"{live.game.title} does not allow taking that move back.")
             change = Change()
+            # the player is here and took an answer back: their standing orders do not give it again
+            change.orders_off.add(seat.seat)
             change.statements += [
                 ("UPDATE events SET undone = 1 WHERE game_id = ? AND seq = ?", (live.id, last.seq)),
                 ("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (live.id, last.seq)),

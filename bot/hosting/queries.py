@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 from collections.abc import Collection
@@ -13,8 +14,12 @@ from rules.engine import (
     available_games,
     get_game,
     listing,
+    plural,
 )
+from rules.engine.pace import expected_waits, quantile, timed_waits
+from rules.engine.playout import setup_state
 from rules.engine.rng import seed_scheme
+from rules.engine.standing import describe_orders
 
 from ..models import Actor, Choice, GameInfo, HostError, Prompt, Snapshot
 from ..ratings import RATING_RULES
@@ -44,6 +49,23 @@ async def games_awaiting_ai(store: Store) -> list[int]:
         "AND g.id NOT IN (SELECT t.game_id FROM timers t) ORDER BY g.id"
     )
     return [row["id"] for row in rows]
+
+
+@functools.cache
+def _expected_waits(game_key: str, players: int) -> float:
+    """A whole game's waits in self-play (cached: a few seconds of play, once per game and player count)."""
+    return expected_waits(get_game(game_key), players)
+
+
+def _duration(seconds: float) -> str:
+    """A span as a person says it: "40 min", "5 h", "3 days"."""
+    if seconds < 60:
+        return "under a minute"
+    if seconds < 3600:
+        return f"{round(seconds / 60)} min"
+    if seconds < 48 * 3600:
+        return f"{round(seconds / 3600)} h"
+    return f"{round(seconds / 86400)} days"
 
 
 def notes_sections(notes: str) -> tuple[str, list[tuple[str, str, str]]]:
@@ -112,6 +134,11 @@ class QueriesMixin(HostCore):
                 text += f" You have sealed your choice ({kind_words(decision.kind)}); waiting for {waiting}."
             else:
                 text += f" Your decision: {decision.prompt}"
+        if live.game.standing_topics and live.row["status"] not in OVER:
+            orders = describe_orders(live.game, live.orders.get(actor.user_id, {}))
+            set_orders = [line for line in orders if not line.endswith(": ask me")]
+            text += "\nYour standing orders: " + ("; ".join(set_orders) or "none (every decision asks you)")
+            text += ". /orders changes them."
         return Snapshot(live.row["kind"], self._named(live, text), self._view(live, seat.seat))
 
     async def prompt_of(self, game_id: int, user_id: str) -> Prompt | None:
@@ -144,7 +171,49 @@ class QueriesMixin(HostCore):
         deadlines = await self._waiting_since(live)
         lines += deadlines or [f"Waiting since <t:{int(live.row['updated_at'])}:R>."]
         lines.append("Seats: " + ", ".join(f"{s.seat + 1}. {s.label}" for s in live.seats))
+        if live.row["status"] == "active":
+            lines.append(await self._time_to_finish(live))
         return "\n".join(lines)
+
+    async def _time_to_finish(self, live: Live) -> str:
+        """How long the rest of the game may take: the waits still to come (from the share of the game played,
+        or from self-play when the rules cannot tell it) times this game's own answer times (median, and the
+        middle half of them as the range), and the seat whose answers held the game up most."""
+        events = await self.store.events(live.id, -1)
+        game, players = live.game, live.row["num_players"]
+        start = setup_state(game, players, json.loads(live.row["options"]), events[0])
+        ai_seats = [seat.seat for seat in live.seats if seat.is_ai]
+        timed = [(event, event.created_at) for event in events[1:]]
+        sealed = await self.store.fetchall(
+            "SELECT decision_id, seat, created_at FROM sealed WHERE game_id = ?", (live.id,)
+        )
+        answered_at = {(row["decision_id"], row["seat"]): row["created_at"] for row in sealed}
+        counter, samples = await asyncio.to_thread(
+            timed_waits, game, start, timed, events[0].created_at, ai_seats, answered_at
+        )
+        share = game.progress(live.state)
+        if share is not None and share > 0:
+            to_come = counter.waits * (1 - share) / share
+        else:
+            to_come = await asyncio.to_thread(_expected_waits, game.key, players) - counter.waits
+        to_come = max(1.0, to_come)
+        times = sorted(seconds for _seat, seconds in samples)
+        if len(times) < 2:
+            return (
+                f"Time to finish: about {plural(round(to_come), 'more wait')} for a player; too few answers "
+                "yet to say how long they take."
+            )
+        median, low, high = (quantile(times, q) for q in (0.5, 0.25, 0.75))
+        per_seat: dict[int, float] = {}
+        for seat, seconds in samples:
+            per_seat[seat] = per_seat.get(seat, 0.0) + seconds
+        slowest = max(per_seat, key=lambda seat: per_seat[seat])
+        return (
+            f"Time to finish: about {_duration(to_come * median)} (range {_duration(to_come * low)} to "
+            f"{_duration(to_come * high)}): about {plural(round(to_come), 'more wait')} for a player, at this game's "
+            f"median answer time of {_duration(median)} ({len(times)} answers so far). "
+            f"{live.seats[slowest].name} holds the game up most ({_duration(per_seat[slowest])} of waiting so far)."
+        )
 
     async def _waiting_since(self, live: Live) -> list[str]:
         """Per awaited seat: since when the game waits for it, its deadline, and for a sealed decision whether

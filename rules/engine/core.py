@@ -14,9 +14,12 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .rng import Rng
+
+if TYPE_CHECKING:  # standing orders build on this contract; the names serve annotations only
+    from .standing import Orders, Topic
 
 State = dict[str, Any]
 View = dict[str, Any]
@@ -136,6 +139,8 @@ class Game(ABC, Generic[S, V]):
     playable: bool = True
     #: shown by ``/rules``: how this implementation settles what the rule text leaves open
     rules_notes: str = ""
+    #: the questions a player may answer in advance (``standing``: consent, card windows...); none by default
+    standing_topics: tuple[Topic, ...] = ()
 
     # ---- setup and options -------------------------------------------------------------------------------
     def resolve_options(self, given: Mapping[str, str]) -> dict[str, str]:
@@ -209,6 +214,11 @@ class Game(ABC, Generic[S, V]):
         message per round; None (the default) for a game without rounds."""
         return None
 
+    def progress(self, state: S) -> float | None:
+        """The fraction of the game played (0 to 1) where the rules can tell (rounds of a fixed number), for
+        the host's estimate of the time to finish; None (the default) when they cannot."""
+        return None
+
     # ---- time, undo, AI -----------------------------------------------------------------------------------
     def on_deadline(self, state: S, seat: int) -> str | None:
         """The action taken for ``seat`` when its decision expires, or None (the others may claim)."""
@@ -220,6 +230,13 @@ class Game(ABC, Generic[S, V]):
         The host gives it after a short random delay when the player's auto-pass preference is on, so that
         neither the prompt nor its timing reveals the player's hand.
         """
+        return None
+
+    def standing_answer(
+        self, view: V, seat: int, decision: Decision, legal: list[str], orders: Orders
+    ) -> str | None:
+        """The action the seat's standing orders give for ``decision``, from the seat's view and legal actions
+        only (``standing.standing_answer`` keeps it only when legal); None: ask the player."""
         return None
 
     def can_undo(self, state_before: S, seat: int, action: str) -> bool:

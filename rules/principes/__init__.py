@@ -22,6 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from rules.engine import Applied, Decision, Game, Option, Outcome, Rng, RoundStatus, State, View
+from rules.engine.standing import Orders
 
 from . import play
 from .data import checked_catalog
@@ -81,6 +82,7 @@ class Principes(Game):
     has_windows = True
     ai_levels = ("strong", "basic")
     rules_notes = RULES_NOTES + play.RULES_NOTES_PLAY
+    standing_topics = play.STANDING_TOPICS
     options = (
         Option(
             "principalities",
@@ -128,6 +130,11 @@ class Principes(Game):
     def auto_pass(self, state: State, seat: int) -> str | None:
         return play.auto_pass(state, seat)
 
+    def standing_answer(
+        self, view: View, seat: int, decision: Decision, legal: list[str], orders: Orders
+    ) -> str | None:
+        return play.standing_answer(view, seat, decision, legal, orders)
+
     def view(self, state: State, seat: int | None) -> View:
         return play.view_play(state, self.copy_state(build_view(state, seat)), seat)
 
@@ -137,6 +144,13 @@ class Principes(Game):
             return None
         card = (state.get("history") or {}).get("revealed")
         return RoundStatus(state["round"], state["period"], self.describe(state, card) if card else None)
+
+    def progress(self, state: State) -> float | None:
+        """Rounds played of the last Round planned (the game may end sooner, at a coronation)."""
+        play_state = state.get("play") if state else None
+        if not play_state or "round" not in state:
+            return None
+        return min(1.0, (state["round"] - 1) / max(1, play_state["last_round"]))
 
     def secrets(self, state: State, seat: int) -> list[str]:
         """The seat's card instance ids and sealed plan: no other seat, nor the public, may see them."""

@@ -1,5 +1,5 @@
 """Playing: ``/move`` (autocompleted from the caller's legal actions), ``/undo``, ``/board``, ``/hand``, ``/log``,
-``/catchup``.
+``/catchup``, ``/orders`` (standing orders: answers given in advance, only ever shown to their owner).
 
 Answers to the caller are ephemeral from the first response, so a sealed or private choice typed in a channel is
 never shown there; what the table should see (board, log, who is next) is posted by the sender.
@@ -10,7 +10,7 @@ from __future__ import annotations
 from discord import app_commands
 from discord.ext import commands
 
-from bot.host import Host
+from bot.host import Host, HostError
 
 from ..app import PrincesBot
 from ..common import Interaction, actor_of, board_file, bot_of, chunks, digest_files, send, within_ack
@@ -35,6 +35,42 @@ async def move_autocomplete(interaction: Interaction, current: str) -> list[app_
     except Exception:  # autocomplete must never fail loudly: an empty list says "nothing to play here"
         return []
     return [app_commands.Choice(name=choice.label[:100], value=choice.action[:100]) for choice in choices]
+
+
+async def _order_topics(interaction: Interaction) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    bot = bot_of(interaction)
+    info = await caller_game(interaction, getattr(interaction.namespace, "game", None))
+    return bot.host.order_topics(info.key)
+
+
+async def order_topic_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The standing-order topics of the caller's game."""
+    typed = current.strip().lower()
+    try:
+        topics = await _order_topics(interaction)
+    except Exception:  # autocomplete must never fail loudly: an empty list says "nothing here"
+        return []
+    return [
+        app_commands.Choice(name=f"{key}: {title}"[:100], value=key)
+        for key, title, _choices in topics
+        if typed in key or typed in title.lower()
+    ][:AUTOCOMPLETE_LIMIT]
+
+
+async def order_choice_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The choices of the topic already given in the command."""
+    topic = getattr(interaction.namespace, "topic", None)
+    typed = current.strip().lower()
+    try:
+        topics = await _order_topics(interaction)
+    except Exception:
+        return []
+    choices = next((choices for key, _title, choices in topics if key == topic), [])
+    return [
+        app_commands.Choice(name=f"{choice}: {text}"[:100], value=choice)
+        for choice, text in choices
+        if typed in choice or typed in text.lower()
+    ][:AUTOCOMPLETE_LIMIT]
 
 
 class PlayCog(commands.Cog):
@@ -86,6 +122,37 @@ class PlayCog(commands.Cog):
     async def hand(self, interaction: Interaction, game: int | None = None) -> None:
         info = await caller_game(interaction, game)
         await show_hand(interaction, info.game_id)
+
+    @app_commands.command(
+        name="orders", description="Your standing orders: answers the host gives for you (only to you)"
+    )
+    @app_commands.describe(
+        topic="what the order answers (consent, windows, council...); leave empty to list your orders",
+        choice="the answer: ask (ask me, the default) or one the list offers",
+        names="for the choices that take names: principalities allowed, or cards marked, separated by commas",
+        game="game number, when you play several and type this in a DM",
+    )
+    @app_commands.autocomplete(topic=order_topic_autocomplete, choice=order_choice_autocomplete)
+    async def orders(
+        self,
+        interaction: Interaction,
+        topic: str | None = None,
+        choice: str | None = None,
+        names: app_commands.Range[str, 0, 500] | None = None,
+        game: int | None = None,
+    ) -> None:
+        channel = await caller_channel(interaction, game)
+        actor = actor_of(interaction)
+        if topic is None:
+            text = await within_ack(interaction, self.host.orders_text(channel, actor))
+        elif choice is None:
+            raise HostError("Give the order's choice too (ask sets it back to asking you).")
+        else:
+            text = await within_ack(
+                interaction, self.host.set_order(channel, actor, topic, choice, names or "")
+            )
+        for part in chunks(text):
+            await send(interaction, part)
 
     @app_commands.command(name="log", description="What happened lately in the game (only to you)")
     @app_commands.describe(

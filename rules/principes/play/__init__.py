@@ -79,12 +79,13 @@ from . import ai, battle, flow, invaders, princesses
 from . import ai_strong as ai_strong  # registers the strong level in ai.LEVELS
 from .common import Ctx, clear_prompt, principality_of, sync_assets
 from .currency import FREE_VERBS, apply_free, is_any_time_play
-from .decisions import KINDS, VERBS, answers, auto_pass, legal_actions, on_deadline, pending
+from .decisions import KINDS, VERBS, answers, auto_pass, legal_actions, on_deadline, pending, standing_answer
 from .flow import start_play
 from .labels import describe_action
 from .notation import problem, read_names
 from .notes import RULES_NOTES_PLAY
 from .refusals import why_not
+from .standing import TOPICS as STANDING_TOPICS
 from .views import secrets_play, view_play
 
 ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "direction ccw"}
@@ -210,6 +211,7 @@ def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: 
 
 __all__ = [
     "RULES_NOTES_PLAY",
+    "STANDING_TOPICS",
     "apply",
     "auto_pass",
     "choose_action",
@@ -221,6 +223,7 @@ __all__ = [
     "parse",
     "pending",
     "secrets_play",
+    "standing_answer",
     "start_play",
     "view_play",
 ]

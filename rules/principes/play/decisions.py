@@ -8,19 +8,21 @@ The Round machine asks; :func:`pending`, :func:`legal_actions`, :func:`on_deadli
 the prompts through this table, and ``play.apply`` applies an answer through it. Verbs that answer no decision
 (gifts, conversions, standing answers, Court texts at any time) are the free actions (``FREE``, ``currency``).
 
-A kind may later say which of its answers a seat may give in advance (issue 18's standing orders): a field of
-:class:`Kind` with a default, read where :func:`on_deadline` reads ``deadline``.
+A kind names the standing order that may answer it in advance (``Kind.order``, a topic of ``standing``: issue
+18); :func:`standing_answer` gives that order's answer from the seat's view and its legal actions only.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, partial
 
-from rules.engine import Decision, State
+from rules.engine import Decision, State, View
 from rules.engine.rng import NoChance
+from rules.engine.standing import ASK as ASK_ME
+from rules.engine.standing import Orders
 
 from . import (
     actions,
@@ -63,6 +65,7 @@ from .notation import (
     Verb,
     literal,
 )
+from .standing import ANSWERERS, DEFAULT
 from .views import seat_view
 
 #: the answers a seat has for a decision of this kind now (in the order buttons show them)
@@ -140,6 +143,8 @@ class Kind:
     auto_pass: bool = False
     #: a prompt of ``play["prompts"]`` (False: derived from the state, the hand limit)
     posed: bool = True
+    #: the standing order (a topic of ``standing.TOPICS``) that may answer it for the player; None: always asked
+    order: str | None = None
 
 
 # ---- the verbs -------------------------------------------------------------------------------------------------
@@ -194,7 +199,7 @@ def _action(name: str, deciding: str, *verbs: Verb, deadline: Deadline = ENDS) -
     )
 
 
-def _history(name: str, deciding: str, *verbs: Verb) -> Kind:
+def _history(name: str, deciding: str, *verbs: Verb, order: str | None = None) -> Kind:
     """A prompt of a History card's text or icon (``history``; the Invaders' in ``invaders``)."""
     return Kind(
         name,
@@ -203,14 +208,27 @@ def _history(name: str, deciding: str, *verbs: Verb) -> Kind:
         _of_kind(history.answer, name),
         verbs,
         _history_default,
+        order=order,
     )
 
 
 def _window(
     name: str, deciding: str, answers: Answers, apply: Apply, *verbs: Verb, sealed: bool = False
 ) -> Kind:
-    """A card window: asked with the window deadline, passes by default and by itself when it is all one can do."""
-    return Kind(name, deciding, answers, apply, verbs, always("pass"), "window", sealed, auto_pass=True)
+    """A card window: asked with the window deadline, passes by default and by itself when it is all one can do,
+    and by the ``windows`` standing order."""
+    return Kind(
+        name,
+        deciding,
+        answers,
+        apply,
+        verbs,
+        always("pass"),
+        "window",
+        sealed,
+        auto_pass=True,
+        order="windows",
+    )
 
 
 _KINDS = (
@@ -240,7 +258,9 @@ _KINDS = (
         Verb("exchange", ((TILE, TILE),)),
         DONE,
     ),
-    _action("taxes", "your Taxes action", Verb("collect", ((), (TRACK,))), PLAY, DONE),
+    replace(
+        _action("taxes", "your Taxes action", Verb("collect", ((), (TRACK,))), PLAY, DONE), order="taxes"
+    ),
     _action("assembly", "your Assembly action", Verb("assemble", ((UNIT, LAND),)), PLAY, DONE),
     _action("building", "your Building action", FOUND, BUILD, PLAY, DONE),
     _action(
@@ -255,7 +275,7 @@ _KINDS = (
     _action(
         "politics_return", "which drawn card to return", Verb("return", ((CARD,),)), deadline=first_answer
     ),
-    _action("council", "your cards at the Council", PLEDGE, PLAY, DONE),
+    replace(_action("council", "your cards at the Council", PLEDGE, PLAY, DONE), order="council"),
     Kind("movement", "your Movement", movement.options, movement.answer, MOVING, always("done")),
     Kind(
         "consent",
@@ -264,6 +284,7 @@ _KINDS = (
         movement.consent_answer,
         (ALLOW, DENY),
         always("deny"),
+        order="consent",
     ),
     Kind(
         "clergy_penalty",
@@ -311,6 +332,7 @@ _KINDS = (
         (Verb("reroll"), KEEP),
         always("keep"),
         "window",
+        order="dice",
     ),
     Kind(
         "flip",
@@ -320,6 +342,7 @@ _KINDS = (
         (Verb("flip"), KEEP),
         always("keep"),
         "window",
+        order="dice",
     ),
     Kind(
         "withdraw",
@@ -420,6 +443,7 @@ _KINDS = (
         partial(princesses.options, kind="princess"),
         _of_kind(princesses.answer, "princess"),
         (Verb("send", ((PLACE,),)),),
+        order="princess",
     ),
     Kind(
         "princess_draw",
@@ -427,6 +451,7 @@ _KINDS = (
         partial(princesses.options, kind="princess_draw"),
         _of_kind(princesses.answer, "princess_draw"),
         (DRAW,),
+        order="princess_draw",
     ),
     Kind(
         "princess_discard",
@@ -434,16 +459,17 @@ _KINDS = (
         partial(princesses.options, kind="princess_discard"),
         _of_kind(princesses.answer, "princess_discard"),
         (Verb("discard", ((CARD,),)),),
+        order="princess_discard",
     ),
     # ---- History cards and their icons (history, invaders)
-    _history("history_choice", "history choice", Verb("choose", ((ALTERNATIVE,),))),
-    _history("history_build", "history build", FOUND, BUILD, PASS),
+    _history("history_choice", "history choice", Verb("choose", ((ALTERNATIVE,),)), order="history_choice"),
+    _history("history_build", "history build", FOUND, BUILD, PASS, order="history_build"),
     _history("history_relocate", "history relocate", PLACE_PRINCE, STAY),
-    _history("division", "division", Verb("division", ((LAND,),)), PASS),
-    _history("urbanization", "urbanization", FOUND, PASS),
-    _history("release", "release", Verb("release", ((UNIT, LAND),))),
-    _history("common_council", "common council", PLEDGE, PLAY, DONE),
-    _history("teutonic_call", "teutonic call", Verb("call"), PASS),
+    _history("division", "division", Verb("division", ((LAND,),)), PASS, order="division"),
+    _history("urbanization", "urbanization", FOUND, PASS, order="urbanization"),
+    _history("release", "release", Verb("release", ((UNIT, LAND),)), order="release"),
+    _history("common_council", "common council", PLEDGE, PLAY, DONE, order="council"),
+    _history("teutonic_call", "teutonic call", Verb("call"), PASS, order="teutonic_call"),
     _history("invader_move", "the Invaders' moves", *MOVING),
     _history("culmen_withdraw", "where your units leave Culmen for", WITHDRAW),
 )
@@ -530,3 +556,24 @@ def auto_pass(state: State, seat: int) -> str | None:
         return None
     offered = answers(state, principality_of(state, seat), decision.kind)
     return "pass" if offered == ["pass"] else None
+
+
+def standing_answer(
+    view: View, seat: int, decision: Decision, legal: list[str], orders: Orders
+) -> str | None:
+    """The answer the seat's standing order for this kind of decision gives (``Kind.order``; ``standing``), from
+    the seat's view and legal actions only: the answers of the decision are the legal actions its verbs start
+    (free actions come after them); an order that says ``default`` gives what a missed deadline would."""
+    kind = KINDS.get(decision.kind)
+    topic = kind.order if kind is not None else None
+    order = orders.get(topic) if topic is not None else None
+    if kind is None or topic is None or order is None or order.choice == ASK_ME:
+        return None
+    words = {verb.word for verb in kind.verbs}
+    offered = [action for action in legal if action.split()[0] in words]
+    code = principality_of(view, seat)
+    if order.choice == DEFAULT:
+        due = Due(view, seat, code, kind.name)
+        due.__dict__["answers"] = offered  # the cached answers: those the seat's legal actions show
+        return kind.deadline(due)
+    return ANSWERERS[topic](view, code, offered, order)

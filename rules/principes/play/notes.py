@@ -192,4 +192,18 @@ card's corner or timing, a cost you cannot pay, lands that share no border, a la
 the closest answers. Cards, tiles, lands, gords, areas and factions may be typed by title or name, in any case,
 without accents (sell papal legate, move knight posnania sremium); a name that fits two different answers is
 refused with both.
+## orders: Standing orders (answers given in advance)
+/orders sets answers the host gives for you when a decision arises, a random 20 to 120 seconds after it arises (as
+the automatic pass), exactly as if you had clicked them; you are still asked, and may answer first. Only you see
+your orders and the note "answered by standing order". An order whose answer is not possible at that moment is
+ignored: you are asked. Each order is "ask me" (the default) or: consent to passage, always allow, always deny, or
+allow the principalities named and deny the others (a plain allow/deny of that request: 'standing <player>
+allow|deny' stays the public answer of the rules); card windows (before and after battle, extra sword or shield,
+cancelling a Court card, blocking a Neighbour), pass unless an answer would play a card you marked (by id, title,
+or a whole deck: battle, court, neighbour); Council cards: this implementation's Council has no vote (its host
+leads it on the tracks, 35), so the order is "keep my cards" (done) unless a card you marked could be pledged or
+played, or "pledge": every card you can, each for its first support track, for your own support ("for myself");
+Taxes, collect at once; the Princess's card, Court or Neighbour; and for the Princess mission, the discard to a
+foreign Princess, Release, Division, Urbanization, History builds and choices, the Teutonic call and rerolling or
+flipping a die, what a missed deadline gives (see Deadlines).
 """

@@ -50,6 +50,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the Round: actions performed, the Round machine", ("play.actions", "play.flow")),
     ("AI players (from a seat's view)", ("play.ai*", "play.history_ai")),
     ("notation, labels, refusals, views", ("play.notation", "play.labels", "play.refusals", "play.views")),
+    ("standing orders (from a seat's view)", ("play.standing",)),
     ("the decisions table", ("play.decisions",)),
     ("entry points", ("play.notes", "play", "")),
 )

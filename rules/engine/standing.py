@@ -1,0 +1,112 @@
+"""Standing orders: answers a player gives in advance, for the host to give for them when a decision arises.
+
+A game offers *topics* (:class:`Topic`: consent to passage, card windows, Council cards...), each with its
+choices; the first choice is always ``ask`` ("ask me", the default when no order is set). A player's orders map
+topic keys to an :class:`Order` (a choice and, for some choices, names: principalities allowed through, cards
+marked). ``Game.standing_answer`` turns the orders into an action for the seat's decision *from the seat's view
+only*; :func:`standing_answer` keeps it only when it is one of the seat's legal actions, so an order that would
+give an illegal answer falls back to asking. The host (``bot.hosting``) and the pace benchmark both call
+:func:`standing_answer`; nothing here touches a state, so an order never changes a rule: the game that results
+is the game in which the player clicked the same answer when asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .core import Decision, OptionError, View
+
+if TYPE_CHECKING:  # the engine's core imports this module's types only for annotations
+    from .core import Game
+
+ASK = "ask"
+#: at most this many names in one order (a marked card list, the principalities allowed through)
+MAX_NAMES = 25
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A question a player may answer in advance: its key (``/orders <key>``), a title, and its choices (the
+    first is ``ask``), each with a short description. ``names`` says which choices take names and reads one
+    name (``read`` returns its canonical form or raises ``OptionError`` with a sentence)."""
+
+    key: str
+    title: str
+    choices: tuple[tuple[str, str], ...]
+    #: choice -> what its names are, in words ("principalities", "cards")
+    named: Mapping[str, str] = field(default_factory=dict)
+    read: Callable[[str], str] | None = None
+
+    def describe(self, choice: str) -> str:
+        return dict(self.choices)[choice]
+
+
+@dataclass(frozen=True)
+class Order:
+    """One standing order: the chosen answer, and the names it applies to (when its choice takes names)."""
+
+    choice: str
+    names: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {"choice": self.choice, "names": list(self.names)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Order:
+        return cls(str(data["choice"]), tuple(str(name) for name in data.get("names", ())))
+
+
+Orders = Mapping[str, Order]
+
+
+def topics_of(game: Game) -> dict[str, Topic]:
+    return {topic.key: topic for topic in game.standing_topics}
+
+
+def check_order(game: Game, key: str, choice: str, names: Sequence[str] = ()) -> Order:
+    """The order a player asked for, read and checked (untrusted input): an unknown topic or choice, names for
+    a choice that takes none, or a name that names nothing, is refused with a sentence."""
+    topics = topics_of(game)
+    topic = topics.get(key.strip().lower())
+    if topic is None:
+        known = ", ".join(topics) or "none"
+        raise OptionError(f"{game.title} has no standing order {key!r} (orders: {known}).")
+    choice = choice.strip().lower()
+    allowed = [name for name, _text in topic.choices]
+    if choice not in allowed:
+        raise OptionError(f"The {topic.title} order takes one of {', '.join(allowed)}, not {choice!r}.")
+    cleaned = [name.strip() for name in names if name.strip()]
+    if cleaned and choice not in topic.named:
+        raise OptionError(f"'{choice}' takes no names; only {', '.join(topic.named) or 'no choice'} does.")
+    if len(cleaned) > MAX_NAMES:
+        raise OptionError(f"At most {MAX_NAMES} names in one order.")
+    read = topic.read or (lambda name: name.lower())
+    return Order(choice, tuple(dict.fromkeys(read(name) for name in cleaned)))
+
+
+def standing_answer(
+    game: Game, view: View, seat: int, decision: Decision, legal: Sequence[str], orders: Orders
+) -> str | None:
+    """The action the seat's orders give for its decision, or None (ask the player): an order that is not set,
+    says ``ask``, or gives an action that is not legal now is no answer."""
+    if not orders:
+        return None
+    action = game.standing_answer(view, seat, decision, list(legal), orders)
+    return action if action is not None and action in legal else None
+
+
+def describe_orders(game: Game, orders: Orders) -> list[str]:
+    """One line per topic of the game: its title and the order set (``ask me`` where none is)."""
+    lines = []
+    for topic in game.standing_topics:
+        order = orders.get(topic.key)
+        if order is None or order.choice == ASK:
+            lines.append(f"{topic.title} ({topic.key}): ask me")
+            continue
+        text = topic.describe(order.choice)
+        if order.names:
+            text += f": {', '.join(order.names)}"
+        lines.append(f"{topic.title} ({topic.key}): {text}")
+    return lines

@@ -1,0 +1,182 @@
+"""PRINCIPES standing orders (issue 18): the topics a player may answer in advance, and how an order answers a
+decision of each kind, from the seat's view and the answers offered only (``decisions.Kind.order`` names the
+topic of each kind; ``decisions.standing_answer`` reads it).
+
+- ``consent``: always allow / always deny / allow the named principalities (the others are denied) / ask me.
+  The answer is a plain ``allow`` or ``deny`` of this request: the rules' own standing answers (``standing
+  <player> allow``) stay the player's to set, and are public.
+- ``windows`` (before battle, extra sword/shield, after battle, cancelling a Court card, blocking a Neighbour):
+  pass unless an answer offered would play a card I marked / ask me.
+- ``council`` (the Council's and the Common Council's card phase): this implementation's Council has no vote
+  (the host leads it on the tracks, resolution 35), so the order is: keep my cards (``done``) unless one I
+  marked could be pledged or played / pledge every card I can for my own support ("for myself") / ask me.
+- ``taxes``: collect at once / ask me. ``princess``: my own Capital (the deadline default) / ask me.
+  ``princess_draw``: a Court card / a Neighbour card / ask me.
+- the other recurring decisions (``release``, ``division``, ``urbanization``, ``history_build``,
+  ``history_choice``, ``teutonic_call``, ``princess_discard``, ``dice``: reroll and flip): the answer a missed
+  deadline gives (the table's ``Kind.deadline``: pass, keep, the first listed) / ask me.
+
+Marks name cards by id (``b02a``), by title (every copy) or by deck (``battle``, ``court``, ``neighbour``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+
+from rules.engine import OptionError, View
+from rules.engine.standing import ASK, Order, Topic
+
+from ..data import DECK_KINDS, PRINCIPALITIES
+from .common import NAMES, card_deck
+from .movement import asker, passage_record
+from .naming import card_titles
+
+#: the words a player may use for a principality: its code or its name
+_PRINCIPALITY_WORDS = {
+    **{code.lower(): code for code in PRINCIPALITIES},
+    **{text.lower(): code for code, text in NAMES.items()},
+}
+
+
+def read_principality(text: str) -> str:
+    code = _PRINCIPALITY_WORDS.get(" ".join(text.lower().split()))
+    if code is None:
+        raise OptionError(f"'{text}' is not a principality (pma, mas, pmi, sil or their names).")
+    return code
+
+
+@cache
+def _titles() -> dict[str, str]:
+    """A title, or its short form before the brackets ("truce of god"), -> the full title in lower case."""
+    found = {}
+    for title in card_titles().values():
+        full = title.lower()
+        found[full] = found[full.split(" (")[0]] = full
+    return found
+
+
+def read_card_mark(text: str) -> str:
+    """A card id, a card title (every copy of it) or a deck, in lower case."""
+    word = " ".join(text.lower().split())
+    if word in DECK_KINDS or word in card_titles():
+        return word
+    if word in _titles():
+        return _titles()[word]
+    raise OptionError(
+        f"'{text}' names no card: give a card id (b02a), a card title or a deck (battle, court)."
+    )
+
+
+def marked(card: str, marks: Sequence[str]) -> bool:
+    """Whether a card of the hand (its instance id) is marked by id, by title or by deck."""
+    names = (card.lower(), card_titles().get(card.lower(), "").lower(), card_deck(card))
+    return any(mark in names for mark in marks)
+
+
+def _cards_in(answer: str, hand: Sequence[str]) -> list[str]:
+    """The cards of the hand an answer names (answers name them in lower case)."""
+    held = {card.lower(): card for card in hand}
+    return [held[word] for word in answer.split()[1:] if word in held]
+
+
+# ---- answering -------------------------------------------------------------------------------------------------
+
+#: (the seat's view, its principality, the answers its decision offers, the order) -> the action, or None: ask
+Answerer = Callable[[View, str, list[str], Order], "str | None"]
+
+
+def _consent(view: View, code: str, offered: list[str], order: Order) -> str | None:
+    if order.choice in ("allow", "deny"):
+        return order.choice
+    record = passage_record(view["play"])
+    if record is None:
+        return None
+    return "allow" if asker(view["play"], record) in order.names else "deny"
+
+
+def _unless_marked(closing: str) -> Answerer:
+    """``closing`` (pass, done) unless an answer offered would play a marked card of the seat's hand."""
+
+    def answer(view: View, code: str, offered: list[str], order: Order) -> str | None:
+        hand = view.get("you", {}).get("hand", [])
+        playable = (card for action in offered if action != closing for card in _cards_in(action, hand))
+        return None if any(marked(card, order.names) for card in playable) else closing
+
+    return answer
+
+
+def _council(view: View, code: str, offered: list[str], order: Order) -> str | None:
+    """``keep``: done unless a marked card could be pledged or played; ``pledge``: each card for its first
+    support track, one decision after the other, then done."""
+    if order.choice == "pledge":
+        return next((action for action in offered if action.startswith("pledge ")), "done")
+    return _unless_marked("done")(view, code, offered, order)
+
+
+def _the_answer(view: View, code: str, offered: list[str], order: Order) -> str | None:
+    """The choice is the action itself (``collect``, ``draw court``)."""
+    return {"collect": "collect", "court": "draw court", "neighbour": "draw neighbour"}.get(order.choice)
+
+
+#: the default of a missed deadline (``decisions`` fills it in, from the table, for the kind asked)
+DEFAULT = "default"
+
+_DEFAULT_CHOICE = ((ASK, "ask me"), (DEFAULT, "what a missed deadline gives (see /rules)"))
+
+TOPICS = (
+    Topic(
+        "consent",
+        "Consent to passage",
+        (
+            (ASK, "ask me"),
+            ("allow", "always allow"),
+            ("deny", "always deny"),
+            ("named", "allow the principalities named, deny the others"),
+        ),
+        {"named": "principalities"},
+        read_principality,
+    ),
+    Topic(
+        "windows",
+        "Card windows",
+        ((ASK, "ask me"), ("pass", "pass unless I could play a card I marked")),
+        {"pass": "cards"},
+        read_card_mark,
+    ),
+    Topic(
+        "council",
+        "Council cards",
+        (
+            (ASK, "ask me"),
+            ("keep", "keep my cards unless I could pledge or play one I marked"),
+            ("pledge", "pledge every card I can for my own support, then done"),
+        ),
+        {"keep": "cards"},
+        read_card_mark,
+    ),
+    Topic("taxes", "Taxes", ((ASK, "ask me"), ("collect", "collect at once"))),
+    Topic("princess", "Princess mission", ((ASK, "ask me"), (DEFAULT, "to my own Capital when allowed"))),
+    Topic(
+        "princess_draw",
+        "Princess's card",
+        ((ASK, "ask me"), ("court", "a Court card"), ("neighbour", "a Neighbour card")),
+    ),
+    Topic("princess_discard", "Discard for a foreign Princess", _DEFAULT_CHOICE),
+    Topic("release", "Release to Home", _DEFAULT_CHOICE),
+    Topic("division", "Division token", _DEFAULT_CHOICE),
+    Topic("urbanization", "Urbanization", _DEFAULT_CHOICE),
+    Topic("history_build", "History card builds", _DEFAULT_CHOICE),
+    Topic("history_choice", "History card choices", _DEFAULT_CHOICE),
+    Topic("teutonic_call", "Calling the Teutonic Knights", _DEFAULT_CHOICE),
+    Topic("dice", "Rerolling or flipping a die", _DEFAULT_CHOICE),
+)
+
+#: topic -> how its order answers (topics whose orders say ``default`` are answered by ``decisions``)
+ANSWERERS: dict[str, Answerer] = {
+    "consent": _consent,
+    "windows": _unless_marked("pass"),
+    "council": _council,
+    "taxes": _the_answer,
+    "princess_draw": _the_answer,
+}

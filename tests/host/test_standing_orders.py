@@ -1,0 +1,218 @@
+"""Standing orders through the host (issue 18): an order answers as the player's click would, at the auto-pass's
+random moment; an order whose answer is illegal leaves the player asked; orders are checked and only their owner
+sees them; a phase ends the moment its last seat answers (ready barriers), never at a deadline."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from bot.host import Host, HostError
+from rules.engine import Decision, State, View
+from rules.engine.registry import register, unregister
+from rules.engine.standing import ASK, Orders, Topic
+from tests.conftest import ALICE, BOB, CAROL
+from tests.support.games import SealedGuess
+
+CHANNEL = "orders-1"
+OTHER_CHANNEL = "orders-2"
+
+
+class OrderedGuess(SealedGuess):
+    """Sealed Guess with one standing order: pick low (``pick 1``) or an answer the rules refuse (``pick 9``)."""
+
+    key = "test-ordered-guess"
+    standing_topics = (
+        Topic("pick", "Picks", ((ASK, "ask me"), ("low", "pick 1"), ("bogus", "pick 9 (never legal)"))),
+    )
+
+    def standing_answer(
+        self, view: View, seat: int, decision: Decision, legal: list[str], orders: Orders
+    ) -> str | None:
+        order = orders.get("pick")
+        return {"low": "pick 1", "bogus": "pick 9"}.get(order.choice) if order else None
+
+
+class OpenOrderedGuess(OrderedGuess):
+    """The same game with open (not sealed) picks that a player may take back."""
+
+    key = "test-open-ordered-guess"
+
+    def pending(self, state: State) -> dict[int, Decision]:
+        return {seat: replace(decision, sealed=False) for seat, decision in super().pending(state).items()}
+
+    def can_undo(self, state_before: State, seat: int, action: str) -> bool:
+        return True
+
+
+@pytest.fixture
+def open_game() -> Any:
+    game = OpenOrderedGuess()
+    register(game)
+    yield game
+    unregister(game.key)
+
+
+@pytest.fixture
+def ordered_game() -> Any:
+    game = OrderedGuess()
+    register(game)
+    yield game
+    unregister(game.key)
+
+
+async def _start(host: Host, channel: str, key: str) -> int:
+    info = await host.create_game("g", channel, ALICE, key, {})
+    await host.join(channel, BOB)
+    await host.start(channel, ALICE, order="given")
+    return info.game_id
+
+
+async def test_an_order_answers_as_the_players_click_would(host: Host, clock, ordered_game) -> None:
+    host.autopass_rng.seed(3)
+    by_order = await _start(host, CHANNEL, ordered_game.key)
+    await host.set_order(CHANNEL, BOB, "pick", "low")
+    await host.act(by_order, ALICE, "pick 3")
+    due = await host.next_timer_due()
+    assert due is not None and clock.now + 20 <= due <= clock.now + 120  # the auto-pass's random moment
+    assert not await host.has_sealed(by_order, BOB.user_id)  # nothing at once
+    clock.advance(120)
+    fired = await host.fire_due_timers()
+    told = [d for d in fired if "answered by standing order" in d.text]
+    assert len(told) == 1 and told[0].user_id == BOB.user_id and told[0].kind == "private"
+    assert not any("standing order" in d.text for d in fired if d.user_id != BOB.user_id)
+    ordered = await host._load(by_order)
+    assert ordered.state["round"] == 2  # the reveal came the moment bob's order answered (a ready barrier)
+
+    # the same game with bob clicking the same answer when asked
+    clicked = await _start(host, OTHER_CHANNEL, ordered_game.key)
+    await host.act(clicked, ALICE, "pick 3")
+    await host.act(clicked, BOB, "pick 1")
+    assert (await host._load(clicked)).state == ordered.state
+    events = [(e.seat, e.action, e.user_id) for e in await host.store.events(by_order, 0)]
+    assert events == [(e.seat, e.action, e.user_id) for e in await host.store.events(clicked, 0)]
+    assert (1, "pick 1", BOB.user_id) in events  # stored as bob's own move (so /undo treats it as his)
+
+
+async def test_an_order_whose_answer_is_illegal_leaves_the_player_asked(
+    host: Host, clock, ordered_game
+) -> None:
+    game_id = await _start(host, CHANNEL, ordered_game.key)
+    await host.set_order(CHANNEL, BOB, "pick", "bogus")
+    await host.act(game_id, ALICE, "pick 3")
+    clock.advance(3600)  # past any auto-pass moment, before the deadline
+    await host.fire_due_timers()
+    assert not await host.has_sealed(game_id, BOB.user_id)
+    assert (await host.prompt_of(game_id, BOB.user_id)) is not None
+    timers = await host.store.fetchall("SELECT kind FROM timers WHERE game_id = ?", (game_id,))
+    assert "standing" not in {row["kind"] for row in timers}
+
+
+async def test_an_order_withdrawn_before_its_moment_gives_no_answer(host: Host, clock, ordered_game) -> None:
+    game_id = await _start(host, CHANNEL, ordered_game.key)
+    await host.set_order(CHANNEL, BOB, "pick", "low")
+    await host.act(game_id, ALICE, "pick 3")
+    await host.set_order(CHANNEL, BOB, "pick", "ask")
+    clock.advance(120)
+    await host.fire_due_timers()
+    assert not await host.has_sealed(game_id, BOB.user_id)
+
+
+async def test_orders_are_checked_and_shown_to_their_owner_only(host: Host, ordered_game) -> None:
+    game_id = await _start(host, CHANNEL, ordered_game.key)
+    for topic, choice, names, sentence in (
+        ("nope", "low", "", "has no standing order 'nope'"),
+        ("pick", "high", "", "takes one of ask, low, bogus"),
+        ("pick", "low", "a, b", "takes no names"),
+    ):
+        with pytest.raises(HostError, match=sentence):
+            await host.set_order(CHANNEL, BOB, topic, choice, names)
+    with pytest.raises(HostError):
+        await host.set_order(CHANNEL, CAROL, "pick", "low")  # not seated
+    answer = await host.set_order(CHANNEL, BOB, "pick", "low")
+    assert "Picks (pick): pick 1" in answer
+    assert "Picks (pick): pick 1" in await host.orders_text(CHANNEL, BOB)
+    assert "Picks (pick): ask me" in await host.orders_text(CHANNEL, ALICE)
+    assert "pick 1" not in (await host.hand(CHANNEL, ALICE)).text
+    assert "Your standing orders: Picks (pick): pick 1" in (await host.hand(CHANNEL, BOB)).text
+    assert "standing" not in json.dumps(await host.export_game(game_id)).lower()
+
+
+async def test_a_game_without_orders_says_so(host: Host) -> None:
+    await host.create_game("g", CHANNEL, ALICE, "babylone", {})
+    await host.join(CHANNEL, BOB)
+    await host.start(CHANNEL, ALICE, order="given")
+    with pytest.raises(HostError, match="has no standing orders"):
+        await host.orders_text(CHANNEL, ALICE)
+
+
+async def test_principes_plan_phase_ends_when_the_last_plan_is_sealed(host: Host, clock) -> None:
+    """Ready barrier: the sealed plans are revealed the moment the last seat seals, not at the deadline, and
+    no deadline of the plan phase is left behind."""
+    game_id = await _start(host, CHANNEL, "principes")
+    for _ in range(40):  # the opening decisions (Princess missions, direction) until the plans
+        pending = (await host._load(game_id)).game.pending((await host._load(game_id)).state)
+        if any(decision.kind == "plan" for decision in pending.values()):
+            break
+        seat, decision = min(pending.items())
+        player = (ALICE, BOB)[seat]
+        prompt = await host.prompt_of(game_id, player.user_id)
+        assert prompt is not None
+        await host.act(game_id, player, prompt.choices[0].action, prompt.decision_id)
+    started = clock.now
+    await host.act(game_id, ALICE, "plan taxes assembly building")
+    await host.act(game_id, BOB, "plan taxes assembly building")
+    live = await host._load(game_id)
+    assert clock.now == started and live.state["play"]["phase"] != "plan"
+    plan_timers = await host.store.fetchall(
+        "SELECT decision_id FROM timers WHERE game_id = ? AND decision_id LIKE '%plan%'", (game_id,)
+    )
+    pending_ids = {decision.id for decision in live.game.pending(live.state).values()}
+    assert all(row["decision_id"] in pending_ids for row in plan_timers)
+
+
+async def test_status_estimates_the_time_to_finish_from_the_games_own_answers(
+    host: Host, clock, ordered_game
+) -> None:
+    """Two rounds in which alice answers within an hour and bob after ten: /game status names bob as the seat
+    that holds the game up, from the times each sealed choice was made (not when the reveal stored them)."""
+    game_id = await _start(host, CHANNEL, ordered_game.key)
+    for _ in range(2):
+        clock.advance(3600)
+        await host.act(game_id, ALICE, "pick 3")
+        clock.advance(9 * 3600)
+        await host.act(game_id, BOB, "pick 3")  # the same pick: nobody scores, the game goes on
+    status = await host.status(CHANNEL)
+    estimate = next(line for line in status.splitlines() if line.startswith("Time to finish"))
+    # bob, asked again the moment he answered round 1, was not "away" for round 2 (no new wait)
+    assert (
+        "(3 answers so far)" in estimate and "bob holds the game up most (10 h of waiting so far)" in estimate
+    )
+    assert "median answer time of 1 h" in estimate and "for a player" in estimate
+
+
+async def test_an_answer_taken_back_is_not_given_again_by_the_order(host: Host, clock, open_game) -> None:
+    """Undo works as before: bob takes back what his order answered, and the order stays silent until his next
+    decision, so he chooses himself."""
+    game_id = await _start(host, CHANNEL, open_game.key)
+    await host.set_order(CHANNEL, BOB, "pick", "low")
+    await host.act(game_id, ALICE, "pick 3")
+    clock.advance(120)
+    await host.fire_due_timers()
+    assert (await host._load(game_id)).state["round"] == 2  # bob's order picked 1
+    await host.undo(CHANNEL, BOB)
+    assert (await host.prompt_of(game_id, BOB.user_id)) is not None
+    clock.advance(3600)
+    await host.fire_due_timers()
+    assert (await host._load(game_id)).state["round"] == 1  # still his to choose
+    await host.act(game_id, BOB, "pick 2")
+    live = await host._load(game_id)
+    assert live.state["round"] == 2 and live.state["revealed"][-1] == [3, 2]
+    # his next decision is answered by the order again
+    await host.act(game_id, ALICE, "pick 3")
+    clock.advance(120)
+    await host.fire_due_timers()
+    assert (await host._load(game_id)).state["round"] == 3
