@@ -16,7 +16,19 @@ from __future__ import annotations
 
 from .board import GOAL_LINES, cell_index, cell_name
 from .game import END, TURN_LIMIT, Pharaoh, Step
+from .state import PharaohState, PharaohView
 
 GAME = Pharaoh()
 
-__all__ = ["END", "GAME", "GOAL_LINES", "TURN_LIMIT", "Pharaoh", "Step", "cell_index", "cell_name"]
+__all__ = [
+    "END",
+    "GAME",
+    "GOAL_LINES",
+    "TURN_LIMIT",
+    "Pharaoh",
+    "PharaohState",
+    "PharaohView",
+    "Step",
+    "cell_index",
+    "cell_name",
+]

@@ -25,7 +25,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import product
-from typing import Any
 
 from rules.engine.thinking import DEFAULT_SECONDS, Budget, Stopwatch, split_level
 
@@ -41,6 +40,7 @@ from .board import (
     goal_line_names,
     manhattan,
 )
+from .state import PharaohView
 
 Position = tuple[int, ...]
 
@@ -87,7 +87,7 @@ ROLLS = {
 class Context:
     """The facts every evaluation of one decision shares, and a cache of goal-line costs."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: PharaohView) -> None:
         self.players: int = view["players"]
         self.dice: int = view["dice"]
         self.lines = tuple(GOAL_LINES[name] for name in goal_line_names(self.players, view["goal"]))
@@ -95,7 +95,8 @@ class Context:
         self.goal_cells = tuple(sorted({cell for line in self.lines for cell in line}))
         self.edges = tuple(view["edges"])
         self.entry_cells = tuple(EDGE_CELLS[edge] for edge in self.edges)
-        self._costs: dict[tuple[Any, ...], int] = {}
+        #: (seat, its three pieces, the pieces on the goal cells) -> the seat's cheapest way onto a goal line
+        self._costs: dict[tuple[int, Position, tuple[int, ...]], int] = {}
         self.scored = 0  # placements scored so far (the expectimax budget counts them)
 
     def is_win(self, position: Position, seat: int) -> bool:
@@ -152,7 +153,7 @@ class Context:
         return -threat + survive * (0.6 * chance_at_least(self.dice, mine) + 0.3 * progress)
 
 
-def to_position(view: dict[str, Any]) -> Position:
+def to_position(view: PharaohView) -> Position:
     return tuple(-1 if cell is None else cell_index(cell) for own in view["pieces"] for cell in own)
 
 
@@ -266,7 +267,7 @@ def reply_value(context: Context, position: Position, me: int, budget: int) -> f
 
 
 def decide(
-    view: dict[str, Any],
+    view: PharaohView,
     seat: int,
     legal: Sequence[str],
     level: str,

@@ -17,8 +17,6 @@ from rules.engine import (
     Option,
     Outcome,
     Rng,
-    State,
-    View,
     plural,
     seat_ref,
 )
@@ -37,6 +35,7 @@ from .board import (
     goal_line_names,
     step_multiplier,
 )
+from .state import PharaohState, PharaohView
 
 COLOURS = ("red", "yellow", "green", "blue")
 TURN_LIMIT = 300
@@ -122,7 +121,7 @@ def _roll_text(roll: Sequence[int]) -> str:
     return str(roll[0]) if len(roll) == 1 else f"{'+'.join(map(str, roll))} = {sum(roll)}"
 
 
-class Pharaoh(Game):
+class Pharaoh(Game[PharaohState, PharaohView]):
     key = "pharaoh"
     title = "Pharaoh"
     min_players = 2
@@ -142,13 +141,13 @@ class Pharaoh(Game):
     rules_notes = RULES_NOTES
 
     # ---- setup ------------------------------------------------------------------------------------------------
-    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
+    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> PharaohState:
         self.check_players(num_players)
         opts = self.resolve_options(options)
-        state: State = {
+        state: PharaohState = {
             "players": num_players,
             "dice": int(opts["dice"]),
-            "goal": opts["goal"],
+            "goal": "between" if opts["goal"] == "between" else "across",
             "colours": list(COLOURS[:num_players]),
             "edges": list(SEAT_EDGES[num_players]),
             "pieces": [[None, None, None] for _ in range(num_players)],
@@ -182,12 +181,19 @@ class Pharaoh(Game):
         return rounds
 
     # ---- turns --------------------------------------------------------------------------------------------------
-    def _begin_turn(self, state: State, seat: int, rng: Rng, events: list[Event]) -> None:
+    def _begin_turn(self, state: PharaohState, seat: int, rng: Rng, events: list[Event]) -> None:
         """Roll for ``seat``; while a player can pay for no step, their turn passes to the next player."""
         while True:
             roll = [rng.roll(6) for _ in range(state["dice"])]
             state.update(
-                to_move=seat, turn=state["turn"] + 1, roll=roll, points=sum(roll), left=sum(roll), steps=0
+                {
+                    "to_move": seat,
+                    "turn": state["turn"] + 1,
+                    "roll": roll,
+                    "points": sum(roll),
+                    "left": sum(roll),
+                    "steps": 0,
+                }
             )
             events.append(
                 Event(
@@ -203,12 +209,12 @@ class Pharaoh(Game):
                 return
             seat = (seat + 1) % state["players"]
 
-    def _end_turn(self, state: State, rng: Rng, events: list[Event]) -> None:
+    def _end_turn(self, state: PharaohState, rng: Rng, events: list[Event]) -> None:
         if not self._turn_limit_reached(state, events):
             self._begin_turn(state, (state["to_move"] + 1) % state["players"], rng, events)
 
     @staticmethod
-    def _turn_limit_reached(state: State, events: list[Event]) -> bool:
+    def _turn_limit_reached(state: PharaohState, events: list[Event]) -> bool:
         if state["turn"] < state["turn_limit"]:
             return False
         state["draw"] = True
@@ -216,23 +222,25 @@ class Pharaoh(Game):
         return True
 
     @staticmethod
-    def _draw_reason(state: State) -> str:
+    def _draw_reason(state: PharaohState) -> str:
         return f"{state['turn_limit']} turns without a win."
 
     @classmethod
-    def _win_reason(cls, state: State, seat: int) -> str:
+    def _win_reason(cls, state: PharaohState, seat: int) -> str:
         """The winning event's words and the outcome's reason alike (the host shows a reason once)."""
-        return f"{cls._who(state, seat)} holds the goal line {'-'.join(state['win_line'])}."
+        line = state["win_line"]
+        assert line is not None  # set together with the winner
+        return f"{cls._who(state, seat)} holds the goal line {'-'.join(line)}."
 
     @staticmethod
-    def _who(state: State, seat: int) -> str:
+    def _who(state: PharaohState, seat: int) -> str:
         return f"{seat_ref(seat)} ({state['colours'][seat]})"
 
     # ---- queries ------------------------------------------------------------------------------------------------
-    def _finished(self, state: State) -> bool:
+    def _finished(self, state: PharaohState) -> bool:
         return state["winner"] is not None or bool(state["draw"])
 
-    def pending(self, state: State) -> dict[int, Decision]:
+    def pending(self, state: PharaohState) -> dict[int, Decision]:
         if self._finished(state):
             return {}
         seat = state["to_move"]
@@ -242,7 +250,7 @@ class Pharaoh(Game):
         )
         return {seat: Decision(f"t{state['turn']}s{state['steps']}", "move", prompt)}
 
-    def steps(self, state: State, seat: int) -> list[Step]:
+    def steps(self, state: PharaohState, seat: int) -> list[Step]:
         """Every step ``seat`` may take and pay for with the points left (ignores whose turn it is)."""
         occupied = _occupancy(state["pieces"])
         left = state["left"]
@@ -263,30 +271,31 @@ class Pharaoh(Game):
                 found.append(Step(piece, source, target, cost, holder))
         return found
 
-    def legal_actions(self, state: State, seat: int) -> list[str]:
+    def legal_actions(self, state: PharaohState, seat: int) -> list[str]:
         if seat not in self.pending(state):
             return []
         return [step.action for step in self.steps(state, seat)] + [END]
 
-    def outcome(self, state: State) -> Outcome:
+    def outcome(self, state: PharaohState) -> Outcome:
         if state["winner"] is not None:
             return Outcome(True, (state["winner"],), reason=self._win_reason(state, state["winner"]))
         if state["draw"]:
             return Outcome(True, draw=True, reason=self._draw_reason(state))
         return Outcome()
 
-    def view(self, state: State, seat: int | None) -> View:
+    def view(self, state: PharaohState, seat: int | None) -> PharaohView:
         """The whole state (nothing is hidden) plus the board facts a renderer or a player needs."""
-        view = self.copy_state(state)
-        view["goal_lines"] = [
-            [cell_name(cell) for cell in GOAL_LINES[name]]
-            for name in goal_line_names(state["players"], state["goal"])
-        ]
-        view["edge_cells"] = [[cell_name(cell) for cell in EDGE_CELLS[edge]] for edge in state["edges"]]
-        return view
+        return {
+            **self.copy_state(state),
+            "goal_lines": [
+                [cell_name(cell) for cell in GOAL_LINES[name]]
+                for name in goal_line_names(state["players"], state["goal"])
+            ],
+            "edge_cells": [[cell_name(cell) for cell in EDGE_CELLS[edge]] for edge in state["edges"]],
+        }
 
     # ---- notation -----------------------------------------------------------------------------------------------
-    def parse(self, state: State, seat: int, text: str) -> str:
+    def parse(self, state: PharaohState, seat: int, text: str) -> str:
         cleaned = " ".join(text.strip().lower().split())
         if cleaned in _END_WORDS:
             return END
@@ -301,7 +310,7 @@ class Pharaoh(Game):
             "or `end` to end your turn."
         )
 
-    def _from_to(self, state: State, seat: int, source: str, target: str) -> str:
+    def _from_to(self, state: PharaohState, seat: int, source: str, target: str) -> str:
         pieces = state["pieces"][seat] if 0 <= seat < len(state["pieces"]) else []
         if source not in pieces:
             raise InvalidAction(
@@ -309,7 +318,7 @@ class Pharaoh(Game):
             )
         return f"{PIECE_LETTERS[pieces.index(source)]} {target}"
 
-    def describe(self, state: State, action: str) -> str:
+    def describe(self, state: PharaohState, action: str) -> str:
         seat = state["to_move"]
         if action == END:
             return f"end the turn ({plural(state['left'], 'point')} unused)"
@@ -318,7 +327,7 @@ class Pharaoh(Game):
             return action
         return self._step_text(state, step)
 
-    def _step_text(self, state: State, step: Step) -> str:
+    def _step_text(self, state: PharaohState, step: Step) -> str:
         name = PIECE_NAMES[step.piece]
         if step.source is None:
             text = f"enter {name} at {cell_name(step.target)} ({plural(step.cost, 'point')})"
@@ -331,11 +340,11 @@ class Pharaoh(Game):
             text += f", capturing {state['colours'][owner]} {PIECE_NAMES[piece]}"
         return text
 
-    def _find_step(self, state: State, seat: int, action: str) -> Step | None:
+    def _find_step(self, state: PharaohState, seat: int, action: str) -> Step | None:
         return next((step for step in self.steps(state, seat) if step.action == action), None)
 
     # ---- apply --------------------------------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
+    def apply(self, state: PharaohState, seat: int, action: str, rng: Rng) -> Applied[PharaohState]:
         if seat not in self.pending(state):
             raise IllegalAction("It is not your turn.")
         new = self.copy_state(state)
@@ -364,7 +373,7 @@ class Pharaoh(Game):
             self._end_turn(new, rng, events)
         return Applied(new, events)
 
-    def _do_step(self, state: State, seat: int, step: Step, events: list[Event]) -> None:
+    def _do_step(self, state: PharaohState, seat: int, step: Step, events: list[Event]) -> None:
         events.append(
             Event(
                 "capture" if step.captured else ("enter" if step.source is None else "move"),
@@ -391,9 +400,9 @@ class Pharaoh(Game):
             events.append(Event("win", self._win_reason(state, seat)))
 
     @staticmethod
-    def _winning_line(state: State, seat: int) -> list[str] | None:
-        cells = state["pieces"][seat]
-        if None in cells:
+    def _winning_line(state: PharaohState, seat: int) -> list[str] | None:
+        cells = [cell for cell in state["pieces"][seat] if cell is not None]
+        if len(cells) < len(PIECE_LETTERS):  # a piece in reserve
             return None
         held = {cell_index(cell) for cell in cells}
         for name in goal_line_names(state["players"], state["goal"]):
@@ -401,7 +410,7 @@ class Pharaoh(Game):
                 return [cell_name(cell) for cell in GOAL_LINES[name]]
         return None
 
-    def _why_illegal(self, state: State, seat: int, action: str) -> str:
+    def _why_illegal(self, state: PharaohState, seat: int, action: str) -> str:
         """A sentence saying what is wrong with a well-formed step that is not legal now."""
         parts = action.split()
         if len(parts) != 2 or parts[0] not in PIECE_LETTERS:
@@ -433,10 +442,10 @@ class Pharaoh(Game):
         return f"{action!r} is not a legal step now."
 
     # ---- time, undo, AI -----------------------------------------------------------------------------------------
-    def on_deadline(self, state: State, seat: int) -> str | None:
+    def on_deadline(self, state: PharaohState, seat: int) -> str | None:
         return END if seat in self.pending(state) else None
 
-    def can_undo(self, state_before: State, seat: int, action: str) -> bool:
+    def can_undo(self, state_before: PharaohState, seat: int, action: str) -> bool:
         """A step may be taken back while the turn goes on: once it ends, a die has been rolled."""
         if action == END:
             return False
@@ -448,7 +457,7 @@ class Pharaoh(Game):
         return after["winner"] is None and bool(self.steps(after, seat))
 
     def choose_action(
-        self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
+        self, view: PharaohView, seat: int, legal: Sequence[str], level: str, rng: random.Random
     ) -> str:
         if split_level(level)[0] not in self.ai_levels:
             return rng.choice(list(legal))

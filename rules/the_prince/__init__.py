@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from rules.engine import (
     Applied,
@@ -27,18 +26,17 @@ from rules.engine import (
     Option,
     Outcome,
     Rng,
-    State,
-    View,
     plural,
     seat_ref,
 )
 
 from . import ai
-from .battle import allot, attacks_of, check_plan, format_plan, parse_plan
+from .battle import Allotment, allot, attacks_of, check_plan, format_plan, parse_plan
 from .board import (
     AREA,
     DIRECTIONS,
     TILES,
+    Tile,
     generate,
     is_land,
     landing_tiles,
@@ -49,6 +47,12 @@ from .board import (
     tile_token,
 )
 from .notation import describe_action, parse_action
+from .state import (
+    BattleReport,
+    CastleView,
+    ThePrinceState,
+    ThePrinceView,
+)
 
 CASTLES = 5
 FORCED_BUILD_AFTER = 20
@@ -93,7 +97,7 @@ revealed together; the full submissions are published when the game ends.
 """
 
 
-class ThePrince(Game):
+class ThePrince(Game[ThePrinceState, ThePrinceView]):
     key = "the-prince"
     title = "The Prince"
     min_players = 2
@@ -112,11 +116,11 @@ class ThePrince(Game):
     rules_notes = RULES_NOTES
 
     # ---- setup ---------------------------------------------------------------------------------------------
-    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
+    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> ThePrinceState:
         self.check_players(num_players)
         opts = self.resolve_options(options)
         return {
-            "map": opts["map"],
+            "map": "symmetric" if opts["map"] == "symmetric" else "asymmetric",
             "tiles": generate(rng, opts["map"] == "symmetric"),
             "phase": "landing",
             "turn": 1,
@@ -136,7 +140,7 @@ class ThePrince(Game):
         }
 
     # ---- queries -------------------------------------------------------------------------------------------
-    def pending(self, state: State) -> dict[int, Decision]:
+    def pending(self, state: ThePrinceState) -> dict[int, Decision]:
         if state["result"] is not None:
             return {}
         phase = state["phase"]
@@ -177,7 +181,7 @@ class ThePrince(Game):
                 )
         return decisions
 
-    def legal_actions(self, state: State, seat: int) -> list[str]:
+    def legal_actions(self, state: ThePrinceState, seat: int) -> list[str]:
         decision = self.pending(state).get(seat)
         if decision is None:
             return []
@@ -191,7 +195,7 @@ class ThePrince(Game):
         view = self.view(state, seat)
         return ai.candidate_plans(view, seat)
 
-    def _turn_actions(self, state: State, seat: int) -> list[str]:
+    def _turn_actions(self, state: ThePrinceState, seat: int) -> list[str]:
         builds = [name(index) for index in self._buildable(state, seat)]
         forced = state["turn"] > FORCED_BUILD_AFTER and bool(builds)
         actions = []
@@ -201,15 +205,15 @@ class ThePrince(Game):
             actions.extend(f"{direction} build {tile}" for tile in builds)
         return actions
 
-    def _directions(self, state: State, seat: int) -> list[str]:
-        here = state["prince"][seat]
+    def _directions(self, state: ThePrinceState, seat: int) -> list[str]:
+        here = _on_map(state, seat)
         return [
             direction
             for direction in DIRECTIONS
             if (dest := step(here, direction)) is not None and is_land(state["tiles"], dest)
         ]
 
-    def _buildable(self, state: State, seat: int) -> list[int]:
+    def _buildable(self, state: ThePrinceState, seat: int) -> list[int]:
         """Seen land tiles holding neither one of your castles nor an enemy castle in your Prince's sight."""
         taken = {castle["tile"] for castle in state["castles"][seat]} | set(state["taken"][seat])
         enemy = state["castles"][1 - seat]
@@ -221,7 +225,7 @@ class ThePrince(Game):
             if seen[index] and index not in taken and is_land(state["tiles"], index)
         ]
 
-    def _visible_enemy_castles(self, state: State, seat: int) -> list[int]:
+    def _visible_enemy_castles(self, state: ThePrinceState, seat: int) -> list[int]:
         """Numbers of the enemy castles ``seat`` sees: in phase 1 those in its Prince's sight, later all."""
         enemy = state["castles"][1 - seat]
         if state["phase"] not in PHASE_ONE:
@@ -232,7 +236,7 @@ class ThePrince(Game):
         sight = set(AREA[here])
         return [number for number, castle in enumerate(enemy, 1) if castle["tile"] in sight]
 
-    def _prince_visible_to(self, state: State, seat: int, watcher: int) -> bool:
+    def _prince_visible_to(self, state: ThePrinceState, seat: int, watcher: int) -> bool:
         """Whether ``watcher`` sees ``seat``'s Prince on the map (phase 1; nobody sees a hidden Prince)."""
         position, eye = state["prince"][seat], state["prince"][watcher]
         if position is None:
@@ -240,24 +244,24 @@ class ThePrince(Game):
         return seat == watcher or (eye is not None and position in AREA[eye])
 
     @staticmethod
-    def _alive(state: State, seat: int) -> list[int]:
+    def _alive(state: ThePrinceState, seat: int) -> list[int]:
         return [number for number, castle in enumerate(state["castles"][seat], 1) if castle["alive"]]
 
-    def outcome(self, state: State) -> Outcome:
+    def outcome(self, state: ThePrinceState) -> Outcome:
         result = state["result"]
         if result is None:
             return Outcome()
         return Outcome(True, tuple(result["winners"]), draw=result["draw"], reason=result["reason"])
 
     # ---- notation ------------------------------------------------------------------------------------------
-    def parse(self, state: State, seat: int, text: str) -> str:
+    def parse(self, state: ThePrinceState, seat: int, text: str) -> str:
         return parse_action(text)
 
-    def describe(self, state: State, action: str) -> str:
+    def describe(self, state: ThePrinceState, action: str) -> str:
         return describe_action(action)
 
     # ---- apply ---------------------------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
+    def apply(self, state: ThePrinceState, seat: int, action: str, rng: Rng) -> Applied[ThePrinceState]:
         decision = self.pending(state).get(seat)
         if decision is None:
             if state["result"] is None and state["sealed"][seat] is not None:
@@ -274,7 +278,7 @@ class ThePrince(Game):
             new["sealed"] = [None, None]
         return Applied(new, events)
 
-    def _check(self, state: State, seat: int, kind: str, action: str) -> None:
+    def _check(self, state: ThePrinceState, seat: int, kind: str, action: str) -> None:
         """IllegalAction with a sentence unless ``action`` answers ``kind`` legally."""
         if kind == "plan":
             if not action[0].isdigit():
@@ -286,7 +290,7 @@ class ThePrince(Game):
             return
         raise IllegalAction(self._refusal(state, seat, kind, action))
 
-    def _refusal(self, state: State, seat: int, kind: str, action: str) -> str:
+    def _refusal(self, state: ThePrinceState, seat: int, kind: str, action: str) -> str:
         words = action.split()
         if kind == "landing":
             if words[0] != "land":
@@ -308,7 +312,7 @@ class ThePrince(Game):
         return f"You cannot build on {words[2]}: choose a seen land tile holding no castle you know of."
 
     # ---- resolution ----------------------------------------------------------------------------------------
-    def _resolve(self, state: State, kind: str) -> list[Event]:
+    def _resolve(self, state: ThePrinceState, kind: str) -> list[Event]:
         if kind == "landing":
             return self._resolve_landing(state)
         if kind == "explore":
@@ -318,25 +322,25 @@ class ThePrince(Game):
         return self._resolve_battle(state)
 
     @staticmethod
-    def _reveal(state: State, seat: int) -> None:
-        for index in AREA[state["prince"][seat]]:
+    def _reveal(state: ThePrinceState, seat: int) -> None:
+        for index in AREA[_on_map(state, seat)]:
             state["seen"][seat][index] = 1
 
-    def _resolve_landing(self, state: State) -> list[Event]:
+    def _resolve_landing(self, state: ThePrinceState) -> list[Event]:
         for seat in (0, 1):
-            state["prince"][seat] = parse_tile(state["sealed"][seat].split()[1])
+            state["prince"][seat] = parse_tile(_sealed(state, seat).split()[1])
             self._reveal(state, seat)
         state["phase"], state["turn"] = "explore", 2
         return [Event("landing", "Both Princes have landed.")]
 
-    def _resolve_turn(self, state: State) -> list[Event]:
+    def _resolve_turn(self, state: ThePrinceState) -> list[Event]:
         moving = [seat for seat in (0, 1) if state["sealed"][seat] is not None]
         sites: dict[int, int] = {}
         for seat in moving:
-            words = state["sealed"][seat].split()
-            state["prince"][seat] = step(state["prince"][seat], words[0])
+            words = _sealed(state, seat).split()
+            state["prince"][seat] = step(_on_map(state, seat), words[0])
             if len(words) == 3:
-                sites[seat] = parse_tile(words[2])  # type: ignore[assignment]
+                sites[seat] = _tile(words[2])
         for seat in moving:
             self._reveal(state, seat)
         events = [Event("turn", f"Turn {state['turn']}: the Princes move in the fog.")]
@@ -346,7 +350,7 @@ class ThePrince(Game):
             events.append(self._start_battles(state))
         return events
 
-    def _build(self, state: State, sites: dict[int, int]) -> list[Event]:
+    def _build(self, state: ThePrinceState, sites: dict[int, int]) -> list[Event]:
         events = []
         clash = len(sites) == 2 and sites[0] == sites[1]
         for seat, tile in sorted(sites.items()):
@@ -365,15 +369,15 @@ class ThePrince(Game):
         return events
 
     @staticmethod
-    def _start_battles(state: State) -> Event:
+    def _start_battles(state: ThePrinceState) -> Event:
         state["phase"], state["battle"] = "hide", 1
         state["seen"] = [[1] * TILES, [1] * TILES]
         state["prince"] = [None, None]
         return Event("phase", "Both sides have five castles: the island is revealed. Battle 1 begins.")
 
-    def _resolve_hiding(self, state: State) -> list[Event]:
+    def _resolve_hiding(self, state: ThePrinceState) -> list[Event]:
         for seat in (0, 1):
-            words = state["sealed"][seat].split()
+            words = _sealed(state, seat).split()
             state["hidden"][seat], state["guard"][seat] = int(words[1]), int(words[3])
         state["phase"] = "plan"
         guards = "; ".join(
@@ -381,8 +385,8 @@ class ThePrince(Game):
         )
         return [Event("guards", f"Battle {state['battle']}: {guards}.")]
 
-    def _resolve_battle(self, state: State) -> list[Event]:
-        report: dict[str, Any] = {
+    def _resolve_battle(self, state: ThePrinceState) -> list[Event]:
+        report: BattleReport = {
             "battle": state["battle"],
             "guard": list(state["guard"]),
             "attacks": [],
@@ -392,7 +396,7 @@ class ThePrince(Game):
         hit = [[False] * CASTLES, [False] * CASTLES]
         allotments = []
         for seat in (0, 1):
-            orders = parse_plan(state["sealed"][seat])
+            orders = parse_plan(_sealed(state, seat))
             strengths = [strength(state["tiles"], castle["tile"]) for castle in state["castles"][seat]]
             allotted = allot(orders, strengths)
             allotments.append(allotted)
@@ -412,12 +416,12 @@ class ThePrince(Game):
 
     @staticmethod
     def _apply_damage(
-        state: State,
+        state: ThePrinceState,
         seat: int,
-        allotted: dict[int, Any],
+        allotted: dict[int, Allotment],
         damage: list[int],
         hit: list[bool],
-        report: dict[str, Any],
+        report: BattleReport,
     ) -> list[int]:
         destroyed = []
         for number, castle in enumerate(state["castles"][seat], 1):
@@ -440,7 +444,7 @@ class ThePrince(Game):
         return destroyed
 
     @staticmethod
-    def _battle_text(state: State, report: dict[str, Any], destroyed: list[list[int]]) -> str:
+    def _battle_text(state: ThePrinceState, report: BattleReport, destroyed: list[list[int]]) -> str:
         parts = []
         for seat in (0, 1):
             lost = destroyed[seat]
@@ -452,7 +456,7 @@ class ThePrince(Game):
             f"{stopped} stopped by the Guards; " + "; ".join(parts) + "."
         )
 
-    def _after_battle(self, state: State, destroyed: list[list[int]]) -> list[Event]:
+    def _after_battle(self, state: ThePrinceState, destroyed: list[list[int]]) -> list[Event]:
         caught = [state["hidden"][seat] in destroyed[seat] for seat in (0, 1)]
         if all(caught):
             return [self._finish(state, [], True, "Both Princes fell in the same battle.")]
@@ -474,14 +478,14 @@ class ThePrince(Game):
         return []
 
     @staticmethod
-    def _finish(state: State, winners: list[int], draw: bool, reason: str) -> Event:
+    def _finish(state: ThePrinceState, winners: list[int], draw: bool, reason: str) -> Event:
         state["result"] = {"winners": winners, "draw": draw, "reason": reason}
         state["phase"] = "over"
         return Event("end", reason)
 
     # ---- views and secrets ---------------------------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> View:
-        view: View = {
+    def view(self, state: ThePrinceState, seat: int | None) -> ThePrinceView:
+        view: ThePrinceView = {
             "game": self.key,
             "seat": seat,
             "phase": state["phase"],
@@ -502,9 +506,9 @@ class ThePrince(Game):
             if seat is None or state["seen"][seat][index]
         ]
         view["princes"] = [
-            f"prince:{owner}@{name(state['prince'][owner])}"
-            for owner in (0, 1)
-            if seat is not None and self._prince_visible_to(state, owner, seat)
+            f"prince:{owner}@{name(tile)}"
+            for owner, tile in enumerate(state["prince"])
+            if tile is not None and seat is not None and self._prince_visible_to(state, owner, seat)
         ]
         view["castles"] = self._castle_views(state, seat)
         if seat is not None and state["phase"] in PHASE_ONE:
@@ -524,8 +528,9 @@ class ThePrince(Game):
             view["submissions"] = [list(entry) for entry in state["submissions"]]
         return view
 
-    def _castle_views(self, state: State, seat: int | None) -> list[dict[str, Any]]:
+    def _castle_views(self, state: ThePrinceState, seat: int | None) -> list[CastleView]:
         """Castles the viewer sees, with strength computed from the tiles the viewer has seen."""
+        known: Sequence[Tile | None]
         if seat is None:
             known = state["tiles"]
             shown = [(owner, n) for owner in (0, 1) for n in range(1, len(state["castles"][owner]) + 1)]
@@ -535,9 +540,10 @@ class ThePrince(Game):
             ]
             shown = [(seat, n) for n in range(1, len(state["castles"][seat]) + 1)]
             shown += [(1 - seat, n) for n in self._visible_enemy_castles(state, seat)]
-        views = []
+        views: list[CastleView] = []
         for owner, number in shown:
             castle = state["castles"][owner][number - 1]
+            power = strength(known, castle["tile"])
             views.append(
                 {
                     "token": f"castle:{owner}#{number}@{name(castle['tile'])}",
@@ -546,12 +552,14 @@ class ThePrince(Game):
                     "tile": name(castle["tile"]),
                     "alive": castle["alive"],
                     "damage": castle["damage"],
-                    **strength(known, castle["tile"]),
+                    "offence": power["offence"],
+                    "defence": power["defence"],
+                    "bonus": power["bonus"],
                 }
             )
         return views
 
-    def secrets(self, state: State, seat: int) -> list[str]:
+    def secrets(self, state: ThePrinceState, seat: int) -> list[str]:
         other = 1 - seat
         found = []
         if state["sealed"][seat] is not None:
@@ -562,8 +570,9 @@ class ThePrince(Game):
                 for index, tile in enumerate(state["tiles"])
                 if state["seen"][seat][index] and not state["seen"][other][index]
             ]
-            if state["prince"][seat] is not None and not self._prince_visible_to(state, seat, other):
-                found.append(f"prince:{seat}@{name(state['prince'][seat])}")
+            here = state["prince"][seat]
+            if here is not None and not self._prince_visible_to(state, seat, other):
+                found.append(f"prince:{seat}@{name(here)}")
             found += [f"taken:{seat}@{name(tile)}" for tile in state["taken"][seat]]
             found += [f"clash:{seat}@{name(tile)}" for tile in state["clashed"][seat]]
             visible = set(self._visible_enemy_castles(state, other))
@@ -577,7 +586,7 @@ class ThePrince(Game):
         return found
 
     # ---- deadlines and AI ----------------------------------------------------------------------------------
-    def on_deadline(self, state: State, seat: int) -> str | None:
+    def on_deadline(self, state: ThePrinceState, seat: int) -> str | None:
         decision = self.pending(state).get(seat)
         if decision is None:
             return None
@@ -592,13 +601,43 @@ class ThePrince(Game):
         return self.choose_action(self.view(state, seat), seat, legal, "strategist", chooser)
 
     def choose_action(
-        self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
+        self, view: ThePrinceView, seat: int, legal: Sequence[str], level: str, rng: random.Random
     ) -> str:
         if level == "random" or not legal:
             return rng.choice(list(legal))
         return ai.choose(view, seat, list(legal), rng)
 
 
+def _on_map(state: ThePrinceState, seat: int) -> int:
+    """The tile of ``seat``'s Prince while he explores (phase 1, after the landing, before his fifth castle)."""
+    tile = state["prince"][seat]
+    assert tile is not None, "the Prince is not on the map"
+    return tile
+
+
+def _sealed(state: ThePrinceState, seat: int) -> str:
+    """``seat``'s sealed answer, once both seats have answered (resolution reads them)."""
+    action = state["sealed"][seat]
+    assert action is not None, "resolved before the seat answered"
+    return action
+
+
+def _tile(tile_name: str) -> int:
+    """The index of a tile named in a canonical action (``parse_action`` wrote the name)."""
+    index = parse_tile(tile_name)
+    assert index is not None, f"{tile_name!r} is not a tile"
+    return index
+
+
 GAME = ThePrince()
 
-__all__ = ["CASTLES", "FORCED_BUILD_AFTER", "GAME", "MAX_BATTLES", "ThePrince", "format_plan"]
+__all__ = [
+    "CASTLES",
+    "FORCED_BUILD_AFTER",
+    "GAME",
+    "MAX_BATTLES",
+    "ThePrince",
+    "ThePrinceState",
+    "ThePrinceView",
+    "format_plan",
+]

@@ -11,10 +11,10 @@ import random
 import zlib
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
 
 from .battle import Order, format_plan
-from .board import AREA, DIRECTIONS, TILES, known_tiles, on_ring, parse_tile, step, xy
+from .board import AREA, DIRECTIONS, TILES, Tile, known_tiles, on_ring, parse_tile, step, xy
+from .state import CastleView, ThePrinceView
 
 #: expected resource yield of a land tile nobody has seen yet (55% hold one, yields 1-3)
 UNKNOWN_YIELD = 1.1
@@ -30,10 +30,8 @@ SAMPLE_PLANS = 24
 #: how often the Guard stands with the Prince (otherwise it is a decoy elsewhere, so it betrays nothing)
 GUARD_WITH_PRINCE = 0.8
 
-View = dict[str, Any]
 
-
-def choose(view: View, seat: int, legal: list[str], rng: random.Random) -> str:
+def choose(view: ThePrinceView, seat: int, legal: list[str], rng: random.Random) -> str:
     """The strategist's choice among ``legal`` for whatever the view's phase asks."""
     first = legal[0].split()[0]
     if first == "land":
@@ -59,7 +57,7 @@ def _landing(legal: list[str], rng: random.Random) -> str:
     return max(legal, key=inland)
 
 
-def site_value(known: Sequence[list | None], index: int, toughest: float = 0.0) -> float:
+def site_value(known: Sequence[Tile | None], index: int, toughest: float = 0.0) -> float:
     """Expected offence + defence + bonus of a castle on ``index``, unseen land counted at its average, plus
     a premium for defence + gold beyond ``toughest`` (our best castle's): the Prince needs one stronghold."""
     total = 0.0
@@ -75,11 +73,11 @@ def site_value(known: Sequence[list | None], index: int, toughest: float = 0.0) 
     return total + STRONGHOLD_PREMIUM * max(0.0, tough - toughest)
 
 
-def _toughest_own(view: View, seat: int) -> float:
+def _toughest_own(view: ThePrinceView, seat: int) -> float:
     return max((c["defence"] + c["bonus"] for c in view["castles"] if c["seat"] == seat), default=0)
 
 
-def _own_prince(view: View, seat: int) -> int:
+def _own_prince(view: ThePrinceView, seat: int) -> int:
     for token in view["princes"]:
         owner, place = token.split(":")[1].split("@")
         if int(owner) == seat:
@@ -89,11 +87,11 @@ def _own_prince(view: View, seat: int) -> int:
     raise ValueError("the view shows no Prince of this seat")
 
 
-def _unseen_gain(known: Sequence[list | None], area: Sequence[int], already: set[int]) -> int:
+def _unseen_gain(known: Sequence[Tile | None], area: Sequence[int], already: set[int]) -> int:
     return sum(1 for index in area if known[index] is None and not on_ring(index) and index not in already)
 
 
-def _move_score(known: Sequence[list | None], here: int, direction: str, directions: Sequence[str]) -> float:
+def _move_score(known: Sequence[Tile | None], here: int, direction: str, directions: Sequence[str]) -> float:
     """New land tiles the move reveals, plus half of the best follow-up, minus distance to the unknown."""
     dest = step(here, direction)
     assert dest is not None
@@ -110,7 +108,7 @@ def _move_score(known: Sequence[list | None], here: int, direction: str, directi
     return gain + 0.5 * follow - 0.1 * distance
 
 
-def _turn(view: View, seat: int, legal: list[str], rng: random.Random) -> str:
+def _turn(view: ThePrinceView, seat: int, legal: list[str], rng: random.Random) -> str:
     known = known_tiles(view["tiles"])
     here = _own_prince(view, seat)
     builds = sorted({action.split()[2] for action in legal if " build " in action})
@@ -129,7 +127,7 @@ def _turn(view: View, seat: int, legal: list[str], rng: random.Random) -> str:
 
 
 def _should_build(
-    view: View, seat: int, known: Sequence[list | None], builds: Sequence[str], toughest: float
+    view: ThePrinceView, seat: int, known: Sequence[Tile | None], builds: Sequence[str], toughest: float
 ) -> bool:
     built = view["castle_counts"][seat]
     turn = view["turn"]
@@ -140,7 +138,7 @@ def _should_build(
     return best >= FIRST_THRESHOLD - THRESHOLD_DROP * (turn - 2)
 
 
-def best_stay_build(view: View, legal: list[str]) -> str:
+def best_stay_build(view: ThePrinceView, legal: list[str]) -> str:
     """The deadline default of a forced build: stay and build on the best revealed tile."""
     known = known_tiles(view["tiles"])
     stays = [action for action in legal if action.startswith("stay ")] or legal
@@ -148,16 +146,16 @@ def best_stay_build(view: View, legal: list[str]) -> str:
 
 
 # ---- phase 2 -----------------------------------------------------------------------------------------------
-def _castles(view: View, owner: int) -> list[dict[str, Any]]:
+def _castles(view: ThePrinceView, owner: int) -> list[CastleView]:
     return [castle for castle in view["castles"] if castle["seat"] == owner and castle["alive"]]
 
 
-def _toughness(castle: dict[str, Any], gold_share: float = 1.0) -> float:
+def _toughness(castle: CastleView, gold_share: float = 1.0) -> float:
     """Defence left if ``gold_share`` of its gold goes to defence."""
     return float(castle["defence"] + castle["bonus"] * gold_share - castle["damage"])
 
 
-def _hiding(view: View, seat: int, legal: list[str], rng: random.Random) -> str:
+def _hiding(view: ThePrinceView, seat: int, legal: list[str], rng: random.Random) -> str:
     """The Prince in the toughest castle; the Guard with him, or now and then as a decoy elsewhere."""
     own = _castles(view, seat)
     prince = max(own, key=lambda castle: _toughness(castle) + rng.random() * 0.5)["number"]
@@ -167,7 +165,7 @@ def _hiding(view: View, seat: int, legal: list[str], rng: random.Random) -> str:
     return action if action in legal else rng.choice(legal)
 
 
-def _own_hidden(view: View, seat: int) -> int | None:
+def _own_hidden(view: ThePrinceView, seat: int) -> int | None:
     for token in view.get("prince_in", []):
         owner, number = token.split(":")[1].split("#")
         if int(owner) == seat:
@@ -175,7 +173,7 @@ def _own_hidden(view: View, seat: int) -> int | None:
     return None
 
 
-def plan_battle(view: View, seat: int, cautious: bool = True, all_out: bool = False) -> list[Order]:
+def plan_battle(view: ThePrinceView, seat: int, cautious: bool = True, all_out: bool = False) -> list[Order]:
     """Concentrate fire: destroy as many enemy castles as the offence allows, cheapest first.
 
     ``cautious`` assumes every enemy castle puts all its gold on defence; otherwise half. The castle
@@ -253,7 +251,7 @@ def _cheapest_group(
     return None if best is None else best[1]
 
 
-def _plan_score(view: View, seat: int, action: str) -> float:
+def _plan_score(view: ThePrinceView, seat: int, action: str) -> float:
     """Enemy castles a plan surely destroys (all their gold on defence), for picking among other plans."""
     from .battle import parse_plan
 
@@ -272,7 +270,7 @@ def _plan_score(view: View, seat: int, action: str) -> float:
     return sum(1 for target, hit in dealt.items() if hit >= _toughness(enemy[target]))
 
 
-def candidate_plans(view: View, seat: int) -> list[str]:
+def candidate_plans(view: ThePrinceView, seat: int) -> list[str]:
     """The strategic plans first, then a varied deterministic sample of valid plans (for random play)."""
     plans = [
         format_plan(plan_battle(view, seat, cautious, all_out))

@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rules.engine import IllegalAction, InvalidAction
+
+from .state import AttackOrder, Castle
 
 ENTRY_RE = re.compile(r"^([1-5])(?:\+(\d{1,2}))?(?:>([1-5]|-))?$")
 
@@ -63,8 +64,8 @@ def format_plan(orders: Sequence[Order]) -> str:
 
 def check_plan(
     orders: Sequence[Order],
-    own: Sequence[dict[str, Any]],
-    enemy: Sequence[dict[str, Any]],
+    own: Sequence[Castle],
+    enemy: Sequence[Castle],
     bonus: Sequence[int],
 ) -> None:
     """IllegalAction unless the plan names each surviving castle once, within its gold, at live targets."""
@@ -105,9 +106,9 @@ def allot(orders: Sequence[Order], strengths: Sequence[dict[str, int]]) -> dict[
 
 def attacks_of(
     orders: Sequence[Order], allotted: dict[int, Allotment], guard: int | None
-) -> list[dict[str, Any]]:
+) -> list[AttackOrder]:
     """One side's attacks in its order; the first one on the enemy Guard's castle is stopped."""
-    attacks = []
+    attacks: list[AttackOrder] = []
     guard_used = False
     for order in orders:
         if order.target is None:

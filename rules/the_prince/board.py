@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rules.engine import Rng
 
@@ -53,7 +54,8 @@ DIRECTION_WORDS = {
 }
 TILE_RE = re.compile(r"^([a-j])\s*(10|[1-9])$")
 
-Tile = list  # [terrain, resource, yield]
+#: [terrain, resource, yield], e.g. ["forest", "iron", 2] or ["plains", "", 0]: a JSON list of mixed types
+Tile = list[Any]
 
 
 def xy(index: int) -> tuple[int, int]:
