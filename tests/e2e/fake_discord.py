@@ -185,6 +185,8 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.deleted_channels: set[int] = set()
         self.forbidden_channels: set[int] = set()
+        #: Discord's limit of active threads in a server (1,000); a test lowers it to reach it
+        self.thread_limit = 1000
         self.messages: dict[int, FakeMessage] = {}
         #: (message id, content, allowed_mentions) of every message body the bot sent or edited
         self.mention_log: list[tuple[int, str, JSON | None]] = []
@@ -602,6 +604,8 @@ class FakeDiscord:
         ("PATCH", re.compile(r"channels/(?P<cid>\d+)/messages/(?P<mid>\d+)"), "_edit_message"),
         ("GET", re.compile(r"channels/(?P<cid>\d+)/messages/(?P<mid>\d+)"), "_get_message"),
         ("GET", re.compile(r"channels/(?P<cid>\d+)"), "_get_channel"),
+        ("POST", re.compile(r"channels/(?P<cid>\d+)/threads"), "_start_thread"),
+        ("DELETE", re.compile(r"channels/(?P<cid>\d+)"), "_delete_channel"),
     ]
 
     async def _rest(self, request: web.Request) -> web.Response:
@@ -724,6 +728,46 @@ class FakeDiscord:
     ) -> web.Response:
         user = self.users.get(int(params["uid"]))
         return self._json(user.payload()) if user else self._error(404, 10013, "Unknown User")
+
+    async def _start_thread(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        """A public thread without a starter message (POST /channels/{id}/threads); Discord's limit of active
+        threads per server answers 400 with code 160006 once ``thread_limit`` threads are active."""
+        parent = self.channels.get(int(params["cid"]))
+        if parent is None:
+            return self._error(404, 10003, "Unknown Channel")
+        if parent["type"] != 0:
+            return self._error(400, 50024, "Cannot execute action on this channel type")
+        active = [c for c in self.channels.values() if c["type"] == 11 and c["guild_id"] == parent["guild_id"]]
+        if len(active) >= self.thread_limit:
+            return self._error(400, 160006, "Maximum number of active threads reached")
+        thread_id = self.add_channel(str(body.get("name") or "thread"), int(parent["guild_id"]))
+        thread = self.channels[thread_id]
+        thread.update(
+            type=11,
+            parent_id=str(parent["id"]),
+            owner_id=str(self.bot_user.id),
+            thread_metadata={
+                "archived": False,
+                "auto_archive_duration": int(body.get("auto_archive_duration") or 1440),
+                "archive_timestamp": "2026-11-25T00:00:00+00:00",
+                "locked": False,
+            },
+            message_count=0,
+            member_count=1,
+        )
+        await self.dispatch("THREAD_CREATE", thread)
+        return self._json(thread, 201)
+
+    async def _delete_channel(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        channel = self.channels.get(int(params["cid"]))
+        if channel is None:
+            return self._error(404, 10003, "Unknown Channel")
+        await self.delete_channel(int(channel["id"]))
+        return self._json(channel)
 
     async def _get_channel(
         self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]

@@ -17,7 +17,7 @@ from bot.host import Host
 from bot.hosting.core import LOBBY_MESSAGE
 from bot.hosting.lobby import level_strength, lobby_message
 from bot.models import Delivery, GameInfo, HostError
-from rules.engine import available_games, get_game
+from rules.engine import RulesError, available_games, get_game
 
 from ..app import PrincesBot
 from ..common import Interaction, actor_of, actor_of_member, channel_key, send, within_ack
@@ -26,6 +26,38 @@ from ..components import lobby_view
 log = logging.getLogger(__name__)
 OPTION_PAIR = re.compile(r"([\w-]+)\s*[=:]\s*([^\s,;]+)")
 LOBBY = LOBBY_MESSAGE
+LOBBY_HINT = "\nJoin with the button or /game join; add an AI with /game ai."
+#: Discord's error code when a server has reached its limit of active threads (1,000)
+THREAD_LIMIT_REACHED = 160006
+#: a game's thread archives itself after this long without a message (minutes: Discord's longest, 7 days)
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+
+
+async def open_thread(bot: PrincesBot, channel_id: int, name: str) -> str:
+    """A public thread of ``channel_id`` (no starter message); Discord's refusals as sentences."""
+    try:
+        data = await bot.http.start_thread_without_message(
+            channel_id,
+            name=name[:100],
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            type=discord.ChannelType.public_thread.value,
+            reason="a game of Princes' Table",
+        )
+    except discord.Forbidden:
+        raise HostError(
+            "I may not open threads here (I need Create Public Threads and Send Messages in Threads). "
+            "Start the game without thread, or ask a moderator."
+        ) from None
+    except discord.HTTPException as error:
+        if error.code == THREAD_LIMIT_REACHED:
+            raise HostError(
+                "This server has reached Discord's limit of 1,000 active threads. Archive some threads, or "
+                "start the game here without thread."
+            ) from None
+        if error.status == 400:
+            raise HostError("I cannot open a thread in this kind of channel: use a text channel.") from None
+        raise
+    return str(data["id"])
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -63,6 +95,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         game="which game (see /rules)",
         options="game options as name=value pairs, e.g. first=1 match=best-of-3 (see /rules)",
         deadline_hours="hours each player has per decision, 1 to 168 (default 24)",
+        thread="play in a new thread of this channel (its own place for the game's messages)",
     )
     @app_commands.autocomplete(game=game_key_autocomplete)
     async def new(
@@ -71,23 +104,61 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         game: str,
         options: str = "",
         deadline_hours: app_commands.Range[float, 1, 168] = 24.0,
+        thread: bool = False,
     ) -> None:
+        parsed = parse_options(options)
+        if thread:
+            await self._new_in_thread(interaction, game, parsed, deadline_hours)
+            return
         info = await self.host.create_game(
             str(interaction.guild_id),
             channel_key(interaction),
             actor_of(interaction),
             game,
-            parse_options(options),
+            parsed,
             deadline_hours,
         )
         interaction.extras["game_id"] = info.game_id
         view = lobby_view(info) or discord.ui.View()
-        callback = await interaction.response.send_message(
-            lobby_message(info) + "\nJoin with the button or /game join; add an AI with /game ai.", view=view
-        )
+        callback = await interaction.response.send_message(lobby_message(info) + LOBBY_HINT, view=view)
         view.stop()
         if callback.message_id is not None:
             await self.host.remember_message(info.game_id, LOBBY, info.channel_id, str(callback.message_id))
+        await self.bot.sender.check_dm_reach(interaction, info)
+
+    async def _new_in_thread(
+        self, interaction: Interaction, game: str, options: dict[str, str], deadline_hours: float
+    ) -> None:
+        """``/game new ... thread:True``: a public thread of this channel holds the game (its lobby, card, lines
+        and every command typed there); the channel gets one line pointing to it. A lobby the host refuses
+        (an unknown game or option) takes its thread away again."""
+        if interaction.guild_id is None:
+            raise HostError("Threads live in server channels: start the game in a channel of a server.")
+        try:
+            title = f"{get_game(game).title} ({interaction.user.display_name})"
+        except RulesError as error:
+            raise HostError(str(error)) from None
+        await interaction.response.defer(thinking=True)
+        thread_id = await open_thread(self.bot, int(channel_key(interaction)), title)
+        try:
+            info = await self.host.create_game(
+                str(interaction.guild_id), thread_id, actor_of(interaction), game, options, deadline_hours
+            )
+        except HostError:
+            await self.bot.http.delete_channel(int(thread_id), reason="its game's lobby was refused")
+            raise
+        interaction.extras["game_id"] = info.game_id
+        view = lobby_view(info) or discord.ui.View()
+        posted = await self.bot.get_partial_messageable(int(thread_id)).send(
+            lobby_message(info) + LOBBY_HINT, view=view
+        )
+        view.stop()
+        await self.host.remember_message(info.game_id, LOBBY, info.channel_id, str(posted.id))
+        await send(
+            interaction,
+            f"{info.title} #{info.game_id} opened in <#{thread_id}>: join it there.",
+            ephemeral=False,
+        )
         await self.bot.sender.check_dm_reach(interaction, info)
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
