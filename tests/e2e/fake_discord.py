@@ -739,7 +739,9 @@ class FakeDiscord:
             return self._error(404, 10003, "Unknown Channel")
         if parent["type"] != 0:
             return self._error(400, 50024, "Cannot execute action on this channel type")
-        active = [c for c in self.channels.values() if c["type"] == 11 and c["guild_id"] == parent["guild_id"]]
+        active = [
+            c for c in self.channels.values() if c["type"] == 11 and c["guild_id"] == parent["guild_id"]
+        ]
         if len(active) >= self.thread_limit:
             return self._error(400, 160006, "Maximum number of active threads reached")
         thread_id = self.add_channel(str(body.get("name") or "thread"), int(parent["guild_id"]))

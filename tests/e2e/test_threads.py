@@ -32,7 +32,9 @@ async def test_a_game_plays_in_its_own_thread(table: Table, fake: FakeDiscord) -
     assert not table.running.unexpected_errors
 
 
-async def test_the_thread_limit_and_a_refused_lobby_answer_with_sentences(table: Table, fake: FakeDiscord) -> None:
+async def test_the_thread_limit_and_a_refused_lobby_answer_with_sentences(
+    table: Table, fake: FakeDiscord
+) -> None:
     alice = fake.add_user("alice")
     fake.thread_limit = 0
     record = await table.slash(alice, "game new", game="babylone", thread=True)
