@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..schema import Action
 from . import assembly, building, council, movement, neighbours, neutrals, politics, progress, taxes
 from .cards import play as play_text
 from .common import Ctx, name, prompt
@@ -90,11 +91,11 @@ def step(ctx: Ctx) -> None:
         neighbours.step(ctx, action)
 
 
-def _council_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
+def _council_options(ctx: Ctx, code: str, action: Action) -> list[str]:
     return council.council_options(ctx, code)
 
 
-def _pledge(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> bool:
+def _pledge(ctx: Ctx, code: str, action: Action, words: list[str]) -> bool:
     council.pledge(ctx, code, words)
     return False
 

@@ -13,9 +13,9 @@ first cancel loose wounds, then raise units in reverse order, which is the same 
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 from ..data import MONGOLS, catalog
+from ..schema import Battle, PState
 from ..state import controllers
 from .building import queue_army_destruction, queue_destruction
 from .common import (
@@ -85,12 +85,12 @@ def start(ctx: Ctx, land: str, attacker: str) -> None:
     ctx.log("battle", f"Battle in {land_name(land)}: {name(attacker)} attacks {name(defender)}.")
 
 
-def side_player(state: dict[str, Any], battle: dict[str, Any], side: str) -> str | None:
+def side_player(state: PState, battle: Battle, side: str) -> str | None:
     faction = battle["sides"][side]
     return faction if active(state, faction) else None
 
 
-def unit_count(battle: dict[str, Any], side: str) -> int:
+def unit_count(battle: Battle, side: str) -> int:
     return sum(battle["units"][side].values())
 
 
@@ -119,7 +119,7 @@ def step(ctx: Ctx) -> None:
 NEXT = {"before_A": "before_D", "before_D": "roll", "extra_A": "extra_D", "extra_D": "resolve"}
 
 
-def _window(ctx: Ctx, battle: dict[str, Any], stage: str) -> None:
+def _window(ctx: Ctx, battle: Battle, stage: str) -> None:
     kind, side = stage.split("_")
     code = side_player(ctx.state, battle, side)
     if code is None or not window_open(ctx, battle, kind, side):
@@ -150,7 +150,7 @@ def _window(ctx: Ctx, battle: dict[str, Any], stage: str) -> None:
 WINDOW_NAMES = {"before": "before_battle", "extra": "extra_phase"}
 
 
-def blocked(ctx: Ctx, battle: dict[str, Any], side: str, window: str) -> bool:
+def blocked(ctx: Ctx, battle: Battle, side: str, window: str) -> bool:
     """Whether a card of the other side (Night March) closes this side's window."""
     other = OTHER[side]
     return any(
@@ -161,14 +161,14 @@ def blocked(ctx: Ctx, battle: dict[str, Any], side: str, window: str) -> bool:
     )
 
 
-def window_open(ctx: Ctx, battle: dict[str, Any], kind: str, side: str) -> bool:
+def window_open(ctx: Ctx, battle: Battle, kind: str, side: str) -> bool:
     """Whether the side may still play in this window for public reasons (one card per unit, no Night March):
     the window is then offered whatever the hand holds, so neither the prompt nor its absence reveals it."""
     played = len(battle["cards"][side]) if kind == "before" else sum(battle["extra"][side])
     return played < unit_count(battle, side) and not blocked(ctx, battle, side, WINDOW_NAMES[kind])
 
 
-def window_options(ctx: Ctx, code: str, battle: dict[str, Any], kind: str, side: str) -> list[str]:
+def window_options(ctx: Ctx, code: str, battle: Battle, kind: str, side: str) -> list[str]:
     hand = ctx.state["players"][code]["hand"]
     result: list[str] = []
     if window_open(ctx, battle, kind, side):
@@ -217,7 +217,7 @@ def window_answer(ctx: Ctx, code: str, words: list[str]) -> None:
         ctx.log("battle_extra", f"{name(code)} plays a Battle card for an extra {words[2]}.")
 
 
-def apply_before_cards(ctx: Ctx, battle: dict[str, Any]) -> None:
+def apply_before_cards(ctx: Ctx, battle: Battle) -> None:
     """Both sides have played: Scouts cancel an opponent's card (the first one played that is not a Scouts),
     then every remaining card's text applies in play order, then the held 'before battle' tiles (Town Walls)."""
     for side in SIDES:
@@ -251,7 +251,7 @@ def _face(ctx: Ctx) -> list[str]:
     return list(faces[ctx.rng.roll(len(faces)) - 1])
 
 
-def _roll(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _roll(ctx: Ctx, battle: Battle) -> None:
     battle["dice"] = {"A": _face(ctx), "D": _face(ctx)}
     ctx.log(
         "dice",
@@ -267,7 +267,7 @@ def _roll(ctx: Ctx, battle: dict[str, Any]) -> None:
     battle["stage"] = "reroll"
 
 
-def _offer_reroll(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _offer_reroll(ctx: Ctx, battle: Battle) -> None:
     """Die modifications after the initial count, attacker then defender (resolution 15): Masovia's reroll,
     then Learning Chess's flip."""
     for side in SIDES:
@@ -300,7 +300,7 @@ def _offer_reroll(ctx: Ctx, battle: dict[str, Any]) -> None:
     battle["stage"] = "extra_A"
 
 
-def can_flip(state: dict[str, Any], code: str) -> bool:
+def can_flip(state: PState, code: str) -> bool:
     return any(term.args[0].name == "own" for term in rule_terms(state, code, "flip_die"))
 
 
@@ -343,7 +343,7 @@ def reroll_answer(ctx: Ctx, code: str, words: list[str]) -> None:
 # ---- counting ----------------------------------------------------------------------------------------------
 
 
-def fortification(state: dict[str, Any], land: str, ignore: tuple[str, ...] = ()) -> int:
+def fortification(state: PState, land: str, ignore: tuple[str, ...] = ()) -> int:
     """The defender's shields: 1 per gord, 2 per City, +2 for a Castle (both gords count in W. Pomerania);
     ``ignore`` drops the settlement or Castle shields (Siege Engines)."""
     land_state = state["lands"][land]
@@ -355,7 +355,7 @@ def fortification(state: dict[str, Any], land: str, ignore: tuple[str, ...] = ()
     return (0 if "settlement" in ignore else shields) + (0 if "castle" in ignore else castle)
 
 
-def swords_and_shields(state: dict[str, Any], battle: dict[str, Any], side: str) -> tuple[int, int]:
+def swords_and_shields(state: PState, battle: Battle, side: str) -> tuple[int, int]:
     units = battle["units"][side]
     swords = sum(count * (2 if unit in CAVALRY else 1) for unit, count in units.items())
     die = battle["dice"][side] or []
@@ -366,7 +366,7 @@ def swords_and_shields(state: dict[str, Any], battle: dict[str, Any], side: str)
     return swords, shields
 
 
-def damages(state: dict[str, Any], battle: dict[str, Any]) -> dict[str, int]:
+def damages(state: PState, battle: Battle) -> dict[str, int]:
     """Damage each side takes: the other side's swords minus its own shields."""
     a_swords, a_shields = swords_and_shields(state, battle, "A")
     d_swords, d_shields = swords_and_shields(state, battle, "D")
@@ -392,7 +392,7 @@ def casualties(units: dict[str, int], damage: int, order: str = "") -> tuple[dic
     return {unit: n for unit, n in toppled.items() if n}, wound, damage
 
 
-def winner(battle: dict[str, Any], toppled: dict[str, dict[str, int]]) -> str:
+def winner(battle: Battle, toppled: dict[str, dict[str, int]]) -> str:
     """All enemies toppled with one unit standing wins; otherwise more toppled wins; ties to the defender."""
     lost = {side: sum(toppled[side].values()) for side in SIDES}
     wiped = {side: lost[side] == unit_count(battle, side) for side in SIDES}
@@ -406,7 +406,7 @@ def winner(battle: dict[str, Any], toppled: dict[str, dict[str, int]]) -> str:
 # ---- resolution --------------------------------------------------------------------------------------------
 
 
-def _steal(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _steal(ctx: Ctx, battle: Battle) -> None:
     """A coin face steals 1 gold on the final faces (resolution 14)."""
     for side in SIDES:
         if "coin" not in battle["dice"][side]:
@@ -428,7 +428,7 @@ def _steal(ctx: Ctx, battle: dict[str, Any]) -> None:
         )
 
 
-def vault(state: dict[str, Any], code: str) -> bool:
+def vault(state: PState, code: str) -> bool:
     """A held ``coin_steal(against_self, 0)`` tile: coin faces rolled against this player steal nothing."""
     return any(
         term.args[0].name == "against_self" and term.args[1].number == 0
@@ -436,7 +436,7 @@ def vault(state: dict[str, Any], code: str) -> bool:
     )
 
 
-def _resolve(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _resolve(ctx: Ctx, battle: Battle) -> None:
     state = ctx.state
     _steal(ctx, battle)
     damage = damages(state, battle)
@@ -471,7 +471,7 @@ def _resolve(ctx: Ctx, battle: dict[str, Any]) -> None:
     battle["stage"] = "withdraw"
 
 
-def _remove(ctx: Ctx, battle: dict[str, Any], faction: str, unit: str, count: int) -> None:
+def _remove(ctx: Ctx, battle: Battle, faction: str, unit: str, count: int) -> None:
     """Removed units go to their pool, or home (Neighbours), or off the map (Pomeranians beaten at home)."""
     state = ctx.state
     record = catalog().factions[faction]
@@ -496,7 +496,7 @@ def _remove(ctx: Ctx, battle: dict[str, Any], faction: str, unit: str, count: in
         to_pool(state, faction, unit, count)
 
 
-def _remover(state: dict[str, Any], battle: dict[str, Any], faction: str) -> str | None:
+def _remover(state: PState, battle: Battle, faction: str) -> str | None:
     """The player who removed ``faction``'s unit: the other side's, else the player who moved the units."""
     sides = battle.get("sides") or {}
     other = next((f for f in sides.values() if f != faction), None)
@@ -512,7 +512,7 @@ def _remover(state: dict[str, Any], battle: dict[str, Any], faction: str) -> str
 HOME = "home"  # ``withdraw <unit> home``: beaten Neighbour units may go back to their area (resolution 51)
 
 
-def retreat_lands(state: dict[str, Any], land: str, faction: str) -> list[str]:
+def retreat_lands(state: PState, land: str, faction: str) -> list[str]:
     """Adjacent lands the beaten ``faction`` controls: for a Neighbour, the lands only its units hold
     (resolution 51); for the Mongols, lands without units or tokens (resolution 29)."""
     if faction == MONGOLS:  # beaten Mongols may withdraw to a land without units or tokens (resolution 29)
@@ -523,7 +523,7 @@ def retreat_lands(state: dict[str, Any], land: str, faction: str) -> list[str]:
     return sorted(near for near in catalog().adjacency[land] if control[near] == faction)
 
 
-def mongol_refuges(state: dict[str, Any], land: str) -> list[str]:
+def mongol_refuges(state: PState, land: str) -> list[str]:
     """Where beaten Mongols may withdraw: adjacent lands without units, Cities, buildings or Division tokens."""
     result = []
     for near in sorted(catalog().adjacency[land]):
@@ -543,7 +543,7 @@ def is_neighbour(faction: str) -> bool:
     return record is not None and record["group"] == "neighbour"
 
 
-def withdraw_decider(state: dict[str, Any], battle: dict[str, Any]) -> str | None:
+def withdraw_decider(state: PState, battle: Battle) -> str | None:
     """The loser; for neutral units the player who moved them, else the player involved."""
     lose = OTHER[battle["winner"]]
     for code in (battle["sides"][lose], battle["mover"], battle["sides"][battle["winner"]]):
@@ -552,7 +552,7 @@ def withdraw_decider(state: dict[str, Any], battle: dict[str, Any]) -> str | Non
     return None
 
 
-def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _withdraw_step(ctx: Ctx, battle: Battle) -> None:
     state = ctx.state
     loser = battle["sides"][OTHER[battle["winner"]]]
     standing = battle["retreat"]
@@ -582,7 +582,7 @@ def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
     )
 
 
-def withdraw_options(ctx: Ctx, battle: dict[str, Any]) -> list[str]:
+def withdraw_options(ctx: Ctx, battle: Battle) -> list[str]:
     """``withdraw <unit> <land>``; a Neighbour's units may instead go home (listed first: the default)."""
     loser = battle["sides"][OTHER[battle["winner"]]]
     targets = ([HOME] if is_neighbour(loser) else []) + retreat_lands(ctx.state, battle["land"], loser)
@@ -614,7 +614,7 @@ def withdraw_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     ctx.log("withdrawal", f"{name(loser)} withdraws a {unit.title()} to {land_name(land)}.")
 
 
-def _retreated(battle: dict[str, Any], unit: str) -> None:
+def _retreated(battle: Battle, unit: str) -> None:
     battle["retreat"][unit] -= 1
     if not battle["retreat"][unit]:
         del battle["retreat"][unit]
@@ -631,7 +631,7 @@ def after_cards(ctx: Ctx, code: str) -> list[str]:
     ]
 
 
-def _after_window(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _after_window(ctx: Ctx, battle: Battle) -> None:
     seats = [code for side in SIDES if (code := side_player(ctx.state, battle, side))]  # whatever the hands
     if battle["after_sealed"] or not seats:
         _reveal_after(ctx, battle)
@@ -664,7 +664,7 @@ def after_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     ctx.log("after_sealed", f"{name(code)} has sealed its 'after battle' choice.")
 
 
-def _reveal_after(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _reveal_after(ctx: Ctx, battle: Battle) -> None:
     for code in battle["after_sealed"]:
         chosen = ctx.play["private"][code].pop("after", [])
         if not active(ctx.state, code):
@@ -687,7 +687,7 @@ def _reveal_after(ctx: Ctx, battle: dict[str, Any]) -> None:
     battle["stage"] = "draw"
 
 
-def _draw(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _draw(ctx: Ctx, battle: Battle) -> None:
     """Each player who fought draws 1 Battle card; then the dead Princes' successions and destruction."""
     used = list(battle["used"])
     ctx.rng.shuffle(used)

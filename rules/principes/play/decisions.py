@@ -19,9 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, partial
 
-from rules.engine import Decision, State
+from rules.engine import Decision
 from rules.engine.rng import NoChance
 
+from ..schema import PState
 from . import (
     actions,
     ai,
@@ -75,7 +76,7 @@ Apply = Callable[[Ctx, str, list[str]], None]
 class Due:
     """A decision whose deadline passed, as the kind's default sees it: the answers are listed only if asked."""
 
-    state: State
+    state: PState
     seat: int
     code: str
     kind: str
@@ -467,7 +468,7 @@ _LISTING = NoChance()  # listing answers never draws
 # ---- asking ----------------------------------------------------------------------------------------------------
 
 
-def pending(state: State) -> dict[int, Decision]:
+def pending(state: PState) -> dict[int, Decision]:
     play = state.get("play")
     if play is None or play["result"] is not None:
         return {}
@@ -489,12 +490,12 @@ def pending(state: State) -> dict[int, Decision]:
     }
 
 
-def answers(state: State, code: str, kind: str) -> list[str]:
+def answers(state: PState, code: str, kind: str) -> list[str]:
     """The answers ``code`` has to its decision of ``kind`` now."""
     return KINDS[kind].answers(Ctx(state, _LISTING), code)
 
 
-def legal_actions(state: State, seat: int) -> list[str]:
+def legal_actions(state: PState, seat: int) -> list[str]:
     if state.get("play") is None or state["play"]["result"] is not None:
         return []
     code = principality_of(state, seat)
@@ -508,7 +509,7 @@ def legal_actions(state: State, seat: int) -> list[str]:
     ]
 
 
-def on_deadline(state: State, seat: int) -> str | None:
+def on_deadline(state: PState, seat: int) -> str | None:
     """Missing plan: the AI's plan; consent: deny; card windows: pass; action prompts: done (skip); others: the
     kind's default (``Kind.deadline``)."""
     decision = pending(state).get(seat)
@@ -518,7 +519,7 @@ def on_deadline(state: State, seat: int) -> str | None:
     return KINDS[decision.kind].deadline(due)
 
 
-def auto_pass(state: State, seat: int) -> str | None:
+def auto_pass(state: PState, seat: int) -> str | None:
     """The answer a host may give for the seat after a short random delay: ``pass`` when the seat's decision is
     a card window (battle windows, the Neighbour blocking window, the Papal Legate's; ``Kind.auto_pass`` and
     ``Decision.timing == "window"``) and passing is its only answer. Every player who could act in a window gets

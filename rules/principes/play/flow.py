@@ -10,9 +10,10 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
-from rules.engine import Rng, State
+from rules.engine import Rng
 
 from ..data import catalog
+from ..schema import PState
 from ..state import turn_order
 from . import actions, battle, dynasty, princesses
 from . import history as history_cards
@@ -35,7 +36,7 @@ LAST_ROUND = 6
 PLANS = [f"plan {' '.join(p)}" for p in permutations(ACTIONS, 3)]
 
 
-def start_play(state: State, rng: Rng) -> State:
+def start_play(state: PState, rng: Rng) -> PState:
     """Add the play sub-state to P1's starting position and pose Round 1's first decision."""
     state["phase"] = "play"
     state["play"] = {
@@ -149,7 +150,7 @@ def _reveal_history(ctx: Ctx) -> None:
     history_cards.reveal(ctx, card)
 
 
-def plan_id(state: State) -> str:
+def plan_id(state: PState) -> str:
     return f"plan-r{state['round']}"
 
 
@@ -235,7 +236,7 @@ def _end_round(ctx: Ctx) -> None:
     play["phase"] = "direction"
 
 
-def result(state: State) -> dict[str, Any] | None:
+def result(state: PState) -> dict[str, Any] | None:
     found: dict[str, Any] | None = state.get("play", {}).get("result")
     return found
 

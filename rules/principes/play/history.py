@@ -39,6 +39,7 @@ from typing import Any
 
 from ..data import catalog, city_token
 from ..effects import Term
+from ..schema import Event, PState
 from ..state import controllers
 from . import invaders
 from .building import city_cost, foundable, gord_site
@@ -122,7 +123,7 @@ def reveal(ctx: Ctx, card: str) -> None:
         }
 
 
-def _statement(event: dict[str, Any]) -> Term:
+def _statement(event: Event) -> Term:
     return effect_of(event["card"])[event["statements"][0]]
 
 
@@ -138,7 +139,7 @@ def _alternative(term: Term) -> str:
     return "pay" if term.name == "pay" else term.args[1].name if term.name == "gain_track" else term.name
 
 
-def _possible(state: dict[str, Any], code: str, term: Term) -> bool:
+def _possible(state: PState, code: str, term: Term) -> bool:
     player = state["players"][code]
     if term.name == "pay":
         return bool(player["gold"] >= (term.args[1].number or 0))
@@ -192,7 +193,7 @@ def _text_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         apply_term(Effect(ctx, code, card, land=land), for_one(term))
 
 
-def _text_step(ctx: Ctx, event: dict[str, Any]) -> None:
+def _text_step(ctx: Ctx, event: Event) -> None:
     while event["statements"]:
         kind = PROMPTED[_statement(event).name]
         while event["queue"]:
@@ -210,7 +211,7 @@ def _text_step(ctx: Ctx, event: dict[str, Any]) -> None:
     ctx.play["event"] = None
 
 
-def _text_prompt(event: dict[str, Any], kind: str) -> str:
+def _text_prompt(event: Event, kind: str) -> str:
     record = _record(event["card"])
     return f"{record['title']}: {record['text']}" + (" (or pass)" if kind == "history_build" else "")
 
@@ -249,7 +250,7 @@ def start_icons(ctx: Ctx) -> bool:
     return True
 
 
-def _icons_step(ctx: Ctx, event: dict[str, Any]) -> None:
+def _icons_step(ctx: Ctx, event: Event) -> None:
     if event["icon"] is None:
         if not event["icons"]:
             ctx.play["event"] = None
@@ -341,7 +342,7 @@ def _icon_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         ctx.log("released", f"{name(code)} sends a {unit.title()} home from {land_name(land)}.")
 
 
-def division_lands(state: dict[str, Any], code: str) -> list[str]:
+def division_lands(state: PState, code: str) -> list[str]:
     """Lands of another player's principality that player controls, with no unit at all and no token
     (resolution 24); none when no Division token is left."""
     if state["supply"]["tokens"]["division"] <= 0:

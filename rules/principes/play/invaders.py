@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..data import LITHUANIANS, MONGOLS, PRUSSIANS, TEUTONS, catalog
+from ..schema import Army, Event, PState
 from ..state import controllers
 from .common import (
     FIGHTERS,
@@ -65,7 +66,7 @@ def teuton_land() -> str:
     return next(land for land, record in catalog().lands.items() if "teutonic" in record["marks"])
 
 
-def units_on_map(state: dict[str, Any], faction: str) -> int:
+def units_on_map(state: PState, faction: str) -> int:
     return sum(
         n
         for land in state["lands"].values()
@@ -74,7 +75,7 @@ def units_on_map(state: dict[str, Any], faction: str) -> int:
     )
 
 
-def _army_size(state: dict[str, Any], faction: str) -> dict[str, int]:
+def _army_size(state: PState, faction: str) -> dict[str, int]:
     """The faction's Knights and Footmen on the map and in the off-map areas (all of them may move)."""
     places = [area["units"] for area in state["offmap"].values()] + [
         land["units"] for land in state["lands"].values()
@@ -85,7 +86,7 @@ def _army_size(state: dict[str, Any], faction: str) -> dict[str, int]:
 # ---- starting an icon --------------------------------------------------------------------------------------
 
 
-def start(ctx: Ctx, event: dict[str, Any], icon: str) -> None:
+def start(ctx: Ctx, event: Event, icon: str) -> None:
     """Queue the armies the icon activates (``event["movers"]``: [faction, mover] pairs)."""
     state = ctx.state
     princeps = state["princeps"]["holder"]
@@ -115,7 +116,7 @@ def start(ctx: Ctx, event: dict[str, Any], icon: str) -> None:
         _mongols_arrive(ctx, event)
 
 
-def _mongols_arrive(ctx: Ctx, event: dict[str, Any]) -> None:
+def _mongols_arrive(ctx: Ctx, event: Event) -> None:
     state = ctx.state
     pool = state["supply"]["units"].get(MONGOLS, {})
     riders = min(MONGOL_RIDERS - state["mongol_invasions"], pool.get("knight", 0))
@@ -137,7 +138,7 @@ def _mongols_arrive(ctx: Ctx, event: dict[str, Any]) -> None:
 # ---- the steps ---------------------------------------------------------------------------------------------
 
 
-def step(ctx: Ctx, event: dict[str, Any]) -> bool:
+def step(ctx: Ctx, event: Event) -> bool:
     """Pose the next decision of an Invader icon or resolve its automatic part; True once the icon is over."""
     if event.get("withdrawing") and _withdrawal_step(ctx, event):
         return False
@@ -178,7 +179,7 @@ def step(ctx: Ctx, event: dict[str, Any]) -> bool:
     return False
 
 
-def _next_army(ctx: Ctx, event: dict[str, Any]) -> dict[str, Any] | None:
+def _next_army(ctx: Ctx, event: Event) -> dict[str, Any] | None:
     while event["movers"]:
         faction, mover = event["movers"].pop(0)
         size = _army_size(ctx.state, faction)
@@ -233,7 +234,7 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
     ctx.log("invaders_moved", f"{name(code)} ends the move of the {name(army['faction'])}.")
 
 
-def _battles_step(ctx: Ctx, event: dict[str, Any], army: dict[str, Any]) -> None:
+def _battles_step(ctx: Ctx, event: Event, army: Army) -> None:
     """The Invaders attack where they stand with others; then devastation, then home (Mongols stay)."""
     faction = army["faction"]
     if army_battle_step(ctx, army):  # the player moving them chooses the order and their withdrawals
@@ -363,17 +364,17 @@ def call_teutons(ctx: Ctx, code: str) -> None:
     )
 
 
-def _culmen_units(state: dict[str, Any], code: str) -> dict[str, int]:
+def _culmen_units(state: PState, code: str) -> dict[str, int]:
     units = state["lands"][teuton_land()]["units"].get(code, {})
     return {unit: n for unit, n in units.items() if unit in FIGHTERS and n}
 
 
-def _refuges(state: dict[str, Any], code: str) -> list[str]:
+def _refuges(state: PState, code: str) -> list[str]:
     control = controllers(state)
     return sorted(near for near in catalog().adjacency[teuton_land()] if control[near] == code)
 
 
-def culmen_withdraw_options(state: dict[str, Any], code: str) -> list[str]:
+def culmen_withdraw_options(state: PState, code: str) -> list[str]:
     """``withdraw <unit> <land>``: the caller's units on Culmen to the adjacent lands it controls."""
     return [
         f"withdraw {unit} {land}"
@@ -382,7 +383,7 @@ def culmen_withdraw_options(state: dict[str, Any], code: str) -> list[str]:
     ]
 
 
-def _withdrawal_step(ctx: Ctx, event: dict[str, Any]) -> bool:
+def _withdrawal_step(ctx: Ctx, event: Event) -> bool:
     """The caller's units leave Culmen: a prompt while it may choose; none left, or nowhere to go (they are
     removed to its pool, as after a battle): the withdrawal is over. True when a prompt was posed."""
     code = event["withdrawing"]

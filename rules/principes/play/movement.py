@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..data import PRINCIPALITIES, catalog
+from ..schema import Action, Army, PlayerState, PlayView, PState
 from ..state import controllers
 from .battle import start as start_battle
 from .building import destroy, destruction_choices, queue_destruction
@@ -74,7 +75,7 @@ def begin(ctx: Ctx, code: str) -> None:
     )
 
 
-def movement_bonus(state: dict[str, Any], code: str) -> dict[str, int]:
+def movement_bonus(state: PState, code: str) -> dict[str, int]:
     """Extra Movement Points per unit type from held tiles (Mounts for Infantry: Footmen +1)."""
     bonus = dict.fromkeys(MOVEMENT_POINTS, 0)
     for term in rule_terms(state, code, "movement_bonus"):
@@ -86,7 +87,7 @@ def movement_bonus(state: dict[str, Any], code: str) -> dict[str, int]:
     return bonus
 
 
-def border_guard(state: dict[str, Any], land: str, code: str) -> str | None:
+def border_guard(state: PState, land: str, code: str) -> str | None:
     """The player other than ``code`` whose Border Guards watch ``land`` (a land that player controls)."""
     owner = controllers(state).get(land)
     if owner is None or owner == code or not active(state, owner):
@@ -120,7 +121,7 @@ def step(ctx: Ctx) -> bool:
 # ---- moving ------------------------------------------------------------------------------------------------
 
 
-def _enemy_players(state: dict[str, Any], land: str, code: str) -> list[str]:
+def _enemy_players(state: PState, land: str, code: str) -> list[str]:
     """Who stops a unit entering ``land``: foreign occupants, and a Border Guards holder controlling it."""
     found = [faction for faction in occupants(state, land) if faction != code]
     guard = border_guard(state, land, code)
@@ -161,7 +162,7 @@ def answer(ctx: Ctx, code: str, words: list[str]) -> None:
         finish_moves(ctx)
 
 
-def truce_lands(state: dict[str, Any], code: str) -> set[str]:
+def truce_lands(state: PState, code: str) -> set[str]:
     """Lands where ``code``'s units (or the Neighbour units it moves) may not end a move this Round: the land
     chosen with a Truce of God by another player."""
     effects = state["play"].get("round_effects", [])
@@ -215,7 +216,7 @@ def undo(ctx: Ctx, code: str) -> None:
 # refused (``denied``); its stage is "consent" while an owner is asked.
 
 
-def passage_record(play: dict[str, Any]) -> dict[str, Any] | None:
+def passage_record(play: PlayView) -> dict[str, Any] | None:
     """The Movement or army whose request to pass waits for an answer (``play`` may be a view's)."""
     event_army = (play.get("event") or {}).get("army")
     action = play.get("action")
@@ -226,12 +227,12 @@ def passage_record(play: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def asker(play: dict[str, Any], record: dict[str, Any]) -> str:
+def asker(play: PlayView, record: Action | Army) -> str:
     """The player who asks: the mover of an army, else the player performing the Movement."""
     return str(record.get("mover") or record.get("who") or play["action"]["who"])
 
 
-def pose_consent(ctx: Ctx, record: dict[str, Any]) -> None:
+def pose_consent(ctx: Ctx, record: Action | Army) -> None:
     """Ask the first owner who has not answered yet."""
     code = asker(ctx.play, record)
     owner = record["asking"]["owners"][0]
@@ -247,7 +248,7 @@ def pose_consent(ctx: Ctx, record: dict[str, Any]) -> None:
 
 
 def ask(
-    ctx: Ctx, code: str, land: str, record: dict[str, Any] | None = None, owners: list[str] | None = None
+    ctx: Ctx, code: str, land: str, record: Action | Army | None = None, owners: list[str] | None = None
 ) -> None:
     """``ask <land>``: the owners of the units there are asked in turn (standing answers decide at once)."""
     record = ctx.play["action"] if record is None else record
@@ -261,7 +262,7 @@ def ask(
     _apply_standing(ctx, record)
 
 
-def _apply_standing(ctx: Ctx, record: dict[str, Any]) -> None:
+def _apply_standing(ctx: Ctx, record: Action | Army) -> None:
     """Standing answers decide at once; the first owner without one is asked."""
     code = asker(ctx.play, record)
     while record["asking"]["owners"]:
@@ -275,7 +276,7 @@ def _apply_standing(ctx: Ctx, record: dict[str, Any]) -> None:
             return
 
 
-def _consent(ctx: Ctx, record: dict[str, Any], owner: str, allowed: bool) -> None:
+def _consent(ctx: Ctx, record: Action | Army, owner: str, allowed: bool) -> None:
     land = record["asking"]["land"]
     if not allowed:
         record.setdefault("denied", []).append(land)
@@ -289,7 +290,7 @@ def _consent(ctx: Ctx, record: dict[str, Any], owner: str, allowed: bool) -> Non
         _end_asking(record)
 
 
-def _end_asking(record: dict[str, Any]) -> None:
+def _end_asking(record: Action | Army) -> None:
     record["asking"] = None
     record["stage"] = "move"
 
@@ -339,7 +340,7 @@ def finish_moves(ctx: Ctx) -> None:
     action["pieces"], action["log"] = [], []
 
 
-def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> bool:
+def _resolve_step(ctx: Ctx, action: Action) -> bool:
     """The penalties, then the destruction, then the battles; True when nothing is left."""
     code = action["who"]
     player = ctx.state["players"][code]
@@ -403,7 +404,7 @@ def battle_lands(ctx: Ctx, code: str) -> list[str]:
     )
 
 
-def penalty_cap(state: dict[str, Any], code: str) -> int | None:
+def penalty_cap(state: PState, code: str) -> int | None:
     """At most this many Clergy penalty lands (a held ``penalty_waiver(cap(n))`` tile), else no cap."""
     caps = [
         term.args[0].args[0].number or 0
@@ -413,7 +414,7 @@ def penalty_cap(state: dict[str, Any], code: str) -> int | None:
     return min(caps) if caps else None
 
 
-def penalty_choices(player: dict[str, Any]) -> list[str]:
+def penalty_choices(player: PlayerState) -> list[str]:
     """-1 Clergy or 1 gold; nothing at 0 Clergy and 0 gold (resolution 11)."""
     return [choice for choice, can in (("clergy", player["clergy"] > 0), ("gold", player["gold"] > 0)) if can]
 

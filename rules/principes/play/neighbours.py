@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..data import catalog
+from ..schema import Action, Army, PlayView, PState
 from ..state import controllers
 from .battle import start as start_battle
 from .building import army_may_destroy, destruction_choices, raze
@@ -75,7 +76,7 @@ def _home(faction: str) -> str:
 # ---- playing a card ----------------------------------------------------------------------------------------
 
 
-def card_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
+def card_options(ctx: Ctx, code: str, action: Action) -> list[str]:
     """``neighbour <card> <faction>`` for each Neighbour card in hand the player can pay for."""
     player = ctx.state["players"][code]
     done = action.get("neighbours_done", [])
@@ -91,7 +92,7 @@ def card_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     return result
 
 
-def play_card(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> None:
+def play_card(ctx: Ctx, code: str, action: Action, words: list[str]) -> None:
     card = card_id_from(ctx.state, code, words[1])
     assert card is not None
     faction = words[2].upper()
@@ -123,7 +124,7 @@ def play_card(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
 # ---- the steps ---------------------------------------------------------------------------------------------
 
 
-def step(ctx: Ctx, action: dict[str, Any]) -> None:
+def step(ctx: Ctx, action: Action) -> None:
     army = action["neighbour"]
     code = action["who"]
     if army["stage"] == "block":
@@ -154,7 +155,7 @@ def step(ctx: Ctx, action: dict[str, Any]) -> None:
         _battle_step(ctx, action, army)
 
 
-def _block_step(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
+def _block_step(ctx: Ctx, code: str, army: Army) -> None:
     queue = army["queue"]
     while queue and ctx.state["players"][queue[0]]["eliminated"]:
         queue.pop(0)
@@ -176,7 +177,7 @@ def _block_step(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
     begin_move(ctx, code, army)
 
 
-def begin_move(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
+def begin_move(ctx: Ctx, code: str, army: Army) -> None:
     """Every unit of the army's faction, wherever it stands, becomes a piece ``code`` may move (Invaders too)."""
     state, faction = ctx.state, army["faction"]
     bonus = movement_bonus(state, code)  # the Neighbour's units move with the mover's range
@@ -246,7 +247,7 @@ def block_answer(ctx: Ctx, code: str, words: list[str]) -> None:
 # ---- moving ------------------------------------------------------------------------------------------------
 
 
-def _allowance(army: dict[str, Any], unit: str) -> int:
+def _allowance(army: Army, unit: str) -> int:
     used = sum(1 for piece in army["pieces"] if piece["type"] == unit and piece["moved"])
     return int(army["knights" if unit == "knight" else "footmen"]) - used
 
@@ -262,13 +263,13 @@ def army_of(ctx: Ctx) -> dict[str, Any]:
     """The army being moved: a History event's Invaders (``history``), else the Politics action's Neighbour."""
     event = ctx.play.get("event")
     if event is not None and event.get("army") is not None:
-        army: dict[str, Any] = event["army"]
+        army: Army = event["army"]
         return army
     neighbour: dict[str, Any] = ctx.play["action"]["neighbour"]
     return neighbour
 
 
-def forbidden(state: dict[str, Any], code: str, army: dict[str, Any], land: str) -> bool:
+def forbidden(state: PState, code: str, army: Army, land: str) -> bool:
     """Neighbours and Invaders may not end on a land the mover controlled when the move began (resolution 23),
     nor where ``ending_banned`` says so."""
     owner = army["start_control"].get(land)
@@ -277,7 +278,7 @@ def forbidden(state: dict[str, Any], code: str, army: dict[str, Any], land: str)
     return ending_banned(state, army["faction"], land, owner)
 
 
-def ending_banned(state: dict[str, Any], faction: str, land: str, owner: str | None) -> bool:
+def ending_banned(state: PState, faction: str, land: str, owner: str | None) -> bool:
     """Whether units of ``faction`` (a Neighbour or an Invader, whoever moves them) may not end a move on
     ``land``, which ``owner`` controlled when the move began: a land of a player whose Princess is married to
     that Neighbour (resolution 23), or of a player whose Prince's rule bars that faction (Siemowit I: the Rus;
@@ -287,7 +288,7 @@ def ending_banned(state: dict[str, Any], faction: str, land: str, owner: str | N
     return owner in married or immune(state, owner, faction)
 
 
-def _blockers(state: dict[str, Any], army: dict[str, Any], code: str, land: str) -> list[str]:
+def _blockers(state: PState, army: Army, code: str, land: str) -> list[str]:
     """Whose units stop the army on ``land``: every other side's but the mover's own (the mover lets the
     army it moves pass its units, resolution 49)."""
     return [f for f in occupants(state, land) if f not in (army["faction"], code)]
@@ -320,7 +321,7 @@ def move_options(ctx: Ctx, code: str) -> list[str]:
     return result
 
 
-def _place_units(state: dict[str, Any], place: str, faction: str, unit: str, count: int) -> None:
+def _place_units(state: PState, place: str, faction: str, unit: str, count: int) -> None:
     if place in state["offmap"]:
         units = state["offmap"][place]["units"].setdefault(faction, {})
         units[unit] = units.get(unit, 0) + count
@@ -384,7 +385,7 @@ def _place_name(place: str) -> str:
     return str(data.offmap[place]["name"]) if place in data.offmap else land_name(place)
 
 
-def _end_moves(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
+def _end_moves(ctx: Ctx, code: str, army: Army) -> None:
     state, faction = ctx.state, army["faction"]
     ended = sorted({p["at"] for p in army["pieces"] if p["moved"]})
     for land in ended:
@@ -419,7 +420,7 @@ def destroy_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     )
 
 
-def _battle_step(ctx: Ctx, action: dict[str, Any], army: dict[str, Any]) -> None:
+def _battle_step(ctx: Ctx, action: Action, army: Army) -> None:
     faction = army["faction"]
     if army_battle_step(ctx, army):
         return
@@ -427,7 +428,7 @@ def _battle_step(ctx: Ctx, action: dict[str, Any], army: dict[str, Any]) -> None
     _finish(ctx, action["who"])
 
 
-def army_battle_step(ctx: Ctx, army: dict[str, Any]) -> bool:
+def army_battle_step(ctx: Ctx, army: Army) -> bool:
     """The army's next battle, the army attacking: with several to fight, the mover chooses which comes next
     (``battle_order``, resolution 50). False when none is left."""
     contested = contested_lands(ctx.state, army)
@@ -444,12 +445,12 @@ def army_battle_step(ctx: Ctx, army: dict[str, Any]) -> bool:
     return True
 
 
-def start_army_battle(ctx: Ctx, army: dict[str, Any], land: str) -> None:
+def start_army_battle(ctx: Ctx, army: Army, land: str) -> None:
     start_battle(ctx, land, army["faction"])
     ctx.play["battle"]["mover"] = army.get("mover") or ctx.play["action"]["who"]  # decides its withdrawals
 
 
-def battling_army(play: dict[str, Any]) -> dict[str, Any] | None:
+def battling_army(play: PlayView) -> dict[str, Any] | None:
     """The army whose battles are being fought: the Invaders of a History icon, else a Neighbour's or a
     neutral principality's army of the action."""
     for army in ((play.get("event") or {}).get("army"), (play.get("action") or {}).get("neighbour")):
@@ -494,7 +495,7 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
 KINDS = ("neighbour_block", "neighbour_move", "neighbour_destroy")
 
 
-def contested_lands(state: dict[str, Any], army: dict[str, Any]) -> list[str]:
+def contested_lands(state: PState, army: Army) -> list[str]:
     """The lands where the army's moved units ended beside other units: each is a battle, the army attacking."""
     faction = army["faction"]
     return [

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..schema import Action, PState
 from ..state import controllers
 from . import neighbours
 from .common import Ctx, capital, land_name, name, occupants, prompt
@@ -44,11 +45,11 @@ def follow_up(ctx: Ctx, ended: dict[str, Any] | None) -> dict[str, Any] | None:
     return None
 
 
-def _neutral_principalities(state: dict[str, Any]) -> list[str]:
+def _neutral_principalities(state: PState) -> list[str]:
     return [code for code in state["neutral"] if code not in state["players"]]
 
 
-def _options(state: dict[str, Any], follows: str) -> list[str]:
+def _options(state: PState, follows: str) -> list[str]:
     result: list[str] = []
     control = controllers(state)
     for faction in _neutral_principalities(state):
@@ -79,7 +80,7 @@ def options(ctx: Ctx, code: str) -> list[str]:
     return [*_options(ctx.state, ctx.play["action"]["follows"]), "done"]
 
 
-def step(ctx: Ctx, action: dict[str, Any]) -> None:
+def step(ctx: Ctx, action: Action) -> None:
     if action["stage"] == "choose":
         prompt(
             ctx,
@@ -141,7 +142,7 @@ def _castle(ctx: Ctx, code: str, land: str) -> None:
     )
 
 
-def _start_move(ctx: Ctx, code: str, action: dict[str, Any], faction: str) -> None:
+def _start_move(ctx: Ctx, code: str, action: Action, faction: str) -> None:
     """A neutral army moved as a Neighbour's: all its Knights and Footmen may move."""
     units = [land["units"].get(faction, {}) for land in ctx.state["lands"].values()]
     army = {

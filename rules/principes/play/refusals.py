@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import difflib
 from functools import cache
-from typing import Any
 
 from ..data import catalog, instances
+from ..schema import Action, Army, PState
 from ..state import controllers
 from .common import a, card_record, card_title, name
 from .naming import titled
@@ -55,7 +55,7 @@ def _titled(token: str) -> str:
 
 
 def why_not(
-    state: dict[str, Any], code: str, deciding: str, action: str, answers: list[str], form: Verb | None
+    state: PState, code: str, deciding: str, action: str, answers: list[str], form: Verb | None
 ) -> str:
     """The sentence for an answer that is not among ``answers`` of the decision the player is ``deciding``
     ("your Movement"); ``form`` is the notation of the action's verb (None: no such verb)."""
@@ -91,7 +91,7 @@ def why_not(
     )
 
 
-def _difference(state: dict[str, Any], code: str, words: list[str], same_verb: list[str]) -> str | None:
+def _difference(state: PState, code: str, words: list[str], same_verb: list[str]) -> str | None:
     """Explain the first word where the answer leaves every legal answer of its verb."""
     split = [answer.split() for answer in same_verb]
     position = 1
@@ -107,7 +107,7 @@ def _difference(state: dict[str, Any], code: str, words: list[str], same_verb: l
 # ---- per verb ------------------------------------------------------------------------------------------------
 
 
-def _card_use(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _card_use(state: PState, code: str, words: list[str], position: int) -> str | None:
     token = words[1]
     if token not in _instances():
         return None
@@ -150,7 +150,7 @@ def _card_use(state: dict[str, Any], code: str, words: list[str], position: int)
 
 
 def _neighbour_card(
-    state: dict[str, Any], code: str, words: list[str], record: dict[str, Any], title: str
+    state: PState, code: str, words: list[str], record: Action | Army, title: str
 ) -> str | None:
     if record["deck"] != "neighbour":
         return f"{title} is not a Neighbour card."
@@ -162,7 +162,7 @@ def _neighbour_card(
     return None
 
 
-def _move(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _move(state: PState, code: str, words: list[str], position: int) -> str | None:
     if len(words) != 4:
         return None
     unit, origin, target = words[1:]
@@ -182,7 +182,7 @@ def _move(state: dict[str, Any], code: str, words: list[str], position: int) -> 
     return None
 
 
-def _assemble(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _assemble(state: PState, code: str, words: list[str], position: int) -> str | None:
     unit = words[1]
     if position == 1:
         pool = state["supply"]["units"].get(code, {})
@@ -197,7 +197,7 @@ def _assemble(state: dict[str, Any], code: str, words: list[str], position: int)
     )
 
 
-def _build(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _build(state: PState, code: str, words: list[str], position: int) -> str | None:
     building = words[1]
     if position == 1:
         if state["supply"]["tokens"].get(building, 0) <= 0:
@@ -211,7 +211,7 @@ def _build(state: dict[str, Any], code: str, words: list[str], position: int) ->
     return None
 
 
-def _found(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _found(state: PState, code: str, words: list[str], position: int) -> str | None:
     gord = words[1]
     land = next(
         key for key, record in catalog().lands.items() if any(g["id"] == gord for g in record["gords"])
@@ -223,7 +223,7 @@ def _found(state: dict[str, Any], code: str, words: list[str], position: int) ->
     return f"You cannot pay for the City of {_gords()[gord]} now (gold: {state['players'][code]['gold']})."
 
 
-def _land_choice(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _land_choice(state: PState, code: str, words: list[str], position: int) -> str | None:
     place = _place_name(words[position])
     if words[0] in ("withdraw", "release") and position == 1:
         return f"You have no {words[1].title()} that can do that now."
@@ -240,7 +240,7 @@ def _land_choice(state: dict[str, Any], code: str, words: list[str], position: i
     }.get(words[0])
 
 
-def _tile(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _tile(state: PState, code: str, words: list[str], position: int) -> str | None:
     token = words[position]
     if token not in _instances():
         return None

@@ -4,8 +4,9 @@ rest of the state)."""
 
 from __future__ import annotations
 
-from rules.engine import Game, State, View
+from rules.engine import Game, View
 
+from ..schema import PState
 from ..state import build_view
 from .common import principality_of
 from .naming import hand_label
@@ -13,7 +14,7 @@ from .naming import hand_label
 PRIVATE_KEYS = ("private", "standing")
 
 
-def view_play(state: State, view: View, seat: int | None) -> View:
+def view_play(state: PState, view: View, seat: int | None) -> View:
     """Adds the public play state to P1's view; a seat also sees its private part and standing answers."""
     play = state.get("play")
     if play is None:
@@ -29,12 +30,12 @@ def view_play(state: State, view: View, seat: int | None) -> View:
     return view
 
 
-def seat_view(state: State, seat: int | None) -> View:
+def seat_view(state: PState, seat: int | None) -> View:
     """The whole view of ``seat`` (``None``: the public's): P1's view with the play state added."""
     return view_play(state, build_view(state, seat), seat)
 
 
-def secrets_play(state: State, seat: int) -> list[str]:
+def secrets_play(state: PState, seat: int) -> list[str]:
     """Distinctive strings of the seat's sealed choices: its plan and its 'after battle' choice."""
     play = state.get("play")
     if play is None or not 0 <= seat < len(state["seats"]):
