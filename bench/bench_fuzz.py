@@ -1,4 +1,5 @@
-"""Hostile-input fuzzing at volume (issue 12): 100,000 inputs to the games' notation parsers and host calls.
+"""Hostile-input fuzzing at volume (issues 12 and 17): 100,000 inputs to the games' notation parsers and host
+calls, and 2,000 hostile clicks on the bot's components through discord.py and the fake Discord.
 
 The same generators and checks as ``tests/security`` (``hostile``, ``hostfuzz``), with plain seeded randomness
 instead of hypothesis so the volume stays affordable. Prints the number of inputs, the unhandled exceptions
@@ -23,6 +24,8 @@ from tests.security.hostile import Position, UnhandledError, fuzz_notation, host
 from tests.security.selfplay import TickingClock, scratch_directory
 from tests.support.games import SealedGuess
 
+#: hostile clicks on the bot's components through the real client and the fake Discord (``componentfuzz``)
+COMPONENT_CLICKS = 2_000
 TOTAL_INPUTS = 100_000
 #: host calls in the total (each is several database round trips plus a replay check, so far fewer of them)
 HOST_CALLS = 2_000
@@ -104,6 +107,48 @@ def _floor(samples: list[float]) -> float:
     return ordered[len(ordered) // 2] if ordered else 0.0
 
 
+async def component_fuzz(clicks: int) -> tuple[list[float], list[str]]:
+    """``clicks`` hostile clicks (``tests.e2e.componentfuzz``) on a bot talking to a fake Discord; the time of
+    each click until its answer and everything it caused were delivered, and the failures."""
+    import discord
+    import yarl
+
+    from tests.e2e.componentfuzz import ComponentFuzz
+    from tests.e2e.conftest import Clock, Table
+    from tests.e2e.fake_discord import FakeDiscord
+
+    fake = FakeDiscord()
+    await fake.start()
+    saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = fake.rest_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    times: list[float] = []
+    failures: list[str] = []
+    try:
+        with scratch_directory() as directory:
+            table = Table(fake, Path(directory) / "components.sqlite3", Clock())
+            await table.start_bot()
+            try:
+                fuzz = ComponentFuzz(table, random.Random(17))
+                await fuzz.set_up()
+                for _ in range(clicks):
+                    started = time.perf_counter()
+                    try:
+                        await fuzz.click_once()
+                    except AssertionError as failure:
+                        failures.append(str(failure))
+                        table.running.unexpected_errors.clear()
+                    times.append((time.perf_counter() - started) * 1000)
+                await fuzz.check_games()
+            finally:
+                table.running.unexpected_errors.clear()
+                await table.stop_bot()
+    finally:
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+        await fake.stop()
+    return times, failures
+
+
 def run() -> None:
     sealed = SealedGuess()
     register(sealed)
@@ -117,6 +162,17 @@ def run() -> None:
         host_seconds = time.perf_counter() - started
     finally:
         unregister(sealed.key)
+    started = time.perf_counter()
+    click_ms, component_failures = asyncio.run(component_fuzz(COMPONENT_CLICKS))
+    component_seconds = time.perf_counter() - started
+    print(
+        f"fuzz components: {len(click_ms)} hostile clicks through discord.py and the fake Discord in "
+        f"{component_seconds:.1f} s; every one answered, never the apology: "
+        f"{'met' if not component_failures else 'NOT met'} ({len(component_failures)} failures)"
+    )
+    print(line("fuzz component click (answer and deliveries)", click_ms, None))
+    for failure in component_failures[:SHOWN]:
+        print(f"  component: {failure[:400]}")
     print(line("fuzz parse+apply, hostile input", hostile_ms, _floor(legal_ms)))
     print(line("fuzz host call + invariant checks", call_ms, _floor(info_ms)))
     failures = parser_failures + host_failures

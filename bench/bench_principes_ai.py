@@ -36,7 +36,8 @@ from bot.selfplay import run_selfplay
 from render import render_png, render_view, warm_up
 from render.common import encode_png
 from render.png import BANDS
-from rules.engine import ReplayRng, Rng, get_game
+from rules.engine import Rng, get_game
+from rules.engine.playout import replay_steps, setup_state
 
 from .stats import line, percentile, time_ms
 
@@ -128,10 +129,9 @@ async def _dm_images(host: Host, timings: Timings) -> str:
     info = await host.game_info(timings.game_id)
     game = get_game(info.key)
     events = await host.store.events(timings.game_id, -1)
-    state = game.setup(len(info.seats), info.options, ReplayRng(events[0].draws))
+    start = setup_state(game, len(info.seats), info.options, events[0])
     asked: dict[int, str] = {}
-    for event in events[1:]:
-        state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
+    for _event, _before, state in replay_steps(game, start, events[1:]):
         for seat, decision in game.pending(state).items():
             if asked.get(seat) != decision.id and len(timings.dm_ms) < DM_SAMPLES:
                 asked[seat] = decision.id

@@ -10,13 +10,15 @@ each time; the floor is the encoding alone of the same image (its bands cached).
 from __future__ import annotations
 
 import os
+import random
 import statistics
 import time
 
 from render import principes as board
 from render.common import encode_png, encode_png_plain
-from render.png import BANDS
+from render.png import BAND_ROWS, BANDS
 from rules.engine import Rng, get_game
+from rules.engine.playout import Chooser, play, step
 
 from .stats import line, time_ms
 
@@ -76,3 +78,36 @@ def run() -> None:
     print(line("principes render+encode, map redrawn", time_ms(map_redrawn, REPEAT // 2), floor, GOAL_MS))
     print(line("principes region render+encode (silesia)", time_ms(region, REPEAT // 2), floor))
     print(f"   image {image.width}x{image.height}, png {len(encode_png(image)) // 1024} KB")
+    reused, bands = band_reuse()
+    print(
+        f"principes public boards of a 4-player game: {reused / bands:.0%} of the {BAND_ROWS}-row bands are the "
+        f"same bytes as in the board before ({reused} of {bands}; render/png.py reuses them)"
+    )
+
+
+def band_reuse(seed: int = 7) -> tuple[int, int]:
+    """Over a 4-player game played by the strong AI: how many of each public board's 16-row bands are the same
+    bytes as the same band of the board after the action before (what the PNG writer's band cache saves)."""
+    game = get_game("principes")
+    chooser: Chooser = lambda g, view, seat, legal, rng: g.choose_action(view, seat, legal, "strong", rng)  # noqa: E731
+    playout = play(game, 4, seed, stop_after=1)
+    before: list[bytes] | None = None
+    reused = total = 0
+    for _ in range(400):
+        pending = game.pending(playout.state)
+        if not pending:
+            break
+        seat = min(pending)
+        legal = game.legal_actions(playout.state, seat)
+        step(
+            game, playout, seat, chooser(game, game.view(playout.state, seat), seat, legal, random.Random(_))
+        )
+        image = board.render(game.view(playout.state, None))
+        data = image.tobytes()
+        size = image.width * BAND_ROWS
+        now = [data[start : start + size] for start in range(0, len(data), size)]
+        if before is not None:
+            reused += sum(1 for old, new in zip(before, now, strict=True) if old == new)
+            total += len(now)
+        before = now
+    return reused, total

@@ -51,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     console = commands.add_parser("console", help="play in this terminal with several local players")
     console.add_argument("--database", default="data/console.sqlite3", help="SQLite file for console games")
     console.add_argument("--images", default=None, help="folder for board images (default: IMAGE_DIR or out)")
+    console.add_argument("--name", default="alice", help="the name you type as (default alice)")
 
     selfplay = commands.add_parser("selfplay", help="AI or random agents play games through the host")
     selfplay.add_argument("game", help="game key, e.g. babylone (/rules lists them)")
@@ -106,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command in (None, "run"):
             return _run_bot(getattr(args, "shard_count", None), getattr(args, "shard_ids", None))
         if args.command == "console":
-            return _console(args.database, args.images)
+            return _console(args.database, args.images, args.name)
         if args.command == "selfplay":
             return _selfplay(args)
         if args.command == "perft":
@@ -149,10 +150,10 @@ def _run_bot(shard_count: int | None = None, shard_ids: str | None = None) -> in
     return 0
 
 
-def _console(database: str, images: str | None) -> int:
+def _console(database: str, images: str | None, name: str = "alice") -> int:
     from .console import run_console
 
-    asyncio.run(run_console(database, images or load_config().image_dir))
+    asyncio.run(run_console(database, images or load_config().image_dir, player=name))
     return 0
 
 

@@ -1,19 +1,24 @@
 """The console front-end: several named local players in one terminal, with the slash commands' words.
 
-Each line is a command, optionally prefixed by the player who types it: ``alice: /move 3>7``. Without a
-prefix the current player speaks (``/as NAME`` changes who; ``you`` at first). If the speaker has nothing to
-decide and exactly one local player does, ``/move`` acts for that player, so a hot-seat game needs no
-prefixes at all. Images are saved to a folder and their paths printed. Reading stdin line by line lets tests
-script a whole game.
+Each line is a command, optionally prefixed by the player who types it: ``bob: /move 3>7``. Without a
+prefix the current player speaks (``/as NAME`` changes who; ``alice`` at first, ``--name`` to choose). If the
+speaker has nothing to decide and exactly one local player does, ``/move`` acts for that player, and ``/undo``
+takes back the last move of whichever local player made it, so a hot-seat game needs no prefixes at all.
+Images are saved to a folder and their paths printed. Reading stdin line by line lets tests script a whole game.
+
+A terminal is not Discord: timestamps (``<t:...:R>``) print as local times, bold marks are dropped, and an
+edited message (a multi-step turn's status, a round's status) prints only the lines its edit added.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 import shlex
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from render import render_png
@@ -22,6 +27,12 @@ from .host import Actor, Delivery, Host, HostError
 
 CHANNEL = "console"
 GUILD = "console"
+#: who types a line without a prefix until ``/as`` says otherwise (a name, so sentences read "alice decides")
+DEFAULT_PLAYER = "alice"
+#: how the console's players appear to the host
+USER_PREFIX = "console:"
+#: Discord's timestamp markup, ``<t:SECONDS>`` or ``<t:SECONDS:STYLE>``
+TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::([tTdDfFR]))?>")
 
 HELP = """\
 Commands (the same words as on Discord):
@@ -36,19 +47,54 @@ Commands (the same words as on Discord):
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
 
+def _relative(seconds: float) -> str:
+    """A duration as a person says it: "in 3 h", "20 min ago", "now"."""
+    span = abs(seconds)
+    if span < 60:
+        return "just now"
+    if span < 3600:
+        amount = f"{round(span / 60)} min"
+    elif span < 48 * 3600:
+        amount = f"{round(span / 3600)} h"
+    else:
+        amount = f"{round(span / 86400)} days"
+    return f"in {amount}" if seconds > 0 else f"{amount} ago"
+
+
+def for_terminal(text: str, now: float) -> str:
+    """Discord markup a terminal cannot show, in plain words: timestamps as local times (relative ones with
+    the distance from ``now``), bold marks dropped."""
+
+    def local(match: re.Match[str]) -> str:
+        moment = int(match[1])
+        clock = time.strftime("%a %d %b %H:%M", time.localtime(moment))
+        return f"{clock} ({_relative(moment - now)})" if match[2] == "R" else clock
+
+    return TIMESTAMP.sub(local, text).replace("**", "")
+
+
 class Console:
-    def __init__(self, host: Host, image_dir: str | Path, write: Callable[[str], None] = print) -> None:
+    def __init__(
+        self,
+        host: Host,
+        image_dir: str | Path,
+        write: Callable[[str], None] = print,
+        player: str = DEFAULT_PLAYER,
+    ) -> None:
         self.host = host
         self.image_dir = Path(image_dir)
-        self.write = write
-        self.speaker = "you"
+        self._write = write
+        self.speaker = player
         self.images = 0
-        #: the last text of each message a delivery edits (``edit_key``): an edit prints only what is new
-        self.edited: dict[str, list[str]] = {}
+        #: (game id, edit key) -> the lines of that message as last shown
+        self.edited: dict[tuple[int, str], list[str]] = {}
+
+    def write(self, text: str) -> None:
+        self._write(for_terminal(text, self.host.clock()))
 
     def actor(self, name: str | None = None) -> Actor:
         name = name or self.speaker
-        return Actor(user_id=f"console:{name}", name=name, can_manage=True)
+        return Actor(user_id=f"{USER_PREFIX}{name}", name=name, can_manage=True)
 
     async def run_lines(self, lines: list[str]) -> None:
         for line in lines:
@@ -56,7 +102,10 @@ class Console:
                 break
 
     async def run_stdin(self) -> None:
-        self.write("Princes' Table console. /help lists the commands; /game new babylone starts a game.")
+        self.write(
+            f"Princes' Table console. You type as {self.speaker} (/as NAME or NAME: COMMAND for another "
+            "player); /help lists the commands; /game new babylone starts a game."
+        )
         interactive = sys.stdin.isatty()
         while True:
             if interactive:
@@ -110,7 +159,7 @@ class Console:
         elif command == "/log":
             self.write(await self.host.log(CHANNEL, int(args[0]) if args and args[0].isdigit() else 20))
         elif command == "/undo":
-            await self._show(await self.host.undo(CHANNEL, actor))
+            await self._undo(actor)
         elif command == "/rules":
             self.write(self.host.rules_text(args[0] if args else None, args[1] if len(args) > 1 else None))
         elif command == "/as" and args:
@@ -122,43 +171,79 @@ class Console:
             raise HostError(f"Unknown command {command}. /help lists the commands.")
 
     async def _game(self, args: list[str], actor: Actor) -> None:
+        """``/game SUB ...``: one small method per sub-command (the table below)."""
         if not args:
             raise HostError("Say what to do: /game new GAME, join, start, status, ... (/help).")
         sub, rest = args[0].lower(), args[1:]
-        if sub == "new":
-            if not rest:
-                raise HostError("Name a game: " + self.host.rules_text(None))
-            options = dict(word.split("=", 1) for word in rest[1:] if "=" in word)
-            deadline = float(options.pop("deadline", "24"))
-            info = await self.host.create_game(GUILD, CHANNEL, actor, rest[0], options, deadline)
-            self.write(info.lobby_text())
-        elif sub in ("join", "leave"):
+        handler = self._GAME_COMMANDS.get(sub)
+        if handler is None:
+            raise HostError(f"Unknown /game command {sub!r}. /help lists them.")
+        await handler(self, sub, rest, actor)
+
+    async def _game_new(self, _sub: str, rest: list[str], actor: Actor) -> None:
+        if not rest:
+            raise HostError("Name a game: " + self.host.rules_text(None))
+        options = dict(word.split("=", 1) for word in rest[1:] if "=" in word)
+        deadline = float(options.pop("deadline", "24"))
+        info = await self.host.create_game(GUILD, CHANNEL, actor, rest[0], options, deadline)
+        self.write(info.lobby_text())
+
+    async def _game_lobby(self, sub: str, rest: list[str], actor: Actor) -> None:
+        if sub == "ai":
+            info = await self.host.add_ai(CHANNEL, actor, rest[0] if rest else None)
+        else:
             info = await getattr(self.host, sub)(CHANNEL, actor)
-            self.write(info.lobby_text())
-        elif sub == "ai":
-            self.write((await self.host.add_ai(CHANNEL, actor, rest[0] if rest else None)).lobby_text())
-        elif sub == "start":
-            await self._show(await self.host.start(CHANNEL, actor, rest[0] if rest else "random"))
-        elif sub == "status":
-            self.write(await self.host.status(CHANNEL))
-        elif sub == "resume":
+        self.write(info.lobby_text())
+
+    async def _game_start(self, _sub: str, rest: list[str], actor: Actor) -> None:
+        await self._show(await self.host.start(CHANNEL, actor, rest[0] if rest else "random"))
+
+    async def _game_status(self, _sub: str, _rest: list[str], _actor: Actor) -> None:
+        self.write(await self.host.status(CHANNEL))
+
+    async def _game_table(self, sub: str, _rest: list[str], actor: Actor) -> None:
+        if sub == "resume":
             await self._show(await self.host.resume(CHANNEL, actor, guild_id=GUILD))
-        elif sub in ("resign", "abandon", "pause", "back"):
-            await self._show(await getattr(self.host, sub)(CHANNEL, actor))
         elif sub == "draw":
             await self._show(await self.host.offer_draw(CHANNEL, actor))
-        elif sub == "export":
-            self.write(f"[export] {await self._export()}")
-        elif sub == "verify":
-            self.write((await self.host.verify(CHANNEL)).sentence())
-        else:
-            raise HostError(f"Unknown /game command {sub!r}. /help lists them.")
+        else:  # resign, abandon, pause, back
+            await self._show(await getattr(self.host, sub)(CHANNEL, actor))
+
+    async def _game_export(self, _sub: str, _rest: list[str], _actor: Actor) -> None:
+        self.write(f"[export] {await self._export()}")
+
+    async def _game_verify(self, _sub: str, _rest: list[str], _actor: Actor) -> None:
+        self.write((await self.host.verify(CHANNEL)).sentence())
+
+    _GAME_COMMANDS: dict[str, Callable[[Console, str, list[str], Actor], Awaitable[None]]] = {
+        "new": _game_new,
+        "join": _game_lobby,
+        "leave": _game_lobby,
+        "ai": _game_lobby,
+        "start": _game_start,
+        "status": _game_status,
+        "resume": _game_table,
+        "resign": _game_table,
+        "abandon": _game_table,
+        "pause": _game_table,
+        "back": _game_table,
+        "draw": _game_table,
+        "export": _game_export,
+        "verify": _game_verify,
+    }
 
     async def _current_game(self) -> int:
         info = await self.host.game_in_channel(CHANNEL)
         if info is None:
-            raise HostError("No game here yet: /game new babylone")
+            raise HostError(await self.host.no_game_text(CHANNEL))
         return info.game_id
+
+    async def _undo(self, actor: Actor) -> None:
+        """Take back the last move; in a hot seat, for the local player who made it."""
+        mover = await self.host.last_mover(CHANNEL)
+        if mover and mover.startswith(USER_PREFIX) and mover != actor.user_id:
+            actor = self.actor(mover.removeprefix(USER_PREFIX))
+        await self._show(await self.host.undo(CHANNEL, actor))
 
     async def _move(self, text: str, actor: Actor) -> None:
         game_id = await self._current_game()
@@ -171,17 +256,24 @@ class Console:
     async def _moves(self, typed: str, actor: Actor) -> None:
         game_id = await self._current_game()
         info = await self.host.game_info(game_id)
-        if not info.waiting_on_user(actor.user_id) and len(info.pending_users) == 1:
-            actor = self.actor(info.pending_users[0].removeprefix("console:"))
+        local_pending = [user for user in info.pending_users if user.startswith(USER_PREFIX)]
+        if not info.waiting_on_user(actor.user_id) and len(local_pending) == 1:
+            actor = self.actor(local_pending[0].removeprefix(USER_PREFIX))
         choices = await self.host.suggestions(game_id, actor.user_id, typed, limit=200)
-        self.write(f"{actor.name}'s moves: " + (", ".join(c.action for c in choices) or "none"))
+        if choices:
+            self.write(f"{actor.name}'s moves: " + ", ".join(c.action for c in choices))
+        else:
+            self.write(f"{actor.name} has no move to make now. /game status says whom the game waits for.")
 
     async def _show(self, deliveries: list[Delivery]) -> None:
         for delivery in deliveries:
-            prefix = "" if delivery.kind == "public" else f"(private to {delivery.user_id}) "
-            self.write(prefix + self._edit(delivery))
+            who = (delivery.user_id or "").removeprefix(USER_PREFIX)
+            prefix = "" if delivery.kind == "public" else f"(private to {who}) "
+            text = self._edited_text(delivery)
+            if text:
+                self.write(prefix + text)
             if delivery.view is not None:
-                tag = "board" if delivery.kind == "public" else f"seat{delivery.seat}"
+                tag = "board" if delivery.kind == "public" else who
                 self.write(f"[image] {self._save(delivery.game_key, delivery.view, tag)}")
             for attachment in delivery.attachments:  # written next to the images, as Discord attaches it
                 self.image_dir.mkdir(parents=True, exist_ok=True)
@@ -190,18 +282,19 @@ class Console:
                 self.write(f"[file] {path}")
             await self.host.mark_sent(delivery.id)
 
-    def _edit(self, delivery: Delivery) -> str:
-        """Discord edits a message in place (a turn's steps gather in one status message); a terminal can only
-        print again, so an edit prints the lines after those it shares with the message's last text."""
-        lines = delivery.text.split("\n")
+    def _edited_text(self, delivery: Delivery) -> str:
+        """The delivery's text; for an edit of a message shown before, only the lines after those it still
+        shares with it (a terminal cannot change what it printed)."""
         if not delivery.edit_key:
             return delivery.text
-        before = self.edited.get(delivery.edit_key, [])
-        self.edited[delivery.edit_key] = lines
-        shared = 0
-        while shared < min(len(before), len(lines) - 1) and before[shared] == lines[shared]:
-            shared += 1
-        return "\n".join(lines[shared:])
+        lines = delivery.text.split("\n")
+        key = (delivery.game_id, delivery.edit_key)
+        before = self.edited.get(key, [])
+        self.edited[key] = lines
+        same = 0
+        while same < min(len(lines), len(before)) and lines[same] == before[same]:
+            same += 1
+        return "\n".join(lines[same:])
 
     async def _export(self) -> Path:
         """Write the game's export next to the images, as the Discord command attaches it."""
@@ -220,11 +313,15 @@ class Console:
 
 
 async def run_console(
-    database: str, image_dir: str, lines: list[str] | None = None, write: Callable[[str], None] = print
+    database: str,
+    image_dir: str,
+    lines: list[str] | None = None,
+    write: Callable[[str], None] = print,
+    player: str = DEFAULT_PLAYER,
 ) -> None:
     host = await Host.open(database)
     try:
-        console = Console(host, image_dir, write)
+        console = Console(host, image_dir, write, player)
         await console._show(await host.pending_deliveries())  # anything a crash left unsent
         if lines is None:
             await console.run_stdin()

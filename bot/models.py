@@ -136,8 +136,9 @@ class SeatInfo:
 
     @property
     def label(self) -> str:
-        suffix = " (AI)" if self.user_id is None else " (away, AI plays)" if self.away else ""
-        return f"{self.name}{suffix}"
+        if self.user_id is None:  # an AI seat; the lobby names them for their level ("AI easy")
+            return self.name if self.name.startswith("AI") else f"{self.name} (AI)"
+        return f"{self.name} (away, AI plays)" if self.away else self.name
 
 
 @dataclass

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rules.engine import ReplayRng, get_game
+from rules.engine import get_game
+from rules.engine.playout import replay_steps, setup_state
 
 from .host import Actor, Host, HostError
 
@@ -119,14 +120,13 @@ async def _count_log(host: Host, game_id: int, report: SelfplayReport) -> None:
     info = await host.game_info(game_id)
     game = get_game(info.key)
     events = await host.store.events(game_id, -1)
-    state = game.setup(len(info.seats), info.options, ReplayRng(events[0].draws))
-    for event in events[1:]:
-        seat = event.seat or 0
-        decision = game.pending(state).get(seat)
+    state = setup_state(game, len(info.seats), info.options, events[0])
+    for event, before, after in replay_steps(game, state, events[1:]):
+        state = after
+        decision = game.pending(before).get(event.seat or 0)
         report.counts[f"decision:{decision.kind}" if decision else "decision:free"] += 1
         for kind, _text in event.log:
             report.counts[f"event:{kind}"] += 1
-        state = game.apply(state, seat, event.action, ReplayRng(event.draws)).state
         report.turns += 1
     if state != await host.replay_state(game_id):
         raise RuntimeError("replaying the stored log does not give the stored state")

@@ -89,6 +89,14 @@ class Verdict:
         )
 
 
+class Mismatch(Exception):
+    """The first event of a replay that does not match (what is wrong, and the event's number)."""
+
+    def __init__(self, problem: str, seq: int) -> None:
+        super().__init__(problem)
+        self.problem, self.seq = problem, seq
+
+
 def _bad(problem: str, seq: int | None = None) -> Verdict:
     return Verdict(False, problem if seq is None else f"event {seq}: {problem}", seq)
 
@@ -188,15 +196,7 @@ def _check_game(game: Mapping[str, Any]) -> None:
     options = _object(game.get("options"), "The game's 'options'")
     if not all(isinstance(value, str) for value in options.values()):
         raise ExportError("The game's 'options' have a value that is not a text.")
-    seed = _get(game, "seed", (str, int), where, null=True)
-    if seed is None:
-        raise ExportError(
-            "The game has no seed: it was exported while running. Export it again now it is over."
-        )
-    try:
-        seed_scheme(seed)
-    except ValueError as error:
-        raise ExportError(f"The game's seed: {error}.") from None
+    _check_seed(game)
     for key in ("rules_version", "num_players", "deadline_seconds", "window_seconds"):
         _get(game, key, int, where)
     if not 1 <= game["num_players"] <= MAX_PLAYERS:
@@ -206,6 +206,22 @@ def _check_game(game: Mapping[str, Any]) -> None:
     if "origin_id" in game and _get(game, "origin_id", int, where, null=True) is not None:
         if game["origin_id"] <= 0:
             raise ExportError("The game's 'origin_id' is not a positive number.")
+    _check_result(game)
+
+
+def _check_seed(game: Mapping[str, Any]) -> None:
+    seed = _get(game, "seed", (str, int), "The game", null=True)
+    if seed is None:
+        raise ExportError(
+            "The game has no seed: it was exported while running. Export it again now it is over."
+        )
+    try:
+        seed_scheme(seed)
+    except ValueError as error:
+        raise ExportError(f"The game's seed: {error}.") from None
+
+
+def _check_result(game: Mapping[str, Any]) -> None:
     result = game.get("result")
     if result is not None:
         result = _object(result, "The game's 'result'")
@@ -337,50 +353,66 @@ class _Replay:
     def replay(
         self, game: Game, records: dict[tuple[str, int], Mapping[str, Any]]
     ) -> tuple[State, Verdict | None]:
-        row, seed = self.row, self.row["seed"]
+        """Replay every event from the seed; the state reached, and the first event that does not match."""
         state: State = {}
         ended_at: int | None = None
-        for event in self.events:
-            seq, seat, action = event["seq"], event["seat"], event["action"]
-            if seq == 0:
-                rng = Rng.for_event(seed, 0)
-                try:
-                    state = game.setup(row["num_players"], row["options"], rng)
-                except Exception as error:  # a forged player count: the rules say why in their own words
-                    return state, _bad(f"the rules cannot set up the game ({_reason(error)})", 0)
-                problem = self.draw_problem(event, rng)
-                if problem:
-                    return state, _bad(problem, 0)
-                continue
-            if event["undone"]:
-                if event["draws"]:
-                    return state, _bad(
-                        "was taken back (/undo) yet used chance: the host never takes back a move with chance",
-                        seq,
-                    )
-                continue
-            if ended_at is not None:
-                return state, _bad(
-                    f"comes after the end of the game (the rules ended it at event {ended_at})", seq
-                )
-            problem = self.sealed_problem(game, state, seat, action, records)
-            if problem:
-                return state, _bad(problem, seq)
-            rng = Rng.for_event(seed, seq)
-            try:
-                state = game.apply(state, seat, action, rng).state
-            except RulesError as error:
-                return state, _bad(f"the rules refuse {self.who(seat)}'s `{action[:200]}`: {error}", seq)
-            except Exception as error:  # a forged action the rules cannot even read
-                return state, _bad(
-                    f"the rules cannot apply {self.who(seat)}'s `{action[:200]}` ({_reason(error)})", seq
-                )
-            problem = self.draw_problem(event, rng)
-            if problem:
-                return state, _bad(problem, seq)
-            if game.outcome(state).finished:
-                ended_at = seq
+        try:
+            for event in self.events:
+                seq = event["seq"]
+                if seq == 0:
+                    state = self.setup_step(game, event)
+                elif event["undone"]:
+                    if event["draws"]:
+                        raise Mismatch(
+                            "was taken back (/undo) yet used chance: the host never takes back a move with chance",
+                            seq,
+                        )
+                else:
+                    if ended_at is not None:
+                        raise Mismatch(
+                            f"comes after the end of the game (the rules ended it at event {ended_at})", seq
+                        )
+                    state = self.play_step(game, state, event, records)
+                    ended_at = seq if game.outcome(state).finished else None
+        except Mismatch as mismatch:
+            return state, _bad(mismatch.problem, mismatch.seq)
         return state, None
+
+    def setup_step(self, game: Game, event: Mapping[str, Any]) -> State:
+        rng = Rng.for_event(self.row["seed"], 0)
+        try:
+            state = game.setup(self.row["num_players"], self.row["options"], rng)
+        except Exception as error:  # a forged player count: the rules say why in their own words
+            raise Mismatch(f"the rules cannot set up the game ({_reason(error)})", 0) from None
+        problem = self.draw_problem(event, rng)
+        if problem:
+            raise Mismatch(problem, 0)
+        return state
+
+    def play_step(
+        self,
+        game: Game,
+        state: State,
+        event: Mapping[str, Any],
+        records: dict[tuple[str, int], Mapping[str, Any]],
+    ) -> State:
+        seq, seat, action = event["seq"], event["seat"], event["action"]
+        problem = self.sealed_problem(game, state, seat, action, records)
+        if problem:
+            raise Mismatch(problem, seq)
+        rng = Rng.for_event(self.row["seed"], seq)
+        try:
+            state = game.apply(state, seat, action, rng).state
+        except RulesError as error:
+            raise Mismatch(f"the rules refuse {self.who(seat)}'s `{action[:200]}`: {error}", seq) from None
+        except Exception as error:  # a forged action the rules cannot even read
+            raise Mismatch(
+                f"the rules cannot apply {self.who(seat)}'s `{action[:200]}` ({_reason(error)})", seq
+            ) from None
+        problem = self.draw_problem(event, rng)
+        if problem:
+            raise Mismatch(problem, seq)
+        return state
 
     def draw_problem(self, event: Mapping[str, Any], rng: Rng) -> str:
         """The recorded chance results against those the seed gives for the ranges the rules asked for."""

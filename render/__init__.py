@@ -7,16 +7,9 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from .common import encode_png
+from rules.engine.registry import GAMES, package_of
 
-#: game key -> module with ``render(view) -> Image`` (and optionally ``render_region(view, region)``)
-RENDER_MODULES: dict[str, str] = {
-    "principes": "render.principes",
-    "the-prince": "render.the_prince",
-    "game-of-princes": "render.game_of_princes",
-    "pharaoh": "render.pharaoh",
-    "babylone": "render.babylone",
-}
+from .common import encode_png
 
 
 class RenderError(Exception):
@@ -27,13 +20,23 @@ class _Renderer(Protocol):
     def render(self, view: dict[str, Any]) -> Image.Image: ...
 
 
-def _module(game_key: str) -> Any:
-    return importlib.import_module(RENDER_MODULES[game_key])
+def renderer_module(game_key: str) -> Any:
+    """``render/<package>.py`` of a registered game (see ``rules.engine.registry``): ``render(view) -> Image``,
+    optionally ``render_region(view, region)``."""
+    package = package_of(game_key)
+    if package is None:
+        raise RenderError(f"There is no board image for {game_key!r}.")
+    return importlib.import_module(f"render.{package}")
+
+
+def rendered_games() -> list[str]:
+    """The registered games, each of which has a renderer (the conformance suite checks it)."""
+    return list(GAMES)
 
 
 def render_view(game_key: str, view: dict[str, Any], region: str | None = None) -> Image.Image:
     """The image of ``view``; ``region`` asks for a zoomed crop where the game offers one."""
-    module = _module(game_key)
+    module = renderer_module(game_key)
     if region:
         render_region = getattr(module, "render_region", None)
         if render_region is None:
@@ -56,7 +59,7 @@ def warm_up() -> list[str]:
     from rules.engine import Rng, get_game
 
     drawn = []
-    for key in RENDER_MODULES:
+    for key in rendered_games():
         game = get_game(key, include_unplayable=True)
         state = game.setup(game.min_players, {}, Rng.for_event(0, 0))
         render_png(key, game.view(state, None))
@@ -64,4 +67,12 @@ def warm_up() -> list[str]:
     return drawn
 
 
-__all__ = ["RENDER_MODULES", "RenderError", "encode_png", "render_png", "render_view", "warm_up"]
+__all__ = [
+    "RenderError",
+    "renderer_module",
+    "rendered_games",
+    "encode_png",
+    "render_png",
+    "render_view",
+    "warm_up",
+]

@@ -2,7 +2,7 @@
 
 Renderers are pure: ``view -> PIL.Image``. They never see a game state, only a view, so they cannot leak a
 secret. Images are encoded as palette PNGs on one fixed palette: that is lossless for our flat drawings and
-several times faster than a full-colour PNG (notes/performance.md).
+several times faster than a full-colour PNG (docs/notes/performance.md).
 """
 
 from __future__ import annotations
@@ -64,10 +64,32 @@ def rgb(name: str) -> tuple[int, int, int]:
     return COLOURS[name]
 
 
+def relative_luminance(colour: tuple[int, int, int]) -> float:
+    """WCAG 2 relative luminance, 0 (black) to 1 (white)."""
+
+    def linear(channel: int) -> float:
+        value = channel / 255
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (linear(channel) for channel in colour)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast_ratio(first: tuple[int, int, int], second: tuple[int, int, int]) -> float:
+    """WCAG 2 contrast ratio, 1 to 21; body text needs 4.5."""
+    lighter, darker = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+#: the WCAG AA contrast for text under 24 px: every label on a coloured piece reaches it
+READABLE_CONTRAST = 4.5
+
+
 def text_colour_on(fill: tuple[int, int, int]) -> tuple[int, int, int]:
-    """Black or white, whichever reads better on ``fill``."""
-    luminance = 0.299 * fill[0] + 0.587 * fill[1] + 0.114 * fill[2]
-    return COLOURS["ink"] if luminance > 150 else COLOURS["white"]
+    """Ink or white, whichever contrasts more with ``fill`` (WCAG ratio: orange, cyan, grey and the greens
+    take ink, which a plain luminance threshold got wrong)."""
+    ink, white = COLOURS["ink"], COLOURS["white"]
+    return ink if contrast_ratio(ink, fill) >= contrast_ratio(white, fill) else white
 
 
 @cache
@@ -147,6 +169,13 @@ def draw_pyramid_top(
         centred_text(draw, centre, label, max(MIN_TEXT_PX, int(half * 0.9)), fill=text_colour_on(fill))
 
 
+def tint(name: str) -> tuple[int, int, int]:
+    """A light tint of a named colour (a quarter of it on the background), for areas a seat owns: the fixed
+    palette holds it, so it survives encoding (a Pharaoh home edge in green came out grey before)."""
+    r, g, b = ((c + 3 * bg) // 4 for c, bg in zip(COLOURS[name], COLOURS["background"], strict=True))
+    return r, g, b
+
+
 @cache
 def _palette_image() -> Image.Image:
     """The fixed palette: every named colour, plus a grey ramp and blends for anti-aliased edges and text."""
@@ -157,6 +186,7 @@ def _palette_image() -> Image.Image:
     for colour in base:
         for other in (COLOURS["ink"], COLOURS["background"], COLOURS["white"]):
             colours.append(tuple((a + b) // 2 for a, b in zip(colour, other, strict=True)))  # type: ignore[arg-type]
+    colours += [tint(name) for name in COLOURS]  # appended: the entries before keep their numbers
     colours = list(dict.fromkeys(colours))[:256]
     flat = [channel for colour in colours for channel in colour]
     flat += [0] * (768 - len(flat))
@@ -283,7 +313,33 @@ def encode_png_plain(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def seat_label(view: dict, seat: int) -> str:
-    """A seat's player name when the host added names to the view, else "Seat N" (1-based)."""
+def seat_label(view: dict, seat: int, fallback: str | None = None) -> str:
+    """A seat's player name when the host added names to the view (``seat_names``), else ``fallback`` (a
+    colour's name where the game gives seats colours), else "Seat N" (1-based)."""
     names = view.get("seat_names") or []
-    return str(names[seat]) if 0 <= seat < len(names) else f"Seat {seat + 1}"
+    if 0 <= seat < len(names) and str(names[seat]).strip():
+        return str(names[seat]).strip()
+    return fallback if fallback is not None else f"Seat {seat + 1}"
+
+
+def fit_text(text: str, max_width: float, size: int) -> tuple[str, int]:
+    """``text`` at ``size`` or smaller (never under MIN_TEXT_PX) to fit ``max_width``, cut with "..." when even
+    the smallest size is too wide: player names are up to 32 characters."""
+    while size > MIN_TEXT_PX and font(size).getlength(text) > max_width:
+        size -= 1
+    if font(size).getlength(text) <= max_width:
+        return text, size
+    while len(text) > 1 and font(size).getlength(text + "...") > max_width:
+        text = text[:-1]
+    return text.rstrip() + "...", size
+
+
+def label_plate(fill: tuple[int, int, int]) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """The plate colour and the text colour of a label on a piece of colour ``fill``: the piece's own colour
+    when ink or white reaches READABLE_CONTRAST on it, else its half-way blend with white (green), which the
+    fixed palette holds, so the encoded image keeps the contrast."""
+    text = text_colour_on(fill)
+    if contrast_ratio(text, fill) >= READABLE_CONTRAST:
+        return fill, text
+    r, g, b = ((channel + 255) // 2 for channel in fill)
+    return (r, g, b), COLOURS["ink"]

@@ -2,16 +2,20 @@
 
 The picture shows the carpets' bounding box plus one cell all round (where carpets may move next), labelled
 with the column and row numbers the notation uses, Red's row 1 at the bottom. The original 5x5 grid is
-outlined so players keep their bearings when carpets wander off it. The last move is framed in yellow.
+outlined so players keep their bearings when carpets wander off it. The last move is framed in yellow, with a
+bold arrow over the pieces from the cell left to the piece that arrived, its head showing the direction.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .common import COLOURS, centred_text, draw_pyramid_top, new_canvas
+from rules.engine import name_seats
+
+from .common import COLOURS, centred_text, draw_pyramid_top, fit_text, new_canvas, seat_label
 
 #: the largest and smallest cell, in pixels; the image stays under ``MAX_WIDTH`` for any box
 MAX_CELL, MIN_CELL = 96, 40
@@ -26,7 +30,8 @@ CARPET_EDGE = {"red": COLOURS["red"], "blue": COLOURS["blue"], "neutral": COLOUR
 Box = tuple[int, int, int, int]
 
 
-def render(view: dict[str, Any]) -> Image.Image:
+def layout(view: dict[str, Any]) -> tuple[_Geometry, int, int]:
+    """Where the table's cells go, and the image's width and height."""
     box = _box(view)
     low_x, low_y, high_x, high_y = box
     columns, rows = high_x - low_x + 1, high_y - low_y + 1
@@ -34,13 +39,18 @@ def render(view: dict[str, Any]) -> Image.Image:
     width = min(MAX_WIDTH, max(2 * SIDE + columns * cell, 560))
     left = (width - columns * cell) // 2
     height = HEADER + 2 * SIDE + rows * cell + FOOTER
+    return _Geometry(box, cell, left, HEADER + SIDE), width, height
+
+
+def render(view: dict[str, Any]) -> Image.Image:
+    geometry, width, height = layout(view)
     image, draw = new_canvas(width, height)
-    geometry = _Geometry(box, cell, left, HEADER + SIDE)
     _header(draw, view, width)
     _grid(draw, geometry)
     _carpets(draw, view, geometry)
-    _last_move(draw, view, geometry)
+    _last_move_frames(draw, view, geometry)
     _pyramids(draw, view, geometry)
+    _last_move_arrow(draw, view, geometry)
     _labels(draw, geometry)
     centred_text(
         draw,
@@ -84,13 +94,17 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], width: int) -> None
     result = view.get("result")
     if result is None:
         seat = view["to_move"]
-        text = f"{SEAT_NAMES[seat]} to move  |  move {view['moves'] + 1}"
+        name = seat_label(view, seat, fallback=SEAT_NAMES[seat])
+        who = name if name == SEAT_NAMES[seat] else f"{name} ({SEAT_NAMES[seat]})"
+        text = f"{who} to move  |  move {view['moves'] + 1}"
         colour = COLOURS[SEAT_COLOURS[seat]]
     else:
-        text = result["reason"]
         winner = result["winner"]
+        text = name_seats(result["reason"], view.get("seat_names") or [])
+        text = text if winner is not None else f"Draw: {text}"
         colour = COLOURS[SEAT_COLOURS[winner]] if winner is not None else COLOURS["ink"]
-    centred_text(draw, (width / 2, HEADER / 2), text, 24 if len(text) < 50 else 18, fill=colour)
+    fitted, size = fit_text(text, width - 24, 24)
+    centred_text(draw, (width / 2, HEADER / 2), fitted, size, fill=colour)
 
 
 def _grid(draw: ImageDraw.ImageDraw, geometry: _Geometry) -> None:
@@ -111,19 +125,59 @@ def _carpets(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geometr
         )
 
 
-def _last_move(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geometry) -> None:
+def _last_move_frames(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geometry) -> None:
     last = view.get("last_move")
     if not last or last.get("from") is None:
         return
-    source, target = last["from"], last["to"]
-    for x, y in (source, target):
+    for x, y in (last["from"], last["to"]):
         draw.rectangle(geometry.square(x, y, 1), outline=COLOURS["highlight"], width=5)
-    start, end = geometry.centre(*source), geometry.centre(*target)
-    draw.line((start, end), fill=COLOURS["highlight"], width=4)
-    radius = max(5, geometry.cell // 12)
-    draw.ellipse(
-        (end[0] - radius, end[1] - radius, end[0] + radius, end[1] + radius), fill=COLOURS["highlight"]
-    )
+
+
+def _footprint(view: dict[str, Any], geometry: _Geometry, cell: tuple[int, int]) -> float:
+    """Half the side of what shows on top of a cell: a servitor's ring (a Prince always stands on one), else a
+    fifth of the cell, so an arrow ends on a bare carpet's face."""
+    if any((x, y) == tuple(cell) for x, y, _ in view["servitors"]):
+        return geometry.cell * 0.31 + 3
+    return geometry.cell * 0.2
+
+
+def last_move_arrow(view: dict[str, Any]) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The last move's arrow, from the centre of the cell left to the tip, at the edge of what the moved piece
+    now stands on (it never covers the piece)."""
+    last = view.get("last_move")
+    if not last or last.get("from") is None:
+        return None
+    geometry, _, _ = layout(view)
+    (x0, y0), (x1, y1) = geometry.centre(*last["from"]), geometry.centre(*last["to"])
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    reach = length - _footprint(view, geometry, last["to"]) - 2
+    return (x0, y0), (x0 + (x1 - x0) * reach / length, y0 + (y1 - y0) * reach / length)
+
+
+def _last_move_arrow(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geometry) -> None:
+    """A bold ink-edged arrow on top of the pieces: its head says which way the piece went (a dot at the end,
+    under the piece that arrived, did not show)."""
+    arrow = last_move_arrow(view)
+    if arrow is None:
+        return
+    (x0, y0), (x1, y1) = arrow
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    head = min(length * 0.6, max(14.0, geometry.cell * 0.34))
+    spread = max(9.0, geometry.cell * 0.22)
+    shaft = max(3.0, geometry.cell * 0.06)
+    bx, by = x1 - ux * head, y1 - uy * head
+    outline = [
+        (x0 - uy * shaft, y0 + ux * shaft),
+        (bx - uy * shaft, by + ux * shaft),
+        (bx - uy * spread, by + ux * spread),
+        (x1, y1),
+        (bx + uy * spread, by - ux * spread),
+        (bx + uy * shaft, by - ux * shaft),
+        (x0 + uy * shaft, y0 - ux * shaft),
+    ]
+    draw.polygon(outline, fill=COLOURS["highlight"])
+    draw.line([*outline, outline[0]], fill=COLOURS["ink"], width=2, joint="curve")
 
 
 def _pyramids(draw: ImageDraw.ImageDraw, view: dict[str, Any], geometry: _Geometry) -> None:

@@ -1,8 +1,10 @@
 """Pharaoh board: the cross-shaped 5x5 grid seen from above, reserves beside each edge, the dice, goal lines.
 
 North is at the top, so seat 1 (south) reads the board the right way up. Every cell carries its name (the
-notation is ``M c3``), pyramids are squares sized by their pips with their colour letter and pip count, and the
-goal lines are tinted cells joined by a dashed line through the centre.
+notation is ``M c3``), pyramids are squares sized by their pips with their colour letter and pip count on a flat
+plate (the ridges stop at it), seats are named by their players (by their colour when the view has no names),
+and the goal cells are tinted while a key in the top-left corner draws the goal lines: drawn across the board,
+four lines through c3 hid the centre.
 """
 
 from __future__ import annotations
@@ -12,7 +14,17 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .common import COLOUR_LETTERS, COLOURS, centred_text, font, new_canvas, text_colour_on
+from .common import (
+    COLOUR_LETTERS,
+    COLOURS,
+    centred_text,
+    fit_text,
+    font,
+    label_plate,
+    new_canvas,
+    seat_label,
+    tint,
+)
 
 CELL = 96
 BAND = 132  # reserve band beside each edge
@@ -28,6 +40,11 @@ PIECE_HALF = (19, 26, 32)  # half the side of a small, medium and large pyramid 
 #: pieces sit a little low in their cell so the cell's name stays readable above them
 PIECE_DROP = 12
 DIE = 58
+#: text size of a small, medium and large pyramid's label
+LABEL_PX = (16, 20, 20)
+#: the goal lines' key, in the free square left of the north reserve band
+GOAL_KEY_BOX = (8, HEADER + 4, BAND - 8, HEADER + BAND - 4)
+KEY_CELL = 30
 
 
 def render(view: dict[str, Any]) -> Image.Image:
@@ -74,8 +91,8 @@ def _static_board(
     """What never changes during a game: cells, edges, names, goal lines (drawn once, copied per image)."""
     image, draw = new_canvas(WIDTH, HEIGHT)
     fills = _cells(draw, goal_lines, edge_cells, colours)
-    _goal_lines(draw, goal_lines)
     _cell_names(draw, fills)
+    _goal_key(draw, goal_lines)
     return image
 
 
@@ -99,7 +116,7 @@ def _cells(
                 continue
             fill = COLOURS["sand"] if cell in goal_cells else COLOURS["panel"]
             if cell in edge_owner:
-                fill = _blend(COLOURS[colours[edge_owner[cell]]], COLOURS["background"], 0.72)
+                fill = tint(colours[edge_owner[cell]])
             draw.rectangle(box, fill=fill, outline=COLOURS["ink"], width=2)
             fills[cell] = fill
     return fills
@@ -117,24 +134,25 @@ def _cell_names(draw: ImageDraw.ImageDraw, fills: dict[str, tuple[int, int, int]
         )
 
 
-def _goal_lines(draw: ImageDraw.ImageDraw, goal_lines: tuple[tuple[str, ...], ...]) -> None:
-    """A dashed line through each goal line's cells."""
+def _goal_key(draw: ImageDraw.ImageDraw, goal_lines: tuple[tuple[str, ...], ...]) -> None:
+    """The goal lines drawn on a small copy of the board's centre (b2-d4), beside the board."""
+    left, top, right, _ = GOAL_KEY_BOX
+    centred_text(draw, ((left + right) / 2, top + 10), "goal", 16, fill=COLOURS["muted"])
+    grid_left, grid_top = (left + right) / 2 - 1.5 * KEY_CELL, top + 26
+
+    def centre(cell: str) -> tuple[float, float]:
+        file, rank = FILES.index(cell[0]) - 1, int(cell[1]) - 2
+        return grid_left + (file + 0.5) * KEY_CELL, grid_top + (2 - rank + 0.5) * KEY_CELL
+
+    goal_cells = {cell for line in goal_lines for cell in line}
+    for file in FILES[1:4]:
+        for rank in range(2, 5):
+            x, y = centre(f"{file}{rank}")
+            half = KEY_CELL / 2
+            fill = COLOURS["sand"] if f"{file}{rank}" in goal_cells else COLOURS["panel"]
+            draw.rectangle((x - half, y - half, x + half, y + half), fill=fill, outline=COLOURS["ink"])
     for line in goal_lines:
-        start, end = _cell_centre(line[0]), _cell_centre(line[-1])
-        for i in range(12):
-            if i % 2:
-                continue
-            a, b = i / 12, (i + 1) / 12
-            draw.line(
-                (
-                    start[0] + (end[0] - start[0]) * a,
-                    start[1] + (end[1] - start[1]) * a,
-                    start[0] + (end[0] - start[0]) * b,
-                    start[1] + (end[1] - start[1]) * b,
-                ),
-                fill=COLOURS["brown"],
-                width=4,
-            )
+        draw.line((*centre(line[0]), *centre(line[-1])), fill=COLOURS["brown"], width=4)
 
 
 def _win_line(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -165,8 +183,13 @@ def _pyramid(draw: ImageDraw.ImageDraw, centre: tuple[float, float], piece: int,
     for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
         draw.line((x, y, x + dx * half, y + dy * half), fill=shade, width=2)
     label = f"{COLOUR_LETTERS.get(colour, '?')}{piece + 1}"
-    size = 16 if piece == 0 else 20
-    centred_text(draw, (x, y), label, size, fill=text_colour_on(fill), stroke=shade)
+    size = LABEL_PX[piece]
+    # a flat plate under the label: the ridges meet where the label sits, and crossing its letters they made
+    # "Y1" unreadable on a phone
+    plate, ink = label_plate(fill)
+    left, top, right, bottom = font(size).getbbox(label, anchor="mm")
+    draw.rounded_rectangle((x + left - 4, y + top - 4, x + right + 4, y + bottom + 4), radius=4, fill=plate)
+    centred_text(draw, (x, y), label, size, fill=ink)
 
 
 # ---- reserves -----------------------------------------------------------------------------------------------------
@@ -179,36 +202,48 @@ def _reserve(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int) -> None
         band_top = BOARD_Y + BOARD if edge == "south" else HEADER
         label_y = band_top + (BAND - 22 if edge == "south" else 18)
         slots_y = band_top + (50 if edge == "south" else BAND - 52)
-        centres = [(BOARD_X + CELL * (1.5 + i), slots_y) for i in range(3)]
-        label_xy = (WIDTH / 2, label_y)
+        centres: list[tuple[float, float]] = [(BOARD_X + CELL * (1.5 + i), slots_y) for i in range(3)]
+        label_xy: tuple[float, float] = (WIDTH / 2, label_y)
     else:
         band_left = 0 if edge == "west" else BAND + BOARD
         centres = [(band_left + BAND / 2, BOARD_Y + CELL * (1.5 + i)) for i in range(3)]
         label_xy = (band_left + BAND / 2, BOARD_Y + CELL * 0.5)
-    name = f"Seat {seat + 1}"
+    name = _name(view, seat)
     if view["to_move"] == seat and view.get("winner") is None and not view.get("draw"):
         name = f"> {name} <"
-    centred_text(draw, label_xy, name, 20, fill=COLOURS[colour] if colour != "yellow" else COLOURS["ink"])
+    width = BAND - 8 if edge in ("west", "east") else BOARD
+    text, size = fit_text(name, width, 20)
+    centred_text(draw, label_xy, text, size, fill=COLOURS[colour] if colour != "yellow" else COLOURS["ink"])
     for slot, piece in enumerate(sorted(waiting, reverse=True)):
         _pyramid(draw, centres[slot], piece, colour)
 
 
 # ---- header and footer ------------------------------------------------------------------------------------------
+def _name(view: dict[str, Any], seat: int) -> str:
+    """The player's name, or the seat's colour ("Yellow") when the view carries no names."""
+    return seat_label(view, seat, fallback=str(view["colours"][seat]).capitalize())
+
+
+def _who(view: dict[str, Any], seat: int) -> str:
+    """A player's name with the colour the pieces show ("alice (yellow)"), or just the colour."""
+    name, colour = _name(view, seat), str(view["colours"][seat])
+    return name if name.lower() == colour else f"{name} ({colour})"
+
+
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     seat = view["to_move"]
-    who = f"Seat {seat + 1} ({view['colours'][seat]})"
     if view.get("winner") is not None:
-        winner = view["winner"]
-        status = f"Seat {winner + 1} ({view['colours'][winner]}) wins on {'-'.join(view['win_line'])}"
+        status = f"{_who(view, view['winner'])} wins on {'-'.join(view['win_line'])}"
     elif view.get("draw"):
         status = f"Draw after {view['turn_limit']} turns"
     else:
-        status = f"Turn {view['turn']}: {who} to move"
-    draw.text((16, 18), status, font=font(26), fill=COLOURS["ink"])
+        status = f"Turn {view['turn']}: {_who(view, seat)} to move"
     roll = view["roll"]
-    points = f"rolled {sum(roll)}: {view['left']} of {view['points']} points left"
-    draw.text((16, 62), f"{who} {points}", font=font(20), fill=COLOURS["ink"])
     first_left = WIDTH - 16 - len(roll) * DIE - (len(roll) - 1) * 12  # the dice read left to right
+    text, size = fit_text(status, first_left - 32, 26)
+    draw.text((16, 18), text, font=font(size), fill=COLOURS["ink"])
+    points = f"Rolled {sum(roll)}: {view['left']} of {view['points']} points left"
+    draw.text((16, 62), points, font=font(20), fill=COLOURS["ink"])
     for index, value in enumerate(roll):
         _die(draw, first_left + index * (DIE + 12), 26, value, COLOURS[view["colours"][seat]])
 

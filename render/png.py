@@ -1,8 +1,8 @@
 """PNG writer for palette images that deflates each band of rows once and reuses it.
 
-A board image changes little from one action to the next: over a 4-player PRINCIPES game, 93% of its 16-row
-bands are the same bytes as in the image before (notes in ``bench/bench_principes_ai.py``), and a seat's DM
-image shares most bands with the public one. So the image's rows are cut into bands; each band is deflated on
+A board image changes little from one action to the next: over a 4-player PRINCIPES game, about 95% of its
+16-row bands are the same bytes as in the image before (``python -m bench principes_render`` measures it), and
+a seat's DM image shares most bands with the public one. So the image's rows are cut into bands; each band is deflated on
 its own (a fresh raw-deflate stream ended by a sync flush, so it refers to nothing outside itself) and kept in
 a bounded cache keyed by the band's bytes. The PNG's one zlib stream is the concatenation of the bands' blocks,
 an empty final block, and the Adler-32 of all rows, combined from the bands' checksums (``adler32_combine``),

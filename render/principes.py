@@ -5,19 +5,21 @@ The map geometry comes from ``render/assets/principes/map_geometry.json`` (built
 special marks, the off-map frames, the legend) is drawn once per frame into a cached base image, mapped to the
 fixed palette; a render copies it and adds only the dynamic layer, drawn straight into the palette: each land's
 pieces pasted from a patch drawn once per thing the land shows, each side-panel section from its drawing for the
-same inputs, and the whole map layer reused when a recent board showed the same map (notes/performance.md;
+same inputs, and the whole map layer reused when a recent board showed the same map (docs/notes/performance.md;
 tests check every shortcut against drawing everything). ``render_region`` draws one principality and its
 neighbours larger, for phones.
 
 Colour is never the only cue: units are figures whose shape gives the type (crown = Prince, shield = Knight,
-disc = Footman, diamond = Princess) and whose two-letter code gives the faction; the legend lists both.
+disc = Footman, diamond = Princess) and whose code gives the faction (a principality's is the notation's: PMA,
+MAS, PMI, SIL; the other factions' two letters); the legend lists both. A land's figures go in rows under its
+gords, moved where they cover no land's name (``_units_place``).
 """
 
 from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -34,9 +36,11 @@ from .common import (
     MIN_TEXT_PX,
     NONZERO,
     PaletteDraw,
+    fit_text,
     font,
     palette_canvas,
     palette_indices,
+    seat_label,
     text_colour_on,
     text_patch,
     to_palette,
@@ -206,10 +210,21 @@ def _shape(draw: ImageDraw.ImageDraw, points: list[Point], fill: Colour, outline
 # ---- figures ------------------------------------------------------------------------------------------------
 
 
+def faction_code(faction: str) -> str:
+    """The code figures, the legend and the panel write: a principality's is the notation's (PMA, MAS, PMI,
+    SIL, as `/move` text and stored games write it), every other faction's its two letters (GM, BO, ...)."""
+    return faction if faction in PRINCIPALITIES else str(catalog().factions[faction]["code"])
+
+
+def _figure_half_width(faction: str) -> float:
+    """Half a figure's width at scale 1: room for its code (three letters for a principality)."""
+    return 16.0 if len(faction_code(faction)) <= 2 else 21.0
+
+
 def _figure(draw: ImageDraw.ImageDraw, centre: Point, unit: str, faction: str, scale: float) -> None:
-    """One unit figure: its shape says the type, its fill and two-letter code the faction."""
+    """One unit figure: its shape says the type, its fill and code the faction."""
     x, y = centre
-    w, h = 16 * scale, 14 * scale
+    w, h = _figure_half_width(faction) * scale, 14 * scale
     fill = _faction_colour(faction)
     outline = INK
     if unit == "prince":
@@ -237,9 +252,9 @@ def _figure(draw: ImageDraw.ImageDraw, centre: Point, unit: str, faction: str, s
         _shape(draw, [(x, y - h * 1.2), (x + w * 1.1, y), (x, y + h * 1.2), (x - w * 1.1, y)], fill, outline)
     else:
         draw.ellipse((x - w * 0.95, y - h, x + w * 0.95, y + h), fill=fill, outline=outline, width=2)
-    code = catalog().factions[faction]["code"]
     label_y = y - h * 0.15 if unit == "knight" else y + (h * 0.2 if unit == "prince" else 0)
-    _text(draw, (x, label_y), code, max(MIN_TEXT_PX, round(15 * scale)), text_colour_on(fill), "mm")
+    size = max(MIN_TEXT_PX, round(15 * scale))
+    _text(draw, (x, label_y), faction_code(faction), size, text_colour_on(fill), "mm")
 
 
 def _units_entries(units: dict[str, dict[str, int]]) -> list[tuple[str, str, int]]:
@@ -251,18 +266,18 @@ def _units_entries(units: dict[str, dict[str, int]]) -> list[tuple[str, str, int
     return entries
 
 
-def _draw_units(
-    draw: ImageDraw.ImageDraw, centre: Point, units: dict[str, dict[str, int]], frame: Frame, max_width: float
-) -> None:
-    """Figures with their counts, centred on ``centre`` and wrapped into rows no wider than ``max_width``."""
-    entries = _units_entries(units)
-    if not entries:
-        return
+def _entry_widths(entries: list[tuple[str, str, int]], frame: Frame) -> list[float]:
+    """Each figure's width with its count (written after it when more than one) on a frame."""
     size = frame.text("small")
-    widths = [
-        frame.px(36) + (_text_width(str(count), size) + frame.px(3) if count > 1 else 0)
-        for _, _, count in entries
+    return [
+        frame.px(2 * _figure_half_width(faction) + 4)
+        + (_text_width(str(count), size) + frame.px(3) if count > 1 else 0)
+        for faction, _, count in entries
     ]
+
+
+def _rows(widths: Sequence[float], max_width: float) -> tuple[tuple[int, ...], ...]:
+    """The entries' indices wrapped into rows no wider than ``max_width`` (a wider entry gets a row alone)."""
     rows: list[list[int]] = [[]]
     row_width = 0.0
     for index, width in enumerate(widths):
@@ -271,18 +286,233 @@ def _draw_units(
             row_width = 0.0
         rows[-1].append(index)
         row_width += width
-    row_height = frame.px(32)
-    y = centre[1]
+    return tuple(tuple(row) for row in rows)
+
+
+def _draw_entry(draw: ImageDraw.ImageDraw, left: Point, entry: tuple[str, str, int], frame: Frame) -> None:
+    """One figure with its count after it (when more than one), from ``left``, the left end of its middle."""
+    faction, unit, count = entry
+    half = frame.px(_figure_half_width(faction))
+    _figure(draw, (left[0] + frame.px(2) + half, left[1]), unit, faction, frame.scale)
+    if count > 1:
+        size = frame.text("small")
+        _text(
+            draw,
+            (left[0] + frame.px(4) + 2 * half, left[1]),
+            str(count),
+            size,
+            INK,
+            "lm",
+            halo=COLOURS["white"],
+        )
+
+
+def _draw_rows(
+    draw: ImageDraw.ImageDraw,
+    first_row: Point,
+    entries: list[tuple[str, str, int]],
+    rows: tuple[tuple[int, ...], ...],
+    frame: Frame,
+) -> None:
+    """Figures with their counts, each row centred under ``first_row`` (the middle of the first row)."""
+    widths = _entry_widths(entries, frame)
+    y = first_row[1]
     for row in rows:
-        total = sum(widths[i] for i in row)
-        x = centre[0] - total / 2
+        x = first_row[0] - sum(widths[i] for i in row) / 2
         for index in row:
-            faction, unit, count = entries[index]
-            _figure(draw, (x + frame.px(18), y), unit, faction, frame.scale)
-            if count > 1:
-                _text(draw, (x + frame.px(36), y), str(count), size, INK, "lm", halo=COLOURS["white"])
+            _draw_entry(draw, (x, y), entries[index], frame)
             x += widths[index]
-        y += row_height
+        y += frame.px(ROW_STEP)
+
+
+def _draw_units(
+    draw: ImageDraw.ImageDraw, centre: Point, units: dict[str, dict[str, int]], frame: Frame, max_width: float
+) -> None:
+    """Figures with their counts, centred on ``centre`` and wrapped into rows no wider than ``max_width``."""
+    entries = _units_entries(units)
+    if entries:
+        _draw_rows(draw, centre, entries, _rows(_entry_widths(entries, frame), max_width), frame)
+
+
+# ---- where a land's units go -----------------------------------------------------------------------------------
+#: map units (the full board's pixels): a row of figures' step, a figure's reach above and below its middle,
+#: and where the first row's middle lies below the land's centre by default
+ROW_STEP = 32
+FIGURE_REACH = 17
+UNITS_BELOW = 33
+Box = tuple[float, float, float, float]
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(point: Point, polygon: Sequence[Sequence[float]]) -> bool:
+    x, y = point
+    result = False
+    for index, (x1, y1) in enumerate(polygon):
+        x0, y0 = polygon[index - 1]
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            result = not result
+    return result
+
+
+def _icon_box(centre: Point, items: int, capital: bool) -> Box:
+    """The box a land's icon row takes (map units): ``items`` icons 34 apart, each within 18 of its middle
+    above (a City's battlements) and 14 below (18 with a capital's ring)."""
+    half = 17 * (items - 1) + 18
+    below = 18 if capital else 14
+    return centre[0] - half, centre[1] + 2 - 18, centre[0] + half, centre[1] + 2 + below
+
+
+def _icon_count(land: str, land_view: dict[str, Any] | None) -> int:
+    record = catalog().lands[land]
+    count = len(record["gords"]) + sum(mark in DRAWN_MARKS for mark in record["marks"])
+    if land_view is not None:
+        count += bool(land_view.get("building")) + bool(land_view.get("division"))
+    return max(1, count)
+
+
+@cache
+def _static_obstacles() -> tuple[tuple[str, str, Box], ...]:
+    """What figures must leave visible (map units): every land's name, off-map tags and icon row (gords and
+    marks), each with its land and kind."""
+    frame, geo = _full_frame(), geometry()
+    found: list[tuple[str, str, Box]] = []
+    for land, record in catalog().lands.items():
+        found.append((land, "name", label_box(frame, land)))
+        centre = tuple(geo["lands"][land]["centre"])
+        icons = _icon_box(centre, _icon_count(land, None), bool(record["capital"]))  # type: ignore[arg-type]
+        found.append((land, "icons", icons))
+    for gates in geo["gates"].values():
+        for land, (x, y) in gates.items():
+            found.append((land, "tag", (x - 16, y - 11, x + 16, y + 11)))
+    return tuple(found)
+
+
+#: widths a land's rows may wrap at, the default first, and how far a whole group may move (map units:
+#: sideways, and from just under the icon row downwards)
+BLOCK_WRAPS = (112, 168, 84, 56)
+_BLOCK_SHIFTS = sorted(
+    ((dx, dy) for dx in range(-60, 61, 4) for dy in range(-8, 49, 4)),
+    key=lambda offset: abs(offset[0]) + abs(offset[1]) * 1.2,
+)
+
+
+class _Room:
+    """A land's outline and what figures must leave visible around it (map units)."""
+
+    def __init__(self, land: str, icons: int) -> None:
+        record = geometry()["lands"][land]
+        self.polygon = record["polygon"]
+        self.centre: Point = (record["centre"][0], record["centre"][1])
+        own_icons = _icon_box(self.centre, icons, bool(catalog().lands[land]["capital"]))
+        near = [
+            (kind, box)
+            for other, kind, box in _static_obstacles()
+            if not (other == land and kind == "icons")
+            and abs((box[0] + box[2]) / 2 - self.centre[0]) < 200
+            and abs((box[1] + box[3]) / 2 - self.centre[1]) < 170
+        ]
+        near.append(("own icons", own_icons))
+        self.everything = [box for _, box in near]
+        self.names_tags = [box for kind, box in near if kind in ("name", "tag", "own icons")]
+        self.names = [box for kind, box in near if kind in ("name", "own icons")]
+        self.own = [own_icons]
+
+    def inside(self, point: Point) -> bool:
+        return _inside(point, self.polygon)
+
+    def corners_inside(self, box: Box) -> bool:
+        corners = ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3]))
+        return all(self.inside(point) for point in corners)
+
+    def middle_inside(self, box: Box) -> bool:
+        return self.inside(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+
+
+def _clear(boxes: Sequence[Box], obstacles: Sequence[Box]) -> bool:
+    return not any(_overlap(box, other) for box in boxes for other in obstacles)
+
+
+def _block_layouts(widths: Sequence[float]) -> list[list[Box]]:
+    """Each way of wrapping the figures into centred rows, as the figures' boxes around the first row's
+    middle, widest rows first (different wraps that give the same rows are tried once)."""
+    layouts: list[list[Box]] = []
+    for wrap in BLOCK_WRAPS:
+        boxes: list[Box] = [(0.0, 0.0, 0.0, 0.0)] * len(widths)
+        for number, row in enumerate(_rows(widths, wrap)):
+            left = -sum(widths[i] for i in row) / 2
+            for index in row:
+                y = number * ROW_STEP
+                boxes[index] = (left, y - FIGURE_REACH, left + widths[index], y + FIGURE_REACH)
+                left += widths[index]
+        if boxes not in layouts:
+            layouts.append(boxes)
+    return layouts
+
+
+def _place_block(room: _Room, widths: Sequence[float]) -> list[Box] | None:
+    """The figures as one group of rows under the icon row, moved a little from the default (never above the
+    gords, so that players find a land's figures where they expect them): the nearest spot where every figure
+    lies inside the land and off every name, tag and icon row; else where every figure's middle does; else
+    where every figure's middle does and none covers a name, tag or the land's own gords (other lands' gords
+    may be); else where the group's middle does; else covering an off-map tag. None when no spot within reach
+    qualifies."""
+    cx, cy = room.centre
+    layouts = _block_layouts(widths)
+
+    def whole_inside(boxes: list[Box]) -> bool:
+        return all(room.corners_inside(box) for box in boxes)
+
+    def middles_inside(boxes: list[Box]) -> bool:
+        return all(room.middle_inside(box) for box in boxes)
+
+    def group_inside(boxes: list[Box]) -> bool:
+        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        return room.inside(((left + right) / 2, (top + bottom) / 2))
+
+    rules: tuple[tuple[Callable[[list[Box]], bool], list[Box]], ...] = (
+        (whole_inside, room.everything),
+        (middles_inside, room.everything),
+        (middles_inside, room.names_tags),
+        (group_inside, room.names_tags),
+        (group_inside, room.names),
+    )
+    for fits, obstacles in rules:
+        for dx, dy in _BLOCK_SHIFTS:
+            x, y = cx + dx, cy + UNITS_BELOW + dy
+            for layout in layouts:
+                moved = [(b[0] + x, b[1] + y, b[2] + x, b[3] + y) for b in layout]
+                if _clear(moved, obstacles) and fits(moved):
+                    return moved
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _units_place(land: str, widths: tuple[float, ...], icons: int) -> tuple[Point, ...]:
+    """Where each of a land's figures goes (map units: the left end of its middle line), a pure function of
+    the land and what it shows: the group of rows near the default where it keeps clear of the names
+    (``_place_block``), else the default, centred rows right under the icon row. Small lands in the dense
+    middle of the map cannot hold three or four figures without covering a name; moved elsewhere, they would
+    no longer show which land holds them."""
+    room = _Room(land, icons)
+    boxes = _place_block(room, widths)
+    if boxes is None:
+        x, y = room.centre[0], room.centre[1] + UNITS_BELOW
+        boxes = [(b[0] + x, b[1] + y, b[2] + x, b[3] + y) for b in _block_layouts(widths)[0]]
+    return tuple((box[0], box[1] + FIGURE_REACH) for box in boxes)
+
+
+def _draw_land_units(draw: ImageDraw.ImageDraw, land: str, land_view: dict[str, Any], frame: Frame) -> None:
+    """A land's figures where ``_units_place`` puts them (found on the full board, scaled to the frame)."""
+    entries = _units_entries(land_view["units"])
+    if not entries:
+        return
+    spots = _units_place(land, tuple(_entry_widths(entries, _full_frame())), _icon_count(land, land_view))
+    for entry, spot in zip(entries, spots, strict=True):
+        _draw_entry(draw, frame.at(spot), entry, frame)
 
 
 # ---- gords, buildings, tokens -------------------------------------------------------------------------------
@@ -489,16 +719,27 @@ def _hatched(draw: ImageDraw.ImageDraw, start: Point, end: Point, frame: Frame) 
         draw.line((x - nx, y - ny, x + nx, y + ny), fill=COLOURS["forest"], width=frame.px(2))
 
 
+def _label_anchor(frame: Frame, land: str) -> Point:
+    cx, cy = frame.at(tuple(geometry()["lands"][land]["centre"]))  # type: ignore[arg-type]
+    return cx, cy - frame.px(27)
+
+
+def label_box(frame: Frame, land: str) -> tuple[float, float, float, float]:
+    """The box a land's name takes on a frame, its halo included."""
+    x, y = _label_anchor(frame, land)
+    text = plain(catalog().lands[land]["short"])
+    left, top, right, bottom = font(frame.text("small")).getbbox(text, anchor="mm", stroke_width=2)
+    return x + left, y + top, x + right, y + bottom
+
+
 def _draw_names(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
-    data, geo = catalog(), geometry()
+    data = catalog()
     for land, record in data.lands.items():
-        cx, cy = frame.at(tuple(geo["lands"][land]["centre"]))  # type: ignore[arg-type]
-        size = frame.text("small")
         _text(
             draw,
-            (cx, cy - frame.px(27)),
+            _label_anchor(frame, land),
             record["short"],
-            size,
+            frame.text("small"),
             INK,
             "mm",
             halo=LAND_FILLS[_group(data, land)],
@@ -580,10 +821,11 @@ def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
     """Unit shapes and faction codes, in a strip under the map."""
     size = TEXT_SIZES["small"]
     cursor = x
+    half = _figure_half_width("MAS")
     for unit in UNIT_ORDER:
-        _figure(draw, (cursor + 16, y + 10), unit, "MAS", 1.0)
-        _text(draw, (cursor + 36, y + 10), UNIT_NAMES[unit], size, anchor="lm")
-        cursor += 44 + round(_text_width(UNIT_NAMES[unit], size)) + 14
+        _figure(draw, (cursor + half, y + 10), unit, "MAS", 1.0)
+        _text(draw, (cursor + 2 * half + 4, y + 10), UNIT_NAMES[unit], size, anchor="lm")
+        cursor += round(2 * half + 12 + _text_width(UNIT_NAMES[unit], size)) + 10
     _mark(draw, (cursor + 10, y + 10), "archbishopric", 1.0)
     _text(draw, (cursor + 24, y + 10), "Church", size, anchor="lm")
     _gord_icon(draw, (cursor + 110, y + 10), 1, None, False, 1.0)
@@ -597,15 +839,18 @@ def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
     _text(draw, (tag_x, y + 10), "GM", size, COLOURS["white"], "mm")
     _text(draw, (tag_x + 22, y + 10), "borders that area", size, anchor="lm")
     y += 28
-    factions = list(catalog().factions.values())
-    column = 150
-    for index, faction in enumerate(factions):
-        fx = x + (index % 7) * column
-        fy = y + (index // 7) * 26
+    fx, fy = x, y
+    for faction_id, faction in catalog().factions.items():
         fill = COLOURS[faction["colour"]]
-        draw.rounded_rectangle((fx, fy, fx + 30, fy + 20), radius=4, fill=fill, outline=INK)
-        _text(draw, (fx + 15, fy + 10), faction["code"], size, text_colour_on(fill), "mm")
-        _text(draw, (fx + 36, fy + 10), _short_faction(faction["name"]), size, anchor="lm")
+        code, name = faction_code(faction_id), _short_faction(faction["name"])
+        chip = max(30, round(_text_width(code, size)) + 8)
+        width = chip + 6 + round(_text_width(name, size)) + 16
+        if fx + width > _full_frame().width:  # the factions flow in rows under the map
+            fx, fy = x, fy + 26
+        draw.rounded_rectangle((fx, fy, fx + chip, fy + 20), radius=4, fill=fill, outline=INK)
+        _text(draw, (fx + chip / 2, fy + 10), code, size, text_colour_on(fill), "mm")
+        _text(draw, (fx + chip + 6, fy + 10), name, size, anchor="lm")
+        fx += width
 
 
 def _short_faction(name: str) -> str:
@@ -627,7 +872,7 @@ def _draw_land(
     """One land's gords, buildings, Division token and units around its centre."""
     cx, cy = centre
     _icon_row(draw, land, land_view, (cx, cy + frame.px(2)), frame)
-    _draw_units(draw, (cx, cy + frame.px(33)), land_view["units"], frame, frame.px(112))
+    _draw_land_units(draw, land, land_view, frame)
 
 
 @dataclass(frozen=True)
@@ -641,7 +886,7 @@ class _Patch:
 
 #: how far a land's pieces may reach from its centre (map units: sideways, up, down); a drawing that reaches
 #: the edge of this box is drawn straight onto the board instead (``_DIRECT``)
-LAND_REACH = (80, 28, 130)
+LAND_REACH = (150, 30, 170)
 _NOTHING = _Patch(None, None, (0, 0))
 _DIRECT = _Patch(None, None, (-1, -1))
 #: land patches by frame, legend, land and what the land shows: a board changes a few lands at a time (a
@@ -756,21 +1001,20 @@ def _track_bar(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, value:
 
 
 def _player_block(
-    draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[str, dict[str, Any], bool, int]
+    draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[str, dict[str, Any], bool, int, str]
 ) -> int:
     """A player's principality, tracks, gold, hand size, Prince, plan state and tiles; ``inputs`` is the code,
-    the player's public record, whether they hold the Princeps token and their Might."""
-    code, player, princeps, might = inputs
+    the player's public record, whether they hold the Princeps token, their Might and the player's name."""
+    code, player, princeps, might, player_name = inputs
     data = catalog()
     colour = COLOURS[data.map["principalities"][code]["colour"]]
     name = data.map["principalities"][code]["name"]
     draw.rectangle((x, y, x + PANEL_WIDTH - 32, y + 26), fill=colour, outline=INK)
-    title = f"{data.factions[code]['code']}  {name}  (seat {player['seat'] + 1})"
-    if princeps:
-        title += "  * Princeps"
-    if player.get("eliminated"):
-        title += "  eliminated"
-    _text(draw, (x + 8, y + 13), title, TEXT_SIZES["body"], text_colour_on(colour), "lm")
+    marks = ("  * Princeps" if princeps else "") + ("  eliminated" if player.get("eliminated") else "")
+    title, size = fit_text(
+        f"{faction_code(code)}  {name}  {player_name}{marks}", PANEL_WIDTH - 48, TEXT_SIZES["body"]
+    )
+    _text(draw, (x + 8, y + 13), title, size, text_colour_on(colour), "lm")
     y += 32
     tracks = {"might": might, "people": player["people"], "clergy": player["clergy"]}
     fills = {"might": COLOURS["highlight"], "people": COLOURS["green"], "clergy": COLOURS["purple"]}
@@ -822,7 +1066,7 @@ def _header_block(draw: ImageDraw.ImageDraw, x: int, y: int, view: dict[str, Any
     _princeps_token(draw, x + 12, y + 11)
     _text(draw, (x + 30, y + 11), f"Princeps: {holder}, {direction}", TEXT_SIZES["body"], anchor="lm")
     y += 26
-    order = " > ".join(data.factions[code]["code"] for code in view["turn_order"])
+    order = " > ".join(faction_code(code) for code in view["turn_order"])
     neutral = ", ".join(data.map["principalities"][code]["name"] for code in view["neutral"]) or "none"
     _text(draw, (x, y), f"Order {order}   Neutral: {neutral}", TEXT_SIZES["small"])
     return y + 28
@@ -837,7 +1081,9 @@ def _panel_sections(view: dict[str, Any]) -> list[tuple[str, Any, Painter]]:
     sections: list[tuple[str, Any, Painter]] = [("header", header, _header_block)]
     for code in view["seats"]:
         holder = view["princeps"]["holder"] == code
-        sections.append(("player", (code, view["players"][code], holder, view["might"][code]), _player_block))
+        player = view["players"][code]
+        who = seat_label(view, player["seat"], fallback=f"(seat {player['seat'] + 1})")
+        sections.append(("player", (code, player, holder, view["might"][code], who), _player_block))
     sections.append(("history", (view["history"], _invader_status(view)), _history_block))
     sections.append(("market", view["market"], _market_block))
     sections.append(("supply", view["supply"], _supply_block))
@@ -977,7 +1223,9 @@ def _private_block(
         card = data.kind_of(card_id)
         tag = {"court": "Court", "battle": "Battle", "neighbour": "Neighbour"}[card["deck"]]
         icon = card.get("support") or card.get("corner") or ""
-        _text(draw, (x, y), f"{tag}: {card['title'].split(' (')[0]} [{icon}]", TEXT_SIZES["small"])
+        # the id beside the title: it is what /moves lists and what /move accepts besides the title
+        title = f"{card['title'].split(' (')[0]} ({card_id.lower()})"
+        _text(draw, (x, y), f"{tag}: {title} [{icon}]", TEXT_SIZES["small"])
         y += 20
     text = "Plan: " + (", ".join(action.capitalize() for action in plan) if plan else "not sealed yet")
     _text(draw, (x, y + 4), text, TEXT_SIZES["small"])
@@ -1033,9 +1281,9 @@ MAP_LAYERS = _MapLayers()
 
 
 def clear_caches() -> None:
-    """Forget every drawing kept for reuse: static layers, map layers, land patches, panel sections, text
-    (benchmarks and tests that measure or check drawing from nothing)."""
-    for cached in (_base, _palette_base, _land_area, _stamp, _palette_stamp, _text_width):
+    """Forget every drawing kept for reuse: static layers, map layers, land patches, panel sections, text,
+    where lands' figures go (benchmarks and tests that measure or check drawing from nothing)."""
+    for cached in (_base, _palette_base, _land_area, _stamp, _palette_stamp, _text_width, _units_place):
         cached.cache_clear()
     for memo in (MAP_LAYERS, LAND_PATCHES, PANEL_SECTIONS):
         memo.clear()

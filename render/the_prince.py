@@ -1,9 +1,12 @@
-"""The Prince: the island as one viewer knows it, with a side panel of castles.
+"""The Prince: the island as one viewer knows it, with the castles' panel under it (portrait, for phones).
 
 The renderer only reads a view, so fog is automatic: a seat's view lists the tiles that seat has seen, the
-public view in phase 1 lists none (the image then shows only how many castles each side has built). In phase 2
-the whole island is drawn with every castle, its offence/defence/bonus and damage, the Imperial Guards once
-revealed and, after a battle, its attacks as arrows (dashed when a Guard stopped them).
+public view in phase 1 lists none (the image then shows only how many castles each side has built). The outer
+ring of the island is water in every game, so every seat's image draws it, and at the landing the coastal tiles
+of the viewer's half, where the Prince may land, are framed. In phase 2 the whole island is drawn with every
+castle, its offence/defence/bonus and damage, the Imperial Guards once revealed and, after a battle, its attacks
+as arrows (dashed when a Guard stopped them) drawn under the castles and Princes, each with its strength on a
+badge in the attacker's colour placed clear of every castle, Prince and Guard.
 """
 
 from __future__ import annotations
@@ -14,17 +17,31 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from rules.the_prince.board import COLUMNS, SIZE, parse_tile, parse_tile_token, xy
+from rules.engine import name_seats
+from rules.the_prince.board import (
+    COLUMNS,
+    SIZE,
+    TILES,
+    landing_tiles,
+    on_ring,
+    parse_tile,
+    parse_tile_token,
+    xy,
+)
 
-from .common import COLOURS, centred_text, font, new_canvas, text_colour_on
+from .common import COLOURS, centred_text, fit_text, font, new_canvas, seat_label, text_colour_on
 
 CELL = 64
 MARGIN = 34  # room for the column letters and row numbers
-HEADER = 60
-PANEL = 430
+HEADER = 56
 BOARD = CELL * SIZE
-WIDTH = MARGIN + BOARD + 20 + PANEL
-HEIGHT = HEADER + MARGIN + BOARD + 20
+BOARD_LEFT, BOARD_TOP = MARGIN, HEADER + MARGIN
+WIDTH = MARGIN + BOARD + 16
+PANEL_TOP = BOARD_TOP + BOARD + 16
+PANEL_COLUMN = (WIDTH - 24) // 2
+HEIGHT = PANEL_TOP + 356
+#: text sizes of the panel: read on a phone with the image scaled to the screen's width (about 0.6)
+TEXT = {"title": 24, "side": 22, "line": 20, "legend": 18}
 SEAT_COLOURS = ("red", "blue")
 #: unseen tiles: a dark grey of the palette's grey ramp, far from every terrain colour
 FOG_RGB = (64, 64, 64)
@@ -38,45 +55,76 @@ PHASE_NAMES = {
 }
 
 Draw = ImageDraw.ImageDraw
+Box = tuple[float, float, float, float]
 
 
 def render(view: dict[str, Any]) -> Image.Image:
     if "tiles" not in view:
         image, draw = new_canvas(WIDTH, HEIGHT)
-        centred_text(draw, (WIDTH / 2, HEADER / 2), _title(view), 26)
+        _title(draw, view)
         _draw_fogged_public(draw, view)
         return image
     image = _terrain_layer(tuple(view["tiles"])).copy()
     draw = ImageDraw.Draw(image)
-    centred_text(draw, (WIDTH / 2, HEADER / 2), _title(view), 26)
+    _title(draw, view)
     _draw_board(draw, view)
     _draw_panel(draw, view)
     return image
 
 
-def _title(view: dict[str, Any]) -> str:
+def _name(view: dict[str, Any], seat: int) -> str:
+    """The player's name, or the side's colour when the view carries no names."""
+    return seat_label(view, seat, fallback=SEAT_COLOURS[seat].capitalize())
+
+
+def _title(draw: Draw, view: dict[str, Any]) -> None:
     result = view.get("result")
     if result:
-        return "The Prince - " + result["reason"]
-    phase = view["phase"]
-    if phase in ("landing", "explore"):
-        stage = f"turn {view['turn']}, {PHASE_NAMES[phase]}"
+        reason = name_seats(result["reason"], view.get("seat_names") or [])
+        text = "The Prince - " + (f"draw: {reason}" if result["draw"] else reason)
     else:
-        stage = f"battle {view['battle']} of {view['max_battles']}, {PHASE_NAMES[phase]}"
-    who = "public view" if view["seat"] is None else f"seat {view['seat'] + 1}'s view"
-    return f"The Prince - {stage} ({who})"
+        phase = view["phase"]
+        if phase in ("landing", "explore"):
+            stage = f"turn {view['turn']}, {PHASE_NAMES[phase]}"
+        else:
+            stage = f"battle {view['battle']} of {view['max_battles']}, {PHASE_NAMES[phase]}"
+        who = "public view" if view["seat"] is None else f"{_name(view, view['seat'])}'s view"
+        text = f"The Prince - {stage} ({who})"
+    fitted, size = fit_text(text, WIDTH - 24, TEXT["title"])
+    centred_text(draw, (WIDTH / 2, HEADER / 2), fitted, size)
 
 
-def _cell_box(index: int) -> tuple[float, float, float, float]:
+def _cell_box(index: int) -> Box:
     x, y = xy(index)
-    left, top = MARGIN + x * CELL, HEADER + MARGIN + y * CELL
+    left, top = BOARD_LEFT + x * CELL, BOARD_TOP + y * CELL
     return left, top, left + CELL, top + CELL
 
 
-def _castle_centre(index: int) -> tuple[float, float]:
-    """Where a castle is drawn: the lower right of its tile (see :func:`_draw_castle`)."""
+def castle_box(index: int) -> Box:
+    """Where a castle is drawn, crenellations included: the lower right of its tile."""
     _, _, right, bottom = _cell_box(index)
-    return right - 19, bottom - 18
+    return right - 33, bottom - 37, right - 5, bottom - 6
+
+
+def prince_box(index: int) -> Box:
+    """Where a Prince marker is drawn, its ring included: the lower left of its tile."""
+    left, _, _, bottom = _cell_box(index)
+    return left + 1, bottom - 30, left + 29, bottom - 2
+
+
+def guard_box(index: int) -> Box:
+    """Where the Imperial Guard's badge is drawn: the upper right of its castle's tile."""
+    _, top, right, _ = _cell_box(index)
+    return right - 33, top + 2, right - 3, top + 26
+
+
+def _resource_box(index: int) -> Box:
+    left, top, _, _ = _cell_box(index)
+    return left + 3, top + 3, left + 34, top + 26
+
+
+def _centre(box: Box) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
 def _tile_index(place: str) -> int:
@@ -90,10 +138,12 @@ def _tile_index(place: str) -> int:
 @lru_cache(maxsize=16)
 def _terrain_layer(tiles: tuple[str, ...]) -> Image.Image:
     """The island as these tile tokens show it, with coordinates: the same for every image of a phase 2 game
-    (and for the three views of it), so it is drawn once and copied (notes/performance.md)."""
+    (and for the three views of it), so it is drawn once and copied (docs/notes/performance.md). The outer ring is
+    water in every game, so it is drawn as water even where the viewer has not looked."""
     image, draw = new_canvas(WIDTH, HEIGHT)
-    for index in range(SIZE * SIZE):
-        draw.rectangle(_cell_box(index), fill=FOG_RGB, outline=COLOURS["grid"])
+    for index in range(TILES):
+        fill = COLOURS["water"] if on_ring(index) else FOG_RGB
+        draw.rectangle(_cell_box(index), fill=fill, outline=COLOURS["grid"])
     for token in tiles:
         index, tile = parse_tile_token(token)
         draw.rectangle(_cell_box(index), fill=COLOURS[tile[0]], outline=COLOURS["grid"])
@@ -102,12 +152,45 @@ def _terrain_layer(tiles: tuple[str, ...]) -> Image.Image:
             sprite = _resource_sprite(tile[1], tile[2])
             image.paste(sprite, (int(left) + 3, int(top) + 3), sprite)
     for position in range(SIZE):
-        centred_text(draw, (MARGIN + position * CELL + CELL / 2, HEADER + MARGIN / 2), COLUMNS[position], 18)
-        centred_text(draw, (MARGIN / 2, HEADER + MARGIN + position * CELL + CELL / 2), str(position + 1), 18)
+        centred_text(
+            draw, (BOARD_LEFT + position * CELL + CELL / 2, HEADER + MARGIN / 2), COLUMNS[position], 18
+        )
+        centred_text(draw, (MARGIN / 2, BOARD_TOP + position * CELL + CELL / 2), str(position + 1), 18)
     return image
 
 
+def landing_marks(view: dict[str, Any]) -> list[int]:
+    """The tiles a seat's landing image frames: the coastal tiles of its half. Every seat knows them before
+    seeing anything, since only the outer ring is water, so they follow from the ring alone."""
+    if view.get("seat") is None or view.get("phase") != "landing":
+        return []
+    known = [["water", "", 0] if on_ring(index) else ["land", "", 0] for index in range(TILES)]
+    return landing_tiles(known, view["seat"])
+
+
+def _chosen_landing(view: dict[str, Any]) -> int | None:
+    """The tile this seat has sealed its landing on (its own view shows its own sealed choice)."""
+    sealed = str(view.get("sealed") or "")
+    words = sealed.rsplit(":", 1)[-1].split()
+    return parse_tile(words[1]) if len(words) == 2 and words[0] == "land" else None
+
+
+def _draw_landing(draw: Draw, view: dict[str, Any]) -> None:
+    """A highlighted frame on every tile the Prince may land on; a thicker one with a P on the sealed choice."""
+    chosen = _chosen_landing(view)
+    for index in landing_marks(view):
+        left, top, right, bottom = _cell_box(index)
+        width = 7 if index == chosen else 4
+        draw.rectangle((left + 3, top + 3, right - 3, bottom - 3), outline=COLOURS["highlight"], width=width)
+    if chosen is not None:
+        _draw_prince(draw, chosen, view["seat"])
+
+
 def _draw_board(draw: Draw, view: dict[str, Any]) -> None:
+    _draw_landing(draw, view)
+    attacks = _attacks(view) if view.get("last_battle") and view["phase"] in ("hide", "plan", "over") else []
+    for attack in attacks:  # under the castles and Princes: an arrow never hides what it points at
+        _arrow(draw, attack.start, attack.end, attack.colour, attack.dashed)
     for castle in view["castles"]:
         _draw_castle(draw, view, castle)
     for token in view.get("taken", []):
@@ -115,8 +198,8 @@ def _draw_board(draw: Draw, view: dict[str, Any]) -> None:
     for token in view.get("princes", []):
         owner, place = token.split(":")[1].split("@")
         _draw_prince(draw, _tile_index(place), int(owner))
-    if view.get("last_battle") and view["phase"] in ("hide", "plan", "over"):
-        _draw_attacks(draw, view)
+    for attack, centre in zip(attacks, attack_label_centres(view, attacks), strict=True):
+        _badge(draw, centre, attack.label, SEAT_COLOURS[attack.seat])
 
 
 @lru_cache(maxsize=16)
@@ -140,70 +223,177 @@ def _castle_tile(view: dict[str, Any], owner: int, number: int) -> int | None:
 def _draw_castle(draw: Draw, view: dict[str, Any], castle: dict[str, Any]) -> None:
     """A crenellated block in the lower right of its tile (the resource badge keeps the upper left)."""
     index = _tile_index(castle["tile"])
-    left, top, right, bottom = _cell_box(index)
     colour = COLOURS[SEAT_COLOURS[castle["seat"]]] if castle["alive"] else COLOURS["grey"]
-    box = (right - 33, bottom - 30, right - 5, bottom - 6)
+    left, top, right, bottom = castle_box(index)
+    box = (left, top + 7, right, bottom)
     draw.rectangle(box, fill=colour, outline=COLOURS["ink"], width=2)
     for tower in (0, 10, 20):  # crenellations, so a castle reads as a castle at a glance
-        draw.rectangle(
-            (box[0] + tower, box[1] - 7, box[0] + tower + 8, box[1]), fill=colour, outline=COLOURS["ink"]
-        )
-    centred_text(
-        draw,
-        ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1),
-        str(castle["number"]),
-        18,
-        fill=text_colour_on(colour),
-    )
+        draw.rectangle((left + tower, top, left + tower + 8, top + 7), fill=colour, outline=COLOURS["ink"])
+    centred_text(draw, _centre(box), str(castle["number"]), 18, fill=text_colour_on(colour))
     if not castle["alive"]:
         draw.line((box[0], box[1], box[2], box[3]), fill=COLOURS["ink"], width=3)
         draw.line((box[0], box[3], box[2], box[1]), fill=COLOURS["ink"], width=3)
     guards = view.get("guards") or [None, None]
     if guards[castle["seat"]] == castle["number"]:
-        _badge(draw, (right - 18, top + 14), "IG", "highlight")
+        _badge(draw, _centre(guard_box(index)), "IG", "highlight")
     if f"prince-in:{castle['seat']}#{castle['number']}" in view.get("prince_in", []):
         _draw_prince(draw, index, castle["seat"])
 
 
 def _draw_known_site(draw: Draw, index: int, owner: int) -> None:
     """An enemy castle out of sight that a failed build revealed: an outline with a question mark."""
-    _, _, right, bottom = _cell_box(index)
-    box = (right - 33, bottom - 30, right - 5, bottom - 6)
+    left, top, right, bottom = castle_box(index)
+    box = (left, top + 7, right, bottom)
     draw.rectangle(box, outline=COLOURS[SEAT_COLOURS[owner]], width=3)
-    centred_text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 1), "?", 18, fill=COLOURS["white"])
+    centred_text(draw, _centre(box), "?", 18, fill=COLOURS["white"])
+
+
+def _badge_half(text: str) -> float:
+    return 4 + 5 * len(text)
 
 
 def _badge(draw: Draw, centre: tuple[float, float], text: str, colour: str) -> None:
     x, y = centre
-    half = 4 + 5 * len(text)
+    half = _badge_half(text)
+    fill = COLOURS[colour]
     draw.rounded_rectangle(
-        (x - half, y - 11, x + half, y + 11), radius=8, fill=COLOURS[colour], outline=COLOURS["ink"], width=2
+        (x - half, y - 11, x + half, y + 11), radius=8, fill=fill, outline=COLOURS["ink"], width=2
     )
-    centred_text(draw, centre, text, 16, fill=text_colour_on(COLOURS[colour]))
+    centred_text(draw, centre, text, 16, fill=text_colour_on(fill))
 
 
 def _draw_prince(draw: Draw, index: int, owner: int) -> None:
     """A ringed P in the lower left of the tile: the explorer in phase 1, your hidden Prince in phase 2."""
-    left, _, _, bottom = _cell_box(index)
-    x, y = left + 15, bottom - 16
+    x, y = _centre(prince_box(index))
     fill = COLOURS[SEAT_COLOURS[owner]]
     draw.ellipse((x - 13, y - 13, x + 13, y + 13), fill=fill, outline=COLOURS["highlight"], width=3)
     centred_text(draw, (x, y), "P", 18, fill=text_colour_on(fill))
 
 
-def _draw_attacks(draw: Draw, view: dict[str, Any]) -> None:
-    report = view["last_battle"]
-    for attack in report["attacks"]:
-        start = _castle_tile(view, attack["seat"], attack["from"])
-        end = _castle_tile(view, 1 - attack["seat"], attack["to"])
-        if start is None or end is None:
+# ---- the last battle's attacks -------------------------------------------------------------------------------
+class _Attack:
+    """One attack as drawn: from the edge of the attacker's castle to the edge of the target's."""
+
+    def __init__(
+        self, seat: int, start: tuple[float, float], end: tuple[float, float], label: str, dashed: bool
+    ):
+        self.seat, self.start, self.end, self.label, self.dashed = seat, start, end, label, dashed
+        self.colour = COLOURS[SEAT_COLOURS[seat]]
+
+
+def _exit_distance(box: Box, ux: float, uy: float) -> float:
+    """How far a ray from the box's centre along the unit vector (ux, uy) runs before it leaves the box."""
+    half_width, half_height = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
+    limits = [half_width / abs(ux)] if ux else []
+    limits += [half_height / abs(uy)] if uy else []
+    return min(limits)
+
+
+def _attacks(view: dict[str, Any]) -> list[_Attack]:
+    drawn = []
+    pairs = {(a["seat"], a["from"], a["to"]) for a in view["last_battle"]["attacks"]}
+    for attack in view["last_battle"]["attacks"]:
+        start_tile = _castle_tile(view, attack["seat"], attack["from"])
+        end_tile = _castle_tile(view, 1 - attack["seat"], attack["to"])
+        if start_tile is None or end_tile is None:
             continue
-        colour = COLOURS[SEAT_COLOURS[attack["seat"]]]
-        shift = 6 if attack["seat"] == 0 else -6  # two opposite attacks on the same pair stay apart
-        (x0, y0), (x1, y1) = _castle_centre(start), _castle_centre(end)
-        _arrow(draw, (x0 + shift, y0 + shift), (x1 + shift, y1 + shift), colour, dashed=attack["stopped"])
-        mx, my = (x0 + x1) / 2 + shift, (y0 + y1) / 2 + shift
-        _badge(draw, (mx, my), "x" if attack["stopped"] else str(attack["offence"]), "white")
+        source, target = castle_box(start_tile), castle_box(end_tile)
+        (x0, y0), (x1, y1) = _centre(source), _centre(target)
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        # an attack answered by one the other way between the same castles keeps to its own lane (the same
+        # shift to the side of opposite directions puts the two arrows on opposite sides)
+        shift = 9 if (1 - attack["seat"], attack["to"], attack["from"]) in pairs else 0
+        sx, sy = -uy * shift, ux * shift
+        leave = _exit_distance(source, ux, uy) + 3
+        arrive = length - _exit_distance(target, ux, uy) - 3
+        start = (x0 + ux * leave + sx, y0 + uy * leave + sy)
+        end = (x0 + ux * arrive + sx, y0 + uy * arrive + sy)
+        label = "x" if attack["stopped"] else str(attack["offence"])
+        drawn.append(_Attack(attack["seat"], start, end, label, attack["stopped"]))
+    return drawn
+
+
+def _markers(view: dict[str, Any]) -> list[Box]:
+    """Every castle, known site, Guard and Prince marker the image shows: no attack badge may cover one."""
+    boxes = [castle_box(_tile_index(castle["tile"])) for castle in view["castles"]]
+    boxes += [castle_box(_tile_index(token.split("@")[1])) for token in view.get("taken", [])]
+    guards = view.get("guards") or [None, None]
+    for castle in view["castles"]:
+        index = _tile_index(castle["tile"])
+        if guards[castle["seat"]] == castle["number"]:
+            boxes.append(guard_box(index))
+        if f"prince-in:{castle['seat']}#{castle['number']}" in view.get("prince_in", []):
+            boxes.append(prince_box(index))
+    boxes += [prince_box(_tile_index(token.split("@")[1])) for token in view.get("princes", [])]
+    return boxes
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+#: where along an arrow (share of its length) and how far beside it (px) a badge may go, best first
+_BADGE_ALONG = (0.5, 0.35, 0.65, 0.2, 0.8)
+_BADGE_BESIDE = (0, 16, -16, 28, -28, 40, -40, 52, -52)
+#: what a badge's spot costs when its box covers each kind of thing: a marker or another badge must stay
+#: visible; an arrowhead shows an attack's direction; a resource badge can be read in the panel's numbers
+_COVER_COST = {"marker": 1000, "off board": 1000, "arrowhead": 100, "resource": 10}
+
+
+def _head_box(attack: _Attack) -> Box:
+    (x0, y0), (x1, y1) = attack.start, attack.end
+    length = math.hypot(x1 - x0, y1 - y0) or 1.0
+    head = min(14.0, length * 0.6)
+    bx, by = x1 - (x1 - x0) / length * head, y1 - (y1 - y0) / length * head
+    return min(x1, bx) - 8, min(y1, by) - 8, max(x1, bx) + 8, max(y1, by) + 8
+
+
+def attack_label_centres(
+    view: dict[str, Any], attacks: list[_Attack] | None = None
+) -> list[tuple[float, float]]:
+    """Where each attack's badge goes: the spot along or beside its arrow that covers the least (no castle,
+    Guard, Prince marker or earlier badge where any spot allows, then no arrowhead, then no resource badge),
+    the earliest of equal ones (on the arrow's middle first)."""
+    if attacks is None:
+        attacks = _attacks(view) if view.get("last_battle") else []
+    markers = _markers(view)
+    heads = [_head_box(attack) for attack in attacks]
+    resources = [
+        _resource_box(parse_tile_token(token)[0])
+        for token in view.get("tiles", [])
+        if token.split(":")[3] != "-"
+    ]
+    board = (BOARD_LEFT, BOARD_TOP, BOARD_LEFT + BOARD, BOARD_TOP + BOARD)
+    placed: list[Box] = []
+    centres = []
+    for attack in attacks:
+        (x0, y0), (x1, y1) = attack.start, attack.end
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        nx, ny = -(y1 - y0) / length, (x1 - x0) / length
+        half = _badge_half(attack.label) + 1
+        best: tuple[float, float, Box] | None = None
+        best_cost = math.inf
+        for beside in _BADGE_BESIDE:
+            for along in _BADGE_ALONG:
+                x, y = x0 + (x1 - x0) * along + nx * beside, y0 + (y1 - y0) * along + ny * beside
+                box = (x - half, y - 12, x + half, y + 12)
+                cost = _COVER_COST["off board"] * (
+                    not _overlaps(box, board)
+                    or box[0] < board[0]
+                    or box[2] > board[2]
+                    or box[1] < board[1]
+                    or box[3] > board[3]
+                )
+                cost += _COVER_COST["marker"] * any(_overlaps(box, other) for other in markers + placed)
+                cost += _COVER_COST["arrowhead"] * sum(_overlaps(box, other) for other in heads)
+                cost += _COVER_COST["resource"] * sum(_overlaps(box, other) for other in resources)
+                if cost < best_cost:
+                    best, best_cost = (x, y, box), cost
+        assert best is not None
+        placed.append(best[2])
+        centres.append((best[0], best[1]))
+    return centres
 
 
 def _arrow(
@@ -213,135 +403,149 @@ def _arrow(
     colour: tuple[int, int, int],
     dashed: bool,
 ) -> None:
+    """A line from ``start`` with its head's tip at ``end``, ink-edged so it shows on every terrain."""
     (x0, y0), (x1, y1) = start, end
     length = math.hypot(x1 - x0, y1 - y0) or 1.0
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    tip = (x1 - ux * 18, y1 - uy * 18)  # stop short of the castle's centre so its number stays readable
+    head = min(14.0, length * 0.6)
+    base = (x1 - ux * head, y1 - uy * head)
     if dashed:
-        steps = int(length // 14)
-        for i in range(0, steps, 2):
-            a, b = i * 14, min((i + 1) * 14, length - 18)
-            if a < b:
-                draw.line((x0 + ux * a, y0 + uy * a, x0 + ux * b, y0 + uy * b), fill=colour, width=4)
+        step = 10
+        for a in range(0, int(length - head), 2 * step):
+            b = min(a + step, length - head)
+            draw.line((x0 + ux * a, y0 + uy * a, x0 + ux * b, y0 + uy * b), fill=colour, width=4)
     else:
-        draw.line((x0, y0, *tip), fill=colour, width=4)
-    left = (tip[0] - ux * 14 - uy * 8, tip[1] - uy * 14 + ux * 8)
-    right = (tip[0] - ux * 14 + uy * 8, tip[1] - uy * 14 - ux * 8)
-    draw.polygon([tip, left, right], fill=colour, outline=COLOURS["ink"])
+        draw.line((x0, y0, *base), fill=colour, width=4)
+    left = (base[0] - uy * 7, base[1] + ux * 7)
+    right = (base[0] + uy * 7, base[1] - ux * 7)
+    draw.polygon([end, left, right], fill=colour, outline=COLOURS["ink"])
 
 
-# ---- the side panel ----------------------------------------------------------------------------------------
+# ---- the panel under the board --------------------------------------------------------------------------------
 def _draw_panel(draw: Draw, view: dict[str, Any]) -> None:
-    x = MARGIN + BOARD + 20
-    y = float(HEADER + MARGIN)
+    """Each side's castles and last attacks in a column, then the key across the width."""
+    bottoms = []
     for owner in (0, 1):
-        y = _panel_side(draw, view, owner, x, y) + 12
-    if view.get("last_battle") and view["phase"] in ("hide", "plan", "over"):
-        y = _panel_attacks(draw, view["last_battle"], x, y) + 8
+        x = 12 + owner * (PANEL_COLUMN + 8)
+        y = _panel_side(draw, view, owner, x, float(PANEL_TOP))
+        if view.get("last_battle") and view["phase"] in ("hide", "plan", "over"):
+            y = _panel_attacks(draw, view, owner, x, y)
+        bottoms.append(y)
+    _key(draw, view, 12, max(bottoms) + 8)
+
+
+def _wrap(words: list[str], width: float, size: int, first: str) -> list[str]:
+    lines = [first]
+    for word in words:
+        joined = f"{lines[-1]} {word}" if lines[-1] else word
+        if lines[-1] and font(size).getlength(joined) > width:
+            lines.append(word)
+        else:
+            lines[-1] = joined
+    return lines
+
+
+def _key(draw: Draw, view: dict[str, Any], x: float, y: float) -> None:
+    size = TEXT["legend"]
     lines = [
-        "I iron = offence, S stone = defence,",
-        "G gold = bonus (split each battle)",
-        "IG Imperial Guard, P Prince",
+        "I iron = offence, S stone = defence, G gold = bonus (split each battle).",
+        "IG Imperial Guard, P Prince.",
     ]
+    if view.get("last_battle") and view["phase"] in ("hide", "plan", "over"):
+        battle = view["last_battle"]["battle"]
+        lines.append(f"Arrows: battle {battle}'s attacks (dashed, x: stopped by the Guard).")
     if view["phase"] in ("landing", "explore"):
+        lines.append("Dark tiles: not seen yet (the outer ring is always water).")
+        if landing_marks(view):
+            lines.append("Yellow frames: the coast of your half, where you may land.")
         if view.get("taken"):
-            lines.append("?: an enemy castle your failed build found")
-        lines += [
-            "Dark tiles: not seen yet.",
-            f"From turn {view['forced_build_after'] + 1} a player short of castles must build.",
-        ]
-    for text in lines:
-        draw.text((x, y), text, font=font(17), fill=COLOURS["muted"])
-        y += 22
-    _terrain_legend(draw, x, y + 6)
+            lines.append("?: an enemy castle your failed build found.")
+        lines.append(f"From turn {view['forced_build_after'] + 1} a player short of castles must build.")
+    for sentence in lines:
+        for line in _wrap(sentence.split(), WIDTH - 2 * x, size, ""):
+            draw.text((x, y), line, font=font(size), fill=COLOURS["muted"])
+            y += 23
+    _terrain_legend(draw, x, y + 4)
 
 
 def _terrain_legend(draw: Draw, x: float, y: float) -> None:
-    for number, terrain in enumerate(("plains", "forest", "hills", "mountains", "water")):
-        left = x + (number % 3) * 140
-        top = y + (number // 3) * 26
-        draw.rectangle((left, top + 2, left + 18, top + 20), fill=COLOURS[terrain], outline=COLOURS["ink"])
-        draw.text((left + 24, top), terrain, font=font(17), fill=COLOURS["muted"])
+    size = TEXT["legend"]
+    for terrain in ("plains", "forest", "hills", "mountains", "water"):
+        draw.rectangle((x, y + 2, x + 18, y + 20), fill=COLOURS[terrain], outline=COLOURS["ink"])
+        draw.text((x + 24, y), terrain, font=font(size), fill=COLOURS["muted"])
+        x += 24 + font(size).getlength(terrain) + 22
 
 
-def _panel_attacks(draw: Draw, report: dict[str, Any], x: float, y: float) -> float:
-    """The last battle's attacks in each side's order, ``5>3 8`` (castle 5 hit castle 3 for 8), wrapped."""
-    draw.text(
-        (x, y),
-        f"Battle {report['battle']} attacks (x = stopped by the Guard):",
-        font=font(18),
-        fill=COLOURS["ink"],
-    )
-    y += 24
-    for owner in (0, 1):
-        entries = [
-            f"{a['from']}>{a['to']} " + ("x" if a["stopped"] else str(a["offence"]))
-            for a in report["attacks"]
-            if a["seat"] == owner
-        ] or ["none"]
-        rows = [entries[i : i + 4] for i in range(0, len(entries), 4)]
-        for number, row in enumerate(rows):
-            lead = f"Seat {owner + 1}: " if number == 0 else "        "
-            draw.text((x + 8, y), lead + ", ".join(row), font=font(18), fill=COLOURS[SEAT_COLOURS[owner]])
-            y += 24
+def _panel_attacks(draw: Draw, view: dict[str, Any], owner: int, x: float, y: float) -> float:
+    """The side's attacks of the last battle in order, ``5>3 8`` (castle 5 hit castle 3 for 8), wrapped."""
+    report = view["last_battle"]
+    size = TEXT["line"]
+    entries = [
+        f"{a['from']}>{a['to']} " + ("x" if a["stopped"] else str(a["offence"]))
+        for a in report["attacks"]
+        if a["seat"] == owner
+    ] or ["none"]
+    items = [f"{entry}," for entry in entries[:-1]] + entries[-1:]
+    for line in _wrap(items, PANEL_COLUMN - 8, size, f"Battle {report['battle']}:"):
+        draw.text((x, y), line, font=font(size), fill=COLOURS[SEAT_COLOURS[owner]])
+        y += 26
     return y
 
 
 def _panel_side(draw: Draw, view: dict[str, Any], owner: int, x: float, y: float) -> float:
     colour = SEAT_COLOURS[owner]
     you = " (you)" if view["seat"] == owner else ""
-    sealed = "  sealed" if view["sealed_seats"][owner] else ""
-    draw.rectangle((x, y + 2, x + 18, y + 20), fill=COLOURS[colour], outline=COLOURS["ink"])
-    draw.text(
-        (x + 26, y),
-        f"Seat {owner + 1}{you}: {view['castle_counts'][owner]}/5 castles{sealed}",
-        font=font(20),
-        fill=COLOURS["ink"],
-    )
-    y += 30
+    sealed = ", sealed" if view["sealed_seats"][owner] else ""
+    draw.rectangle((x, y + 3, x + 18, y + 21), fill=COLOURS[colour], outline=COLOURS["ink"])
+    title = f"{_name(view, owner)}{you}: {view['castle_counts'][owner]}/5 castles{sealed}"
+    text, size = fit_text(title, PANEL_COLUMN - 30, TEXT["side"])
+    draw.text((x + 26, y), text, font=font(size), fill=COLOURS["ink"])
+    y += 32
     phase_one = view["phase"] in ("landing", "explore")
     for castle in view["castles"]:
         if castle["seat"] != owner:
             continue
-        text = (
-            f"#{castle['number']} {castle['tile']}: O{castle['offence']} D{castle['defence']} "
-            f"B{castle['bonus']}"
-        )
+        text = f"#{castle['number']} {castle['tile']}: O{castle['offence']} D{castle['defence']} B{castle['bonus']}"
         if (view.get("guards") or [None, None])[owner] == castle["number"]:
             text += " IG"
         if phase_one:
-            text += "  (seen so far)"
+            text += " (so far)"
         elif not castle["alive"]:
-            text += f"  destroyed (dmg {castle['damage']})"
+            text += " destroyed"
         elif castle["damage"]:
-            text += f"  dmg {castle['damage']}"
+            text += f" dmg {castle['damage']}"
         draw.text(
-            (x + 8, y), text, font=font(18), fill=COLOURS["ink"] if castle["alive"] else COLOURS["muted"]
+            (x + 4, y),
+            text,
+            font=font(TEXT["line"]),
+            fill=COLOURS["ink"] if castle["alive"] else COLOURS["muted"],
         )
-        y += 24
-    return y
+        y += 26
+    return y + 4
 
 
 # ---- phase 1, public ---------------------------------------------------------------------------------------
 def _draw_fogged_public(draw: Draw, view: dict[str, Any]) -> None:
     """No terrain and no positions: only who has built how many castles and who has sealed."""
-    centred_text(draw, (WIDTH / 2, HEADER + 70), "The island lies in fog: the Princes explore in secret.", 24)
+    centred_text(draw, (WIDTH / 2, HEADER + 70), "The island lies in fog:", 24)
+    centred_text(draw, (WIDTH / 2, HEADER + 104), "the Princes explore in secret.", 24)
     for owner in (0, 1):
-        top = HEADER + 160 + owner * 190
+        top = HEADER + 200 + owner * 230
         built = view["castle_counts"][owner]
         sealed = ", sealed this turn" if view["sealed_seats"][owner] else ""
-        centred_text(draw, (WIDTH / 2, top), f"Seat {owner + 1}: {built} of 5 castles built{sealed}", 24)
+        text, size = fit_text(f"{_name(view, owner)}: {built} of 5 castles built{sealed}", WIDTH - 24, 24)
+        centred_text(draw, (WIDTH / 2, top), text, size)
         for slot in range(5):
-            cx = WIDTH / 2 + (slot - 2) * 90
+            cx = WIDTH / 2 + (slot - 2) * 110
             fill = COLOURS[SEAT_COLOURS[owner]] if slot < built else COLOURS["background"]
             draw.rectangle(
-                (cx - 30, top + 50, cx + 30, top + 110), fill=fill, outline=COLOURS["ink"], width=3
+                (cx - 34, top + 56, cx + 34, top + 124), fill=fill, outline=COLOURS["ink"], width=3
             )
-            for tower in (-30, -6, 18):
+            for tower in (-34, -7, 20):
                 draw.rectangle(
-                    (cx + tower, top + 36, cx + tower + 12, top + 50),
+                    (cx + tower, top + 40, cx + tower + 14, top + 56),
                     fill=fill,
                     outline=COLOURS["ink"],
                     width=2,
                 )
-            centred_text(draw, (cx, top + 80), str(slot + 1), 22, fill=text_colour_on(fill))
+            centred_text(draw, (cx, top + 90), str(slot + 1), 24, fill=text_colour_on(fill))

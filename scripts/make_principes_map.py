@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import unicodedata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +47,8 @@ NUDGES = {
     "cracovia": (-14, 0),
     "crosna": (14, -14),
     "premet": (-16, 8),
+    # Vratislavia's name sat at Milicium's southern edge: Milicium's two figures had nowhere to go
+    "vratislavia": (0, 16),
 }
 #: lands covering a wide area around one seat get a larger disc
 WIDE = {"pomocc": 136, "pomor": 128}
@@ -220,6 +223,9 @@ def offmap_boxes(polygons: dict[str, list[Point]]) -> dict[str, list[int]]:
 
 GATE_HALF = (16, 11)  # half size of a gate tag (pixels)
 CENTRE_COLUMN = (42, 44, 52)  # half width, height above and below the centre kept for name, gord, units
+#: a land's name as the renderer draws it (16 px, 2 px halo, 27 px above the centre), measured without a font:
+#: 9.6 px is the widest letter average of the names, so the box holds every name
+NAME_RAISE, NAME_HALF_HEIGHT, NAME_LETTER = 27, 10, 9.6
 
 
 Box = tuple[float, float, float, float]
@@ -229,9 +235,24 @@ def _overlap(a: Box, b: Box) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
-def gate_point(polygon: list[Point], centre: Point, target: Point, taken: list[Box]) -> Point:
-    """Where a land's tag for an off-map area goes: the whole tag inside the cell, overlapping as little as
-    possible the centre column (name, gord, units) and the land's other tags, then as far towards the area."""
+def plain_name(text: str) -> str:
+    """The name as the board spells it (no accents): its length sizes the name's box."""
+    decomposed = unicodedata.normalize("NFKD", text.replace("ł", "l").replace("Ł", "L"))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def name_box(centre: Point, name: str) -> Box:
+    half = len(name) * NAME_LETTER / 2 + 2
+    y = centre[1] - NAME_RAISE
+    return centre[0] - half, y - NAME_HALF_HEIGHT, centre[0] + half, y + NAME_HALF_HEIGHT
+
+
+def gate_point(
+    polygon: list[Point], centre: Point, target: Point, taken: list[Box], names: list[Box]
+) -> Point:
+    """Where a land's tag for an off-map area goes: the whole tag inside the cell, covering no land's name if
+    it can, overlapping as little as possible the centre column (name, gord, units) and the land's other
+    tags, then as far towards the area."""
     dx, dy = target[0] - centre[0], target[1] - centre[1]
     length = math.hypot(dx, dy)
     column = (
@@ -247,6 +268,7 @@ def gate_point(polygon: list[Point], centre: Point, target: Point, taken: list[B
             tag = (gx - GATE_HALF[0], gy - GATE_HALF[1], gx + GATE_HALF[0], gy + GATE_HALF[1])
             score = ((gx - centre[0]) * dx + (gy - centre[1]) * dy) / length
             score -= 10 * _overlap(tag, column) + 10 * sum(_overlap(tag, other) for other in taken)
+            score -= 1000 * sum(_overlap(tag, name) for name in names)
             if score <= best_score:
                 continue
             corners = [
@@ -264,12 +286,16 @@ def gates(
 ) -> dict[str, dict[str, list[float]]]:
     result: dict[str, dict[str, list[float]]] = {}
     taken: dict[str, list[Box]] = {}
+    short = {land["id"]: plain_name(land["short"]) for land in data["lands"]}
+    names = [name_box(centroid(polygon), short[land]) for land, polygon in polygons.items()]
     for area in data["offmap_areas"]:
         box = boxes[area["id"]]
         target = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         result[area["id"]] = {}
         for land in area["touches"]:
-            x, y = gate_point(polygons[land], centroid(polygons[land]), target, taken.setdefault(land, []))
+            x, y = gate_point(
+                polygons[land], centroid(polygons[land]), target, taken.setdefault(land, []), names
+            )
             taken[land].append(
                 (x - GATE_HALF[0] - 4, y - GATE_HALF[1] - 4, x + GATE_HALF[0] + 4, y + GATE_HALF[1] + 4)
             )

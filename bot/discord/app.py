@@ -32,8 +32,8 @@ from bot.runtime import settle_heap
 from bot.storage.postgres import redact_url
 from render import warm_up
 
-from .common import Interaction, answer_error
-from .components import DYNAMIC_ITEMS
+from .common import UNREADABLE, Interaction, answer_error, send
+from .components import CUSTOM_ID_PREFIX, DYNAMIC_ITEMS
 from .sender import Sender
 from .timers import TimerLoop
 
@@ -90,6 +90,8 @@ class PrincesBot(commands.Bot):
             intents=intents(),
             help_command=None,
             tree_cls=TrackedTree,
+            # no message pings anyone unless it names them: a display name like "@everyone <@&1>" stays text
+            allowed_mentions=discord.AllowedMentions.none(),
             **client_options,
         )
         self.host = host
@@ -123,6 +125,24 @@ class PrincesBot(commands.Bot):
     async def wait_idle(self, timeout: float = 10.0) -> None:
         """Until no interaction, timer or flush is running (tests; a graceful shutdown)."""
         await asyncio.wait_for(self._idle.wait(), timeout)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a component of ours that no dynamic item reads (forged, damaged, or made by an older
+        version) gets a sentence: discord.py would drop it silently, and the user would see "This interaction
+        failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str(dict(interaction.data or {}).get("custom_id", ""))  # type: ignore[call-overload]
+        if not custom_id.startswith(CUSTOM_ID_PREFIX) or any(
+            item.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+            for item in DYNAMIC_ITEMS
+        ):
+            return
+        async with self.busy():
+            try:
+                await send(interaction, UNREADABLE, ephemeral=True)
+            except discord.HTTPException:
+                log.warning("could not answer the unreadable component %r", custom_id[:100])
 
     # ---- life cycle --------------------------------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -220,7 +240,7 @@ async def run_bot(config: Config) -> None:
             level=logging.INFO, stream=sys.stdout, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
     if not config.discord_token:
-        raise SystemExit("No DISCORD_TOKEN is set: see docs/discord-setup.md.")
+        raise SystemExit("No DISCORD_TOKEN is set: see 'Running on Discord' in README.md.")
     host = await Host.open(config.database, worker=config.worker)
     log.info("database %s open", redact_url(config.database))
     if config.sharded:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot.models import Actor, HostError
+from bot.models import Actor, GameInfo, HostError
 from render import RenderError, render_png
 
 if TYPE_CHECKING:
@@ -152,20 +152,85 @@ def _what(interaction: Interaction) -> str:
     return f"component {custom_id}"
 
 
+#: what a click on one of our components whose custom_id cannot be read gets (forged, or an older version's)
+UNREADABLE = (
+    "I cannot read that button or menu (it may come from an older version of the bot, or it was altered). "
+    "Nothing was changed: use the latest message, or /move."
+)
+
+
+def game_number(text: str) -> int:
+    """A game id from a custom_id field: ASCII digits that a database integer can hold, else a sentence."""
+    if not (text.isascii() and text.isdigit()) or not 0 < int(text) < 2**63:
+        raise HostError(UNREADABLE)
+    return int(text)
+
+
+def small_number(text: str, what: str) -> int:
+    """A seat or page number from a custom_id field (ASCII digits, at most four), else a sentence."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 4:
+        raise HostError(f"That {what} number cannot be read. {UNREADABLE}")
+    return int(text)
+
+
+def check_seat_exists(info: GameInfo, seat: int) -> None:
+    """A seat number from a component must be one of the game's seats."""
+    if not 0 <= seat < len(info.seats):
+        raise HostError(
+            f"Game #{info.game_id} has no seat {seat + 1} (it has {len(info.seats)} seats): "
+            "that button was not made for this game. Use the latest message."
+        )
+
+
+def check_place(interaction: Interaction, info: GameInfo) -> None:
+    """A game's components work in its own channel and in DMs; a copy posted in another channel does not."""
+    if interaction.guild_id is not None and str(interaction.channel_id) != info.channel_id:
+        raise HostError(
+            f"That button belongs to {info.title} #{info.game_id}, which plays in another channel "
+            f"(<#{info.channel_id}>). Use the messages there."
+        )
+
+
 class Handled:
     """Mixed into every item: tracks the work (tests and shutdown wait for it) and turns errors into sentences.
 
     Each item defines ``handle``; ``callback`` is what discord.py calls once it rebuilt the item from its id.
+    An item whose fields could not be read carries ``problem`` and answers it instead (see ``rebuilt``).
     """
 
     game_id: int
     handle: Callable[[Interaction], Awaitable[None]]
+    problem: str | None = None
 
     async def callback(self, interaction: Interaction) -> None:
-        interaction.extras["game_id"] = self.game_id
+        interaction.extras["game_id"] = getattr(self, "game_id", "?")
         bot = bot_of(interaction)
         async with bot.busy():
             try:
+                if self.problem is not None:
+                    raise HostError(self.problem)
                 await self.handle(interaction)
             except Exception as error:  # every failure becomes a sentence or an apology, never a traceback
                 await answer_error(interaction, error)
+
+
+ItemT = TypeVar("ItemT", bound=discord.ui.DynamicItem[Any])
+
+
+def rebuilt(cls: type[ItemT], item: discord.ui.Item[Any], read: Callable[[], dict[str, Any]]) -> ItemT:
+    """The dynamic item for a component exactly as Discord sent it, with the fields ``read`` parses from its
+    custom_id set on it. The component itself is reused: building it anew from forged fields could fail (a label
+    or custom_id too long), and discord.py drops a click silently when ``from_custom_id`` raises. Fields that do
+    not read become the item's ``problem``, answered as a sentence when it is clicked."""
+    built = cls.__new__(cls)
+    discord.ui.DynamicItem.__init__(built, item)
+    try:
+        fields = read()
+    except HostError as error:
+        built.problem = str(error)  # type: ignore[attr-defined]
+    except ValueError:
+        built.problem = UNREADABLE  # type: ignore[attr-defined]
+    else:
+        for name, value in fields.items():
+            setattr(built, name, value)
+    return built

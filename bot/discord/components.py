@@ -23,9 +23,25 @@ from urllib.parse import quote, unquote
 
 import discord
 
+from bot.hosting.lobby import lobby_message
 from bot.models import Choice, GameInfo, HostError, Prompt
 
-from .common import Handled, Interaction, actor_of, board_file, bot_of, channel_key, clip, send, within_ack
+from .common import (
+    Handled,
+    Interaction,
+    actor_of,
+    board_file,
+    bot_of,
+    channel_key,
+    check_place,
+    check_seat_exists,
+    clip,
+    game_number,
+    rebuilt,
+    send,
+    small_number,
+    within_ack,
+)
 from .forms import FORM_ITEMS, inline_page, open_button
 
 BUTTONS_AT_MOST = 5
@@ -33,6 +49,8 @@ BUTTON_LABEL = 80
 SELECT_SIZE = 25
 SELECTS_PER_MESSAGE = 4  # the fifth row holds the "More choices" button
 CUSTOM_ID = 100
+#: every custom_id of ours starts with it (a click on one that no item reads is answered: ``PrincesBot``)
+CUSTOM_ID_PREFIX = "pt:"
 _CHOICE_BUTTON_ID = r"pt:c:(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<choice>[^:]*)"
 _CHOICE_SELECT_ID = r"pt:s:(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<page>\d+)"
 _MORE_CHOICES_ID = r"pt:m:(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<page>\d+)"
@@ -45,6 +63,15 @@ def _q(text: str) -> str:
     return quote(text, safe="")
 
 
+def _paged_fields(match: re.Match[str]) -> dict[str, object]:
+    return {
+        "game_id": game_number(match["game"]),
+        "seat": small_number(match["seat"], "seat"),
+        "decision_id": unquote(match["decision"]),
+        "page": small_number(match["page"], "page"),
+    }
+
+
 # ---------------------------------------------------------------------------------------------- choices
 def choice_token(prompt: Prompt, index: int, room: int) -> str:
     """What a component carries for choice ``index``: the action itself when it fits, else its index."""
@@ -53,8 +80,10 @@ def choice_token(prompt: Prompt, index: int, room: int) -> str:
 
 
 async def require_seat(interaction: Interaction, game_id: int, seat: int) -> None:
-    """Choices offered to one seat may be used only by whoever holds it now."""
+    """Choices offered to one seat may be used only by whoever holds it now, in the game's channel or a DM."""
     info = await bot_of(interaction).host.game_info(game_id)
+    check_seat_exists(info, seat)
+    check_place(interaction, info)
     mine = info.seat_of(str(interaction.user.id))
     if mine is None:
         raise HostError("You are not playing in this game.")
@@ -69,31 +98,49 @@ async def resolve_choice(
     await require_seat(interaction, game_id, seat)
     if not token.startswith("#"):
         return token
+    digits = token[1:]  # an index into the prompt's list: ASCII digits only ("#-1" is no index)
+    if not (digits.isascii() and digits.isdigit()):
+        raise HostError(f"That choice ({token[:20]!r}) is not on the list: pick from the latest message.")
     prompt = await bot_of(interaction).host.prompt_of(game_id, str(interaction.user.id))
-    index = int(token[1:])
-    if prompt is None or prompt.decision_id != decision_id or index >= len(prompt.choices):
+    if prompt is None or prompt.decision_id != decision_id:
         raise HostError("That choice is no longer open: the game has moved on. Use the latest message.")
+    index = int(digits)
+    if index >= len(prompt.choices):
+        raise HostError(
+            f"That choice is not on the list ({len(prompt.choices)} choices): use the latest message."
+        )
     return prompt.choices[index].action
 
 
 async def play_choice(
     interaction: Interaction, game_id: int, seat: int, decision_id: str, token: str
 ) -> None:
-    """Apply a clicked choice; on success the clicked message loses its components (the decision is made)."""
+    """Apply a clicked choice; on success the clicked message loses its components (the decision is made), and
+    a private prompt (a DM, an ephemeral answer) says what was sent, as the guided forms do."""
     bot = bot_of(interaction)
     action = await resolve_choice(interaction, game_id, seat, decision_id, token)
+    prompt = await bot.host.prompt_of(game_id, str(interaction.user.id))
+    chosen = next((c for c in prompt.choices if c.action == action), None) if prompt else None
+    sealed = bool(prompt and prompt.sealed)
     deliveries = await within_ack(
         interaction, bot.host.act(game_id, actor_of(interaction), action, decision_id), update=True
     )
-    await bot.sender.deliver_while(deliveries, retire_components(interaction))
+    said = f"{'Sealed' if sealed else 'Sent'}: {chosen.label if chosen else action} (`{action}`)"
+    await bot.sender.deliver_while(deliveries, retire_components(interaction, said))
 
 
-async def retire_components(interaction: Interaction) -> None:
-    """Remove the components of the message a click came from (a made decision needs no buttons)."""
+async def retire_components(interaction: Interaction, said: str | None = None) -> None:
+    """Remove the components of the message a click came from (a made decision needs no buttons). A private
+    message also gets ``said`` under its text: the player sees what was sent, not just buttons vanishing."""
+    message = interaction.message
+    private = interaction.guild_id is None or bool(message and message.flags.ephemeral)
+    extra: dict[str, Any] = {}
+    if said and private and message is not None:
+        extra["content"] = clip(f"{message.content}\n\n**{said}**" if message.content else f"**{said}**")
     if interaction.response.is_done():
-        await interaction.edit_original_response(view=None)
+        await interaction.edit_original_response(view=None, **extra)
     else:
-        await interaction.response.edit_message(view=None)
+        await interaction.response.edit_message(view=None, **extra)
 
 
 class ChoiceButton(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_BUTTON_ID):
@@ -111,8 +158,15 @@ class ChoiceButton(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_BUTTON
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ChoiceButton:
-        return cls(
-            int(match["game"]), int(match["seat"]), unquote(match["decision"]), unquote(match["choice"])
+        return rebuilt(
+            cls,
+            item,
+            lambda: {
+                "game_id": game_number(match["game"]),
+                "seat": small_number(match["seat"], "seat"),
+                "decision_id": unquote(match["decision"]),
+                "token": unquote(match["choice"]),
+            },
         )
 
     async def handle(self, interaction: Interaction) -> None:
@@ -144,7 +198,7 @@ class ChoiceSelect(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_SELECT
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ChoiceSelect:
-        return cls(int(match["game"]), int(match["seat"]), unquote(match["decision"]), int(match["page"]))
+        return rebuilt(cls, item, lambda: _paged_fields(match))
 
     async def handle(self, interaction: Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
@@ -169,7 +223,7 @@ class MoreChoices(Handled, discord.ui.DynamicItem[Any], template=_MORE_CHOICES_I
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoreChoices:
-        return cls(int(match["game"]), int(match["seat"]), unquote(match["decision"]), int(match["page"]))
+        return rebuilt(cls, item, lambda: _paged_fields(match))
 
     async def handle(self, interaction: Interaction) -> None:
         await require_seat(interaction, self.game_id, self.seat)
@@ -177,6 +231,8 @@ class MoreChoices(Handled, discord.ui.DynamicItem[Any], template=_MORE_CHOICES_I
         if prompt is None or prompt.decision_id != self.decision_id:
             raise HostError("That choice is no longer open: the game has moved on. Use the latest message.")
         first = self.page * SELECT_SIZE * SELECTS_PER_MESSAGE
+        if self.page < 1 or first >= len(prompt.choices):  # "More choices" shows the pages after the first
+            raise HostError(f"There is no page {self.page + 1} of choices for this decision.")
         view = prompt_view(prompt, first_page=self.page)
         await send(
             interaction,
@@ -274,7 +330,7 @@ class LobbyButton(Handled, discord.ui.DynamicItem[Any], template=_LOBBY_BUTTON_I
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyButton:
-        return cls(int(match["game"]), match["op"])
+        return rebuilt(cls, item, lambda: {"game_id": game_number(match["game"]), "op": match["op"]})
 
     async def handle(self, interaction: Interaction) -> None:
         bot = bot_of(interaction)
@@ -287,12 +343,12 @@ class LobbyButton(Handled, discord.ui.DynamicItem[Any], template=_LOBBY_BUTTON_I
                 interaction, bot.host.start(channel_key(interaction), actor), update=True
             )
             info = await bot.host.game_info(self.game_id)
-            await edit_clicked(interaction, info.lobby_text(), None)
+            await edit_clicked(interaction, lobby_message(info), None)
             await bot.sender.deliver(deliveries)
             return
         method = bot.host.join if self.op == "join" else bot.host.leave
         info = await within_ack(interaction, method(channel_key(interaction), actor), update=True)
-        await edit_clicked(interaction, info.lobby_text(), lobby_view(info))
+        await edit_clicked(interaction, lobby_message(info), lobby_view(info))
         if self.op == "join":
             await bot.sender.check_dm_reach(interaction, info)
 
@@ -331,10 +387,19 @@ class ExpiryButton(Handled, discord.ui.DynamicItem[Any], template=_EXPIRY_BUTTON
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ExpiryButton:
-        return cls(int(match["game"]), unquote(match["expiry"]), match["choice"])
+        return rebuilt(
+            cls,
+            item,
+            lambda: {
+                "game_id": game_number(match["game"]),
+                "expiry_id": unquote(match["expiry"]),
+                "choice": match["choice"],
+            },
+        )
 
     async def handle(self, interaction: Interaction) -> None:
         bot = bot_of(interaction)
+        check_place(interaction, await bot.host.game_info(self.game_id))
         work = bot.host.answer_expiry(self.game_id, actor_of(interaction), self.expiry_id, self.choice)
         deliveries = await within_ack(interaction, work, update=True)
         await retire_components(interaction)
@@ -363,7 +428,7 @@ class HandButton(Handled, discord.ui.DynamicItem[Any], template=_HAND_BUTTON_ID)
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HandButton:
-        return cls(int(match["game"]))
+        return rebuilt(cls, item, lambda: {"game_id": game_number(match["game"])})
 
     async def handle(self, interaction: Interaction) -> None:
         await show_hand(interaction, self.game_id)
@@ -373,8 +438,11 @@ async def show_hand(interaction: Interaction, game_id: int) -> None:
     """The caller's private view, image and open decision, ephemerally (never to the channel)."""
     bot = bot_of(interaction)
     info = await bot.host.game_info(game_id)
+    check_place(interaction, info)
     snapshot = await within_ack(interaction, bot.host.hand(info.channel_id, actor_of(interaction)))
     prompt = await bot.host.prompt_of(game_id, str(interaction.user.id))
+    if prompt is not None and prompt.sealed and await bot.host.has_sealed(game_id, str(interaction.user.id)):
+        prompt = None  # the choice is sealed: the hand's text says so, and nothing is left to pick
     view = prompt_view(prompt, game_key=snapshot.game_key, seat_view=snapshot.view) if prompt else None
     form = form_text(prompt, snapshot.game_key, snapshot.view)
     await send(

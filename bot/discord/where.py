@@ -34,8 +34,9 @@ async def caller_game(interaction: Interaction, game_id: int | None = None) -> G
         if len(candidates) == 1:
             interaction.extras["game_id"] = candidates[0].game_id
             return candidates[0]
-    if not mine:
-        raise HostError("There is no game here, and you are not playing any. Start one with /game new.")
+    if not mine:  # right after a game ended: its result (the channel's game, in a DM the caller's)
+        channel = str(interaction.channel_id) if interaction.guild_id is not None else None
+        raise HostError(await bot.host.no_game_text(channel, user_id))
     listed = ", ".join(f"#{info.game_id} ({info.title})" for info in (waiting or mine))
     raise HostError(f"You play several games: add the option game with one of {listed}.")
 

@@ -20,20 +20,25 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable
+import weakref
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from rules.engine import (
     Decision,
     Event,
     Game,
     Outcome,
-    ReplayRng,
     State,
     get_game,
+    listing,
+    name_seats,
 )
+from rules.engine.playout import replay_from, setup_state
 
 from ..models import Actor, Attachment, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
 from ..storage import CLAIM_LEASE_S, SNAPSHOT_EVERY, Connection, StaleVersion, Store
@@ -41,6 +46,8 @@ from ..verify import commit_hash as commit_hash  # re-exported: the sealing code
 from ..verify import commit_string
 
 log = logging.getLogger(__name__)
+K = TypeVar("K")
+V = TypeVar("V")
 
 ACTIVE = ("lobby", "active", "paused")
 MIN_DEADLINE_H, MAX_DEADLINE_H = 1.0, 7 * 24.0
@@ -51,10 +58,44 @@ AUTOPASS_DELAY = (20.0, 120.0)
 #: deadlines missed in a row before the AI stands in for a player
 MISSES_BEFORE_AI = 2
 MAX_AI_STEPS = 20_000
+#: games whose last state this process keeps, so that loading a game it just stored needs one query
+#: (a PRINCIPES game holds about 0.1 MB in memory: ``python -m bench memory`` measures the bound)
+KNOWN_GAMES = 256
+#: open lobbies one user may have at once, and how long a lobby may sit without anyone joining, leaving or
+#: starting it before it closes by itself
+MAX_OPEN_LOBBIES = 3
+LOBBY_IDLE_S = 7 * 24 * 3600.0
+#: the purpose under which front-ends remember a lobby's message (its buttons go when the lobby closes)
+LOBBY_MESSAGE = "lobby"
 #: the worker name of a process that runs alone (several processes each need their own, see ``bot.config``)
 DEFAULT_WORKER = "main"
 #: how long sent deliveries stay in the outbox (for an operator looking at what was posted) before pruning
 SENT_RETENTION_S = 7 * 24 * 3600.0
+
+
+def offer_key(offer_id: str) -> str:
+    """The edit key of a deadline offer's message (its buttons are taken off when the offer closes)."""
+    return f"offer:{offer_id}"
+
+
+class LruCache(OrderedDict[K, V]):
+    """A dict that forgets its least recently used entries beyond ``size`` (a read counts as a use)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def get(self, key: K, default: Any = None) -> Any:
+        if key not in self:
+            return default
+        self.move_to_end(key)
+        return super().__getitem__(key)
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
 
 
 class StaleGame(HostError):
@@ -71,6 +112,11 @@ class TimerClaim:
 
 #: set while a timer fires (per task, so other games' actions running meanwhile never see it)
 FIRING_TIMER: contextvars.ContextVar[TimerClaim | None] = contextvars.ContextVar("firing_timer", default=None)
+
+
+def kind_words(kind: str) -> str:
+    """A decision kind as words: "clergy_penalty" reads "clergy penalty", "choose-order" "choose order"."""
+    return kind.replace("_", " ").replace("-", " ")
 
 
 @dataclass
@@ -108,10 +154,47 @@ class Change:
     events: list[tuple[int | None, str, list[int], str | None, list[list[str]]]] = field(default_factory=list)
     deliveries: list[Delivery] = field(default_factory=list)
     statements: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+    #: deadline offers this change makes (a deadline armed in the same change does not close them)
+    offers: set[str] = field(default_factory=set)
 
 
-class HostCore:
-    """Loading, storing and delivering; the mixins in this package add the commands front-ends call."""
+class HostCore(ABC):
+    """Loading, storing and delivering; the mixins in this package add the commands front-ends call.
+
+    The parts call one another only through what this class holds or declares: the turn flow below is
+    declared here and defined by ``PlayMixin``, so a part that needs it (deadlines, table talk, the lobby) says
+    so through its base and mypy checks every call. ``Host`` is abstract until every declared step is defined.
+    """
+
+    # ---- the turn flow, defined by ``PlayMixin`` ------------------------------------------------------------
+    @abstractmethod
+    async def _act_locked(
+        self,
+        live: Live,
+        seat: int,
+        who: str,
+        text: str,
+        decision_id: str | None,
+        parsed: bool = False,
+        change: Change | None = None,
+    ) -> list[Delivery]:
+        """Parse and apply (or seal) one seat's action; the caller holds the game's lock."""
+
+    @abstractmethod
+    async def _apply_and_store(
+        self, live: Live, moves: list[tuple[int, str]], who: str, change: Change | None = None
+    ) -> list[Delivery]:
+        """Apply moves in order, then store them with their deliveries in one transaction."""
+
+    @abstractmethod
+    async def _seal(
+        self, live: Live, seat: int, decision: Decision, action: str, who: str, change: Change | None = None
+    ) -> list[Delivery]:
+        """Store a sealed choice with its commit; when it is the last one, apply them all."""
+
+    @abstractmethod
+    async def _run_ai(self, game_id: int) -> list[Delivery]:
+        """Let the AI play every pending AI seat until a person must act."""
 
     def __init__(
         self, store: Store, clock: Callable[[], float] = time.time, worker: str = DEFAULT_WORKER
@@ -120,13 +203,17 @@ class HostCore:
         self.clock = clock
         #: this process's name in the claims on timers and outbox rows (unique among running processes)
         self.worker = worker
-        self._locks: dict[int, asyncio.Lock] = {}
-        #: game id -> the game as last loaded or stored by this process, valid while its version matches
-        self._known: dict[int, Live] = {}
+        #: one lock per game while anyone holds or awaits it: a lock nobody refers to any more is dropped
+        #: (``async with`` keeps a reference for as long as it holds or waits), so the map stays small
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        #: game id -> the game as last loaded or stored by this process, valid while its version matches; the
+        #: least recently used are forgotten beyond ``KNOWN_GAMES`` (a forgotten game is rebuilt from its
+        #: snapshot on its next load)
+        self._known: LruCache[int, Live] = LruCache(KNOWN_GAMES)
         #: draws the delay before an automatic pass (tests seed it)
         self.autopass_rng = random.Random()
         #: game id -> (seat, status message key, log lines) of a multi-step action in progress
-        self._steps: dict[int, tuple[int, str, list[str]]] = {}
+        self._steps: LruCache[int, tuple[int, str, list[str]]] = LruCache(KNOWN_GAMES)
         #: set when a timer is added, so a front-end's timer loop can wake up early
         self.timers_changed = asyncio.Event()
 
@@ -140,7 +227,10 @@ class HostCore:
         await self.store.close()
 
     def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     async def _row(self, game_id: int) -> dict[str, Any]:
         if not 0 < game_id < 2**63:  # a forged or corrupted button id: no database integer can hold it
@@ -189,14 +279,14 @@ class HostCore:
         options = json.loads(row["options"])
         if snapshot is None:
             setup = (await self.store.events(row["id"], -1))[0]
-            state, seq = game.setup(row["num_players"], options, ReplayRng(setup.draws)), 0
+            state, seq = setup_state(game, row["num_players"], options, setup), 0
         else:
             seq, state = snapshot
             if row["rules_version"] != game.rules_version:
                 state = game.upgrade(state, row["rules_version"])
-        for event in await self.store.events(row["id"], seq):
-            state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
+        state = replay_from(game, state, await self.store.events(row["id"], seq))
         last = await self.store.fetchone("SELECT MAX(seq) FROM events WHERE game_id = ?", (row["id"],))
+        assert last is not None  # an aggregate always has a row
         return state, int(last[0])  # undone events keep their numbers: the next event comes after them
 
     async def replay_state(self, game_id: int) -> State:
@@ -204,10 +294,8 @@ class HostCore:
         row = await self._row(game_id)
         game = get_game(row["kind"])
         events = await self.store.events(game_id, -1)
-        state = game.setup(row["num_players"], json.loads(row["options"]), ReplayRng(events[0].draws))
-        for event in events[1:]:
-            state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
-        return state
+        start = setup_state(game, row["num_players"], json.loads(row["options"]), events[0])
+        return replay_from(game, start, events[1:])
 
     def _info(self, live: Live) -> GameInfo:
         row = live.row
@@ -247,8 +335,42 @@ class HostCore:
     async def _live_in_channel(self, channel_id: str) -> Live:
         info = await self.game_in_channel(channel_id)
         if info is None:
-            raise HostError("There is no game in this channel. Start one with /game new.")
+            raise HostError(await self.no_game_text(channel_id))
         return await self._load(info.game_id)
+
+    async def _last_started(self, channel_id: str | None = None, user_id: str | None = None) -> Live | None:
+        """The most recent game of the channel (or of the user's seats) that got past its lobby."""
+        if channel_id is not None:
+            row = await self.store.fetchone(
+                "SELECT id FROM games WHERE channel_id = ? AND status != 'lobby' ORDER BY id DESC LIMIT 1",
+                (channel_id,),
+            )
+        else:
+            row = await self.store.fetchone(
+                "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+                "WHERE s.user_id = ? AND g.status != 'lobby' ORDER BY g.id DESC LIMIT 1",
+                (user_id,),
+            )
+        return await self._load(row["id"]) if row else None
+
+    async def no_game_text(self, channel_id: str | None = None, user_id: str | None = None) -> str:
+        """What to answer when a command finds no game in progress: the result of the channel's last game (in
+        a DM, of the user's last game) when there is one, else how to start one."""
+        last = await self._last_started(channel_id, user_id)
+        if last is not None and last.row["status"] in ("finished", "abandoned"):
+            return f"{self._over_text(last)} Start another with /game new."
+        if channel_id is None:
+            return "You are not playing any game. Start one with /game new."
+        return "There is no game in this channel. Start one with /game new."
+
+    def _over_text(self, live: Live) -> str:
+        """A finished or abandoned game in one sentence or two: "Babylone #4 is over: alice wins. ..."."""
+        title = f"{live.game.title} #{live.id}"
+        result = json.loads(live.row["result"]) if live.row["result"] else None
+        if live.row["status"] == "abandoned" or result is None:
+            return f"{title} was abandoned."
+        words = self._result_words(live, result["winners"], result["draw"], result["reason"])
+        return f"{title} is over: {words}"
 
     @staticmethod
     def ai_levels(game: Game) -> list[str]:
@@ -261,14 +383,20 @@ class HostCore:
         return seat
 
     @staticmethod
-    def _require_active(live: Live) -> None:
+    def _require_seated_or_creator(live: Live, actor: Actor) -> None:
+        if actor.user_id != live.row["creator_id"] and not any(
+            s.user_id == actor.user_id for s in live.seats
+        ):
+            raise HostError("Only a player of this game can do that.")
+
+    def _require_active(self, live: Live) -> None:
         status = live.row["status"]
         if status == "paused":
             raise HostError("The game is paused. Its players can /game resume it.")
         if status == "lobby":
             raise HostError("The game has not started yet: /game start.")
         if status != "active":
-            raise HostError("This game is over.")
+            raise HostError(self._over_text(live))
 
     async def _store(self, live: Live, after: Live, change: Change) -> None:
         now = self.clock()
@@ -313,8 +441,10 @@ class HostCore:
                 "ORDER BY created_at, seat",
                 (live.id,),
             )
-            change.deliveries += self._reveal(live, [dict(row) for row in rows])
-        await self._arm_timers(db, live, change, now)
+            names = ("decision_id", "seat", "action", "nonce", "commit_hash")
+            change.deliveries += self._reveal(live, [dict(zip(names, row, strict=True)) for row in rows])
+        armed = await self._arm_timers(db, live, change, now)
+        await self._close_stale_offers(db, live, change, armed)
         for delivery in change.deliveries:  # claimed for this process, which posts them after the commit
             delivery.id = await self.store.add_outbox(
                 db, live.id, delivery.to_payload(), now, self.worker, now + CLAIM_LEASE_S
@@ -363,6 +493,23 @@ class HostCore:
         return [dict(row) for row in rows]
 
     @staticmethod
+    def _named(live: Live, text: str) -> str:
+        """The one place where the rules' seat references (``rules.engine.seat_ref``) become the players'
+        display names: every text the host delivers or answers with passes through here. Stored event texts
+        keep their references (so /log and exports show today's names); old texts without any read unchanged."""
+        return name_seats(text, [seat.name for seat in live.seats])
+
+    def _named_prompt(self, live: Live, prompt: Prompt | None) -> Prompt | None:
+        if prompt is None:
+            return None
+        prompt.text = self._named(live, prompt.text)
+        prompt.choices = [  # ``name_seats`` returns a text without references as it is: most choices stay
+            c if (label := self._named(live, c.label)) is c.label else Choice(c.action, label)
+            for c in prompt.choices
+        ]
+        return prompt
+
+    @staticmethod
     def _view(live: Live, seat: int | None) -> dict[str, Any]:
         """The rules' view for an image, with the players' names added (public knowledge at the table)."""
         view = live.game.view(live.state, seat)
@@ -382,11 +529,11 @@ class HostCore:
             live.id,
             live.row["kind"],
             "public",
-            text,
+            self._named(live, text),
             channel_id=live.row["channel_id"],
             view=view,
             mentions=mentions or [],
-            prompt=prompt,
+            prompt=self._named_prompt(live, prompt),
         )
 
     def _private(
@@ -397,13 +544,21 @@ class HostCore:
             return None
         view = self._view(live, seat) if with_view and live.state else None
         return Delivery(
-            0, live.id, live.row["kind"], "private", text, user_id=user, seat=seat, view=view, prompt=prompt
+            0,
+            live.id,
+            live.row["kind"],
+            "private",
+            self._named(live, text),
+            user_id=user,
+            seat=seat,
+            view=view,
+            prompt=self._named_prompt(live, prompt),
         )
 
     def prompt_for(self, live: Live, seat: int, decision: Decision) -> Prompt:
         game, state = live.game, live.state
         choices = [
-            Choice(action, game.describe(state, action))
+            Choice(action, self._named(live, game.describe(state, action)))
             for action in game.legal_actions(state, seat)
             if not game.is_free(state, seat, action)
         ]
@@ -412,7 +567,14 @@ class HostCore:
             span = live.row["window_seconds"] if decision.timing == "window" else live.row["deadline_seconds"]
             deadline = self.clock() + span
         return Prompt(
-            live.id, seat, decision.id, decision.kind, decision.prompt, decision.sealed, choices, deadline
+            live.id,
+            seat,
+            decision.id,
+            decision.kind,
+            self._named(live, decision.prompt),
+            decision.sealed,
+            choices,
+            deadline,
         )
 
     def _turn_deliveries(
@@ -466,7 +628,8 @@ class HostCore:
     def _step_delivery(
         self, live: Live, seat: int, decision: Decision, texts: list[str], change: Change
     ) -> None:
-        """Edit the turn's status message: every step's log so far and what the seat decides next."""
+        """A step of a multi-step action edits one status message: the action's lines so far (each step adds
+        its own) and what the seat decides next. A front-end that cannot edit shows only the added lines."""
         run = self._steps.get(live.id)
         if run is None or run[0] != seat:
             run = (seat, f"status:{live.seq + 1}", [])
@@ -480,6 +643,17 @@ class HostCore:
         delivery.edit_key = run[1]
         change.deliveries.append(delivery)
 
+    def _close_steps(self, live: Live, change: Change) -> None:
+        """The multi-step action is over: its status message keeps its lines and loses its "Now:" line and
+        buttons (the board posted next says what follows, without repeating those lines)."""
+        run = self._steps.pop(live.id, None)
+        if run is None:
+            return
+        seat, key, lines = run
+        closing = self._public(live, "\n".join(lines) or f"{live.seats[seat].name} is done.", None)
+        closing.edit_key = key
+        change.deliveries.append(closing)
+
     def _board_delivery(
         self,
         live: Live,
@@ -489,15 +663,17 @@ class HostCore:
         change: Change,
         acting: int | None,
     ) -> None:
-        """The board image with the whole turn's log (earlier steps included) and the mention of who acts now."""
+        """The board image with this change's log lines and the mention of who acts now; at the end of the
+        game, the result instead (an event that says just what the result's reason says is left out)."""
         game, state = live.game, live.state
-        run = self._steps.pop(live.id, None)
-        lines = (run[2] if run is not None and run[0] == acting else []) + texts
+        self._close_steps(live, change)
+        lines = list(texts)
         outcome = game.outcome(state)
         if outcome.finished:
+            lines = [line for line in lines if line != outcome.reason]
             lines.append(self._result_text(live, outcome.winners, outcome.draw, outcome.reason))
         else:
-            lines += [self._waiting_line(live, s, d) for s, d in sorted(pending.items())]
+            lines += self._waiting_lines(live, pending)
         mentions = [u for s in sorted(fresh) if (u := live.seats[s].user_id) and not live.seats[s].is_ai]
         public_prompt = None
         if len(fresh) == 1 and not game.hidden_information:
@@ -509,15 +685,41 @@ class HostCore:
         )
 
     def _waiting_line(self, live: Live, seat: int, decision: Decision) -> str:
+        """Whom the game waits for, as "Now: alice decides (move): <the prompt>"; an AI seat's line has no
+        prompt (a prompt speaks to a person)."""
         who = live.seats[seat].label
         verb = "seals" if decision.sealed else "decides"
-        return f"Now: {who} {verb} ({decision.kind}): {decision.prompt}"
+        line = f"Now: {who} {verb} ({kind_words(decision.kind)})"
+        return f"{line}." if live.seats[seat].is_ai else f"{line}: {decision.prompt}"
+
+    def _waiting_lines(
+        self, live: Live, pending: dict[int, Decision], sealed: Collection[int] = ()
+    ) -> list[str]:
+        """Who the game waits for: a "Now:" line per open decision, then one line for the seats that have
+        sealed theirs and wait for the others."""
+        lines = [self._waiting_line(live, s, d) for s, d in sorted(pending.items()) if s not in sealed]
+        done = [s for s in sorted(pending) if s in sealed]
+        if done:
+            lines.append(self._sealed_line(live, pending, done))
+        return lines
+
+    @staticmethod
+    def _sealed_line(live: Live, pending: dict[int, Decision], done: list[int]) -> str:
+        """One line for the seats that sealed while others decide: "alice: sealed (plan), waiting for bob"."""
+        names = listing([live.seats[s].name for s in done])
+        others = listing([live.seats[s].name for s in sorted(pending) if s not in done]) or "the reveal"
+        return f"{names}: sealed ({kind_words(pending[done[0]].kind)}), waiting for {others}."
+
+    def _result_words(self, live: Live, winners: tuple[int, ...] | list[int], draw: bool, reason: str) -> str:
+        """The result as words, with the players' names, ending as a sentence: "alice wins. <reason>" or
+        "a draw. <reason>"."""
+        names = listing([live.seats[w].name for w in winners])
+        words = f"a draw. {reason}" if draw else f"{names} {'win' if len(winners) > 1 else 'wins'}. {reason}"
+        words = words.strip()
+        return self._named(live, words if words.endswith((".", "!", "?")) else f"{words}.")
 
     def _result_text(self, live: Live, winners: tuple[int, ...] | list[int], draw: bool, reason: str) -> str:
-        if draw:
-            return f"Game over: a draw. {reason}".strip()
-        names = " and ".join(live.seats[w].name for w in winners)
-        return f"Game over: {names} {'win' if len(winners) > 1 else 'wins'}. {reason}".strip()
+        return f"Game over: {self._result_words(live, winners, draw, reason)}"
 
     async def pending_deliveries(self) -> list[Delivery]:
         """Unsent deliveries this process may post: its own and those no live process holds, claimed for it."""
@@ -536,14 +738,20 @@ class HostCore:
         kept forever); returns how many. Unsent rows are never touched."""
         return await self.store.prune_outbox(self.clock() - keep_s)
 
-    async def _arm_timers(self, db: Connection, live: Live, change: Change, now: float) -> None:
-        """Keep one reminder and one deadline per open human decision; drop those of answered decisions."""
-        status = live.row["status"]
-        if change.statements:  # they may have ended or paused the game
-            rows = await db.fetchall("SELECT status FROM games WHERE id = ?", (live.id,))
-            status = list(rows)[0][0]
-        if not live.state or status != "active":
-            return
+    @staticmethod
+    async def _status_after(db: Connection, live: Live, change: Change) -> str:
+        if not change.statements:
+            return str(live.row["status"])
+        rows = await db.fetchall(
+            "SELECT status FROM games WHERE id = ?", (live.id,)
+        )  # they may end or pause it
+        return str(list(rows)[0][0])
+
+    async def _arm_timers(self, db: Connection, live: Live, change: Change, now: float) -> set[int]:
+        """Keep one reminder and one deadline per open human decision; drop those of answered decisions.
+        Returns the seats that got a new deadline."""
+        if not live.state or await self._status_after(db, live, change) != "active":
+            return set()
         pending = live.game.pending(live.state)
         rows = await db.fetchall(
             "SELECT id, seat, decision_id, kind FROM timers WHERE game_id = ? "
@@ -583,6 +791,38 @@ class HostCore:
                 "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, ?, ?, ?, ?)", new
             )
             self.timers_changed.set()
+        return {seat for _game, kind, seat, _decision, _due in new if kind == "deadline"}
+
+    async def _close_stale_offers(self, db: Connection, live: Live, change: Change, armed: set[int]) -> None:
+        """Close every deadline offer this change makes stale, and take its buttons off: the late seat's turn
+        changed, the game is no longer running (paused, over), or the seat got a new deadline (a resume, an
+        undone move, "keep waiting"). A closed offer's row is gone, so its old buttons are refused."""
+        rows = await db.fetchall(
+            "SELECT offer_id, seat, decision_id FROM offers WHERE game_id = ?", (live.id,)
+        )
+        if not rows:
+            return
+        running = bool(live.state) and await self._status_after(db, live, change) == "active"
+        pending = live.game.pending(live.state) if running else {}
+        sealed = {  # a late seat that has sealed its answer since is late no more
+            (seat, decision_id)
+            for seat, decision_id in await db.fetchall(
+                "SELECT seat, decision_id FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)
+            )
+        }
+        for offer_id, seat, decision_id in rows:
+            decision = pending.get(seat)
+            fresh_deadline = seat in armed and offer_id not in change.offers
+            answered = (seat, decision_id) in sealed
+            if decision is not None and decision.id == decision_id and not fresh_deadline and not answered:
+                continue
+            await db.execute("DELETE FROM offers WHERE game_id = ? AND offer_id = ?", (live.id, offer_id))
+            name = live.seats[seat].name if 0 <= seat < len(live.seats) else "the player"
+            closed = self._public(
+                live, f"{name} let a deadline pass. This offer is closed: the game moved on.", None
+            )
+            closed.edit_key = offer_key(offer_id)
+            change.deliveries.append(closed)
 
     def _hand_to_ai_sql(self, live: Live, seat: int) -> tuple[str, tuple[Any, ...]]:
         level = live.game.ai_levels[0] if live.game.ai_levels else "random"
@@ -595,13 +835,10 @@ class HostCore:
         """The active game of the channel, else the most recent finished one (to look at its end)."""
         info = await self.game_in_channel(channel_id)
         if info is None:
-            row = await self.store.fetchone(
-                "SELECT id FROM games WHERE channel_id = ? AND status != 'lobby' ORDER BY id DESC LIMIT 1",
-                (channel_id,),
-            )
-            if row is None:
-                raise HostError("There is no game in this channel. Start one with /game new.")
-            return await self._load(row["id"])
+            last = await self._last_started(channel_id)
+            if last is None:
+                raise HostError(await self.no_game_text(channel_id))
+            return last
         return await self._load(info.game_id)
 
     async def _reveal_deliveries(self, live: Live) -> list[Delivery]:

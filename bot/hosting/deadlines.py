@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from rules.engine import (
@@ -11,6 +12,8 @@ from rules.engine import (
 from ..models import Actor, Choice, Delivery, HostError, Prompt
 from .core import (
     FIRING_TIMER,
+    LOBBY_IDLE_S,
+    LOBBY_MESSAGE,
     MISSES_BEFORE_AI,
     Change,
     HostCore,
@@ -18,6 +21,7 @@ from .core import (
     StaleGame,
     TimerClaim,
     log,
+    offer_key,
 )
 
 
@@ -69,6 +73,8 @@ class DeadlinesMixin(HostCore):
     async def _fire_locked(self, timer: dict[str, Any]) -> tuple[list[Delivery], bool]:
         """The timer's effect, and whether AI seats may have to move after it."""
         live = await self._load(timer["game_id"])
+        if timer["kind"] == "lobby_idle":
+            return await self._close_idle_lobby(live), False
         seat = timer["seat"]
         decision = live.game.pending(live.state).get(seat) if live.row["status"] == "active" else None
         if decision is None or decision.id != timer["decision_id"]:
@@ -80,6 +86,35 @@ class DeadlinesMixin(HostCore):
         if timer["kind"] == "autopass":
             return await self._autopass(live, seat), True
         return await self._expire(live, seat, decision), True
+
+    async def _close_idle_lobby(self, live: Live) -> list[Delivery]:
+        """A lobby untouched (no join, leave or AI added) for ``LOBBY_IDLE_S`` closes; a lobby touched since
+        its timer was set gets a new timer, counted from its last change."""
+        if live.row["status"] != "lobby":
+            return []
+        idle_until = float(live.row["updated_at"]) + LOBBY_IDLE_S
+        change = Change()
+        if idle_until > self.clock():
+            change.statements.append(
+                (
+                    "INSERT INTO timers (game_id, kind, due) VALUES (?, 'lobby_idle', ?)",
+                    (live.id, idle_until),
+                )
+            )
+        else:
+            days = LOBBY_IDLE_S / 86400
+            change.statements.append(("UPDATE games SET status = 'abandoned' WHERE id = ?", (live.id,)))
+            closed = self._public(
+                live,
+                f"The lobby of {live.game.title} #{live.id} closed after {days:g} days without a start. "
+                "/game new opens another.",
+                None,
+            )
+            closed.edit_key = LOBBY_MESSAGE  # the lobby message itself loses its Join / Leave / Start buttons
+            change.deliveries.append(closed)
+        await self._store(live, live, change)
+        self.timers_changed.set()
+        return change.deliveries
 
     async def _autopass(self, live: Live, seat: int) -> list[Delivery]:
         """The seat still has only one answer: give it, unless its player turned automatic passing off since."""
@@ -141,6 +176,15 @@ class DeadlinesMixin(HostCore):
                 return change.deliveries + await self._seal(live, seat, decision, default, "deadline")
             return await self._apply_and_store(live, [(seat, default)], "deadline", change)
         others = [s for s in live.seats if s.seat != seat and s.user_id and not s.is_ai]
+        # the offer's buttons carry an unguessable id bound to this deadline: the offer is closed (its row
+        # deleted, its buttons taken off) the moment the turn changes or the seat gets a new deadline
+        offer_id = secrets.token_hex(8)
+        change.statements.append(
+            (
+                "INSERT INTO offers (game_id, offer_id, seat, decision_id, created_at) VALUES (?, ?, ?, ?, ?)",
+                (live.id, offer_id, seat, decision.id, self.clock()),
+            )
+        )
         prompt = Prompt(
             live.id,
             seat,
@@ -153,30 +197,41 @@ class DeadlinesMixin(HostCore):
                 Choice("wait", "Keep waiting"),
                 Choice("ai", "Hand the seat to the AI"),
             ],
-            expiry_id=f"{seat}:{decision.id}",
+            expiry_id=offer_id,
         )
-        change.deliveries.append(
-            self._public(live, prompt.text, None, [s.user_id or "" for s in others], prompt)
-        )
+        change.offers.add(offer_id)
+        offer = self._public(live, prompt.text, None, [s.user_id or "" for s in others], prompt)
+        offer.edit_key = offer_key(offer_id)
+        change.deliveries.append(offer)
         await self._store(live, live, change)
         return change.deliveries
 
-    async def answer_expiry(self, game_id: int, actor: Actor, expiry_id: str, choice: str) -> list[Delivery]:
-        seat_text, _, decision_id = expiry_id.partition(":")
+    async def answer_expiry(self, game_id: int, actor: Actor, offer_id: str, choice: str) -> list[Delivery]:
+        """Claim / wait / AI on an open offer. An offer that is closed (the late seat moved, the game was paused,
+        resumed or undone, the seat has a new deadline, or someone answered first) is refused: nothing changes."""
+        if choice not in ("claim", "wait", "ai"):
+            raise HostError("Answer claim, wait or ai.")
         async with self._lock(game_id):
             live = await self._load(game_id)
             self._require_active(live)
             me = self._seat_for(live, actor)
-            seat = int(seat_text) if seat_text.isdigit() else -1
-            if not 0 <= seat < len(live.seats):
-                raise HostError("That question is no longer open.")
-            decision = live.game.pending(live.state).get(seat)
+            row = await self.store.fetchone(
+                "SELECT seat, decision_id FROM offers WHERE game_id = ? AND offer_id = ?", (live.id, offer_id)
+            )
+            decision = live.game.pending(live.state).get(row["seat"]) if row is not None else None
+            if row is None or decision is None or decision.id != row["decision_id"]:
+                raise HostError(
+                    "That offer is closed: the player has acted or has a new deadline since. "
+                    "/game status shows whom the game waits for now."
+                )
+            seat, decision_id = row["seat"], row["decision_id"]
             if me.seat == seat:
                 raise HostError("This question is for the other players; you can simply make your move.")
-            if decision is None or decision.id != decision_id:
-                raise HostError("That player has acted since: nothing to decide.")
             name = live.seats[seat].name
             change = Change()
+            change.statements.append(
+                ("DELETE FROM offers WHERE game_id = ? AND offer_id = ?", (live.id, offer_id))
+            )
             if choice == "claim":
                 winners = [s.seat for s in live.seats if s.seat != seat]
                 await self._end_with(
@@ -195,7 +250,7 @@ class DeadlinesMixin(HostCore):
                     )
                 )
                 change.deliveries.append(self._public(live, f"{actor.name} keeps waiting for {name}.", None))
-            elif choice == "ai":
+            else:
                 change.statements.append(self._hand_to_ai_sql(live, seat))
                 change.deliveries.append(
                     self._public(
@@ -204,7 +259,5 @@ class DeadlinesMixin(HostCore):
                         None,
                     )
                 )
-            else:
-                raise HostError("Answer claim, wait or ai.")
             await self._store(live, live, change)
         return change.deliveries + await self._run_ai(game_id)

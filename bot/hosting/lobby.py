@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import secrets
 from dataclasses import replace
+from functools import cache
+from pathlib import Path
+from typing import Any
 
 from rules.engine import (
     Event,
+    Game,
     Rng,
     RulesError,
     get_game,
 )
 from rules.engine.rng import SEED_BYTES, Seed, seed_scheme, shuffle_seats
+from rules.engine.thinking import LevelError, split_level
 
 from ..models import Actor, Delivery, GameInfo, HostError, SeatInfo
 from ..storage import Connection
 from .core import (
+    LOBBY_IDLE_S,
     MAX_DEADLINE_H,
+    MAX_OPEN_LOBBIES,
     MIN_DEADLINE_H,
     Change,
     HostCore,
@@ -58,6 +66,7 @@ class LobbyMixin(HostCore):
         seed_scheme(seed_text)  # a seed given by a caller must be one the generators take
         if await self.game_in_channel(channel_id):
             raise HostError("This channel already has a game. Finish or abandon it first (/game status).")
+        await self._check_lobby_cap(actor)
         now = self.clock()
         window = int(window_hours * 3600)
         async with self.store.transaction() as db:
@@ -85,7 +94,26 @@ class LobbyMixin(HostCore):
                     "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
                     (game_id, actor.user_id, actor.name),
                 )
+            await db.execute(  # a lobby nobody starts closes by itself (see DeadlinesMixin._close_idle_lobby)
+                "INSERT INTO timers (game_id, kind, due) VALUES (?, 'lobby_idle', ?)",
+                (game_id, now + LOBBY_IDLE_S),
+            )
+        self.timers_changed.set()
         return await self.game_info(game_id)
+
+    async def _check_lobby_cap(self, actor: Actor) -> None:
+        """A user may keep only a few lobbies open at once (across all servers), so nobody fills the database
+        or a server's channels with lobbies nobody starts."""
+        rows = await self.store.fetchall(
+            "SELECT id, channel_id FROM games WHERE creator_id = ? AND status = 'lobby' ORDER BY id",
+            (actor.user_id,),
+        )
+        if len(rows) >= MAX_OPEN_LOBBIES:
+            where = ", ".join(f"#{row['id']} in <#{row['channel_id']}>" for row in rows)
+            raise HostError(
+                f"You already have {len(rows)} open lobbies ({where}), the most one person may keep: start or "
+                "abandon one of them first (/game start, /game abandon in its channel)."
+            )
 
     async def _lobby(self, channel_id: str) -> Live:
         live = await self._live_in_channel(channel_id)
@@ -103,9 +131,14 @@ class LobbyMixin(HostCore):
     async def add_ai(self, channel_id: str, actor: Actor, level: str | None = None) -> GameInfo:
         live = await self._lobby(channel_id)
         self._require_seated_or_creator(live, actor)
-        level = (level or live.game.ai_levels[0]).lower()
-        if level not in self.ai_levels(live.game):
+        level = " ".join((level or live.game.ai_levels[0]).lower().split())
+        try:
+            name, seconds = split_level(level)
+        except LevelError as error:
+            raise HostError(str(error)) from None
+        if name not in self.ai_levels(live.game):
             raise HostError(f"AI levels for {live.game.title}: {', '.join(self.ai_levels(live.game))}.")
+        level = name if seconds is None else f"{name}:{seconds:g}s"  # the seat's own time cap (thinking.py)
         await self._add_seat(live, None, f"AI {level}", level)
         return await self.game_info(live.id)
 
@@ -140,13 +173,6 @@ class LobbyMixin(HostCore):
                 (game_id, number, seat.user_id, seat.name, seat.ai_level, int(seat.away)),
             )
 
-    @staticmethod
-    def _require_seated_or_creator(live: Live, actor: Actor) -> None:
-        if actor.user_id != live.row["creator_id"] and not any(
-            s.user_id == actor.user_id for s in live.seats
-        ):
-            raise HostError("Only a player of this game can do that.")
-
     async def start(self, channel_id: str, actor: Actor, order: str = "random") -> list[Delivery]:
         live = await self._lobby(channel_id)
         self._require_seated_or_creator(live, actor)
@@ -173,6 +199,7 @@ class LobbyMixin(HostCore):
         change.statements.append(
             ("UPDATE games SET status = 'active', num_players = ? WHERE id = ?", (len(seats), live.id))
         )
+        change.statements.append(("DELETE FROM timers WHERE game_id = ? AND kind = 'lobby_idle'", (live.id,)))
         started = replace(
             live, row={**row, "status": "active", "num_players": len(seats)}, seats=seats, state=state, seq=-1
         )
@@ -202,3 +229,51 @@ def _window_hours(text: str | None, deadline_hours: float) -> float:
             f"Card windows last from 0.25 hours up to the decision deadline ({deadline_hours:g} h)."
         )
     return hours
+
+
+def level_strength(game: Game, level: str) -> str | None:
+    """What the benchmark measured of an AI level head to head (``rules/<game>/strength.json``, written by
+    ``python -m bench ai`` and ``python -m bench game_of_princes``), as a short phrase; None when unmeasured."""
+    figures = _strength_figures(type(game)).get(split_level(level)[0]) if level else None
+    if not isinstance(figures, dict):
+        return None
+    try:
+        won, lost, drawn = int(figures["won"]), int(figures["lost"]), int(figures["drawn"])
+        against = str(figures["against"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    decided = won + lost
+    share = f" ({won / decided:.0%} of the decided games)" if decided else ""
+    return f"against {against}: won {won}, lost {lost}, drawn {drawn} of {won + lost + drawn} games{share}"
+
+
+def strength_lines(game: Game, levels: list[str]) -> list[str]:
+    """One line per measured level among ``levels`` (in their order, each once)."""
+    lines = []
+    for level in dict.fromkeys(split_level(level)[0] for level in levels):
+        measured = level_strength(game, level)
+        if measured:
+            lines.append(f"AI {level}: {measured}")
+    return lines
+
+
+@cache
+def _strength_figures(game_class: type) -> dict[str, Any]:
+    """The game package's strength file, read once (an absent or broken file measures nothing)."""
+    try:
+        path = Path(inspect.getfile(game_class)).parent / "strength.json"
+        data = json.loads(path.read_text())
+    except (OSError, TypeError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def lobby_message(info: GameInfo) -> str:
+    """The lobby's text, with the AI levels' measured strength (from the benchmark's head-to-heads)."""
+    game = get_game(info.key)
+    lines = strength_lines(game, HostCore.ai_levels(game))
+    if not lines:
+        return info.lobby_text()
+    return (
+        info.lobby_text() + "\nAI levels, measured head to head:\n" + "\n".join(f"- {line}" for line in lines)
+    )

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
+import multiprocessing
+import os
+import pickle
 import random
 import secrets
-from typing import Any
+from collections.abc import Collection
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from rules.engine import (
     Decision,
     Event,
+    Game,
     InvalidAction,
-    ReplayRng,
     Rng,
     RulesError,
     State,
 )
+from rules.engine.playout import replay_from, setup_state
+from rules.engine.thinking import LevelError, split_level
 
 from ..models import Actor, Delivery, HostError
 from .core import (
@@ -25,12 +33,71 @@ from .core import (
     HostCore,
     Live,
     commit_hash,
+    kind_words,
 )
 from .queries import games_awaiting_ai
 
-#: game key -> whether its public view numbers rounds and Periods (learnt from its first view; a property of the
-#: game, so other games pay for one view only)
-_NUMBERS_ROUNDS: dict[str, bool] = {}
+
+def _decide(game: Game, view: State, seat: int, legal: list[str], level: str, rng: random.Random) -> str:
+    """An AI decision, run in a worker process (the game object travels by reference to its class)."""
+    return game.choose_action(view, seat, legal, level, rng)
+
+
+def _lower_priority() -> None:
+    """Workers yield the processor to the bot's own process: a person's command comes before an AI's thought."""
+    os.nice(WORKER_NICENESS)
+
+
+class AIWorkers:
+    """A small pool of processes that think for every AI seat of every game, first asked, first served.
+
+    A search is Python work: in a thread it would hold the interpreter's lock and stall the event loop's own
+    Python work for its whole second. Processes think beside the loop instead, at a lower priority, and at most
+    ``size`` at once so the AIs of many games share the cores through one queue (FIFO by request) rather than
+    crowding out the bot. The pool starts on the first decision (processes are spawned, not forked: the bot's
+    threads must not be copied) and starts again if a worker dies.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.size,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
+            )
+        return self._pool
+
+    async def decide(
+        self, game: Game, view: State, seat: int, legal: list[str], level: str, rng: random.Random
+    ) -> str:
+        if vars(game):  # a game object changed at run time (a benchmark's timer) would lose it on the way
+            return await asyncio.to_thread(_decide, game, view, seat, legal, level, rng)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), _decide, game, view, seat, legal, level, rng)
+        except BrokenProcessPool:  # a worker was killed: start a fresh pool, and decide once in a thread
+            self.shutdown()
+        except (pickle.PicklingError, AttributeError) as error:
+            if "pickle" not in str(error):
+                raise
+            # a game a worker cannot import (one registered by a test): it thinks in a thread
+        return await asyncio.to_thread(_decide, game, view, seat, legal, level, rng)
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+#: one pool per bot process, shared by every game it hosts (the reference machine has 2 cores)
+AI_WORKERS = AIWorkers(max(1, min(2, os.cpu_count() or 1)))
+#: how much lower the workers' priority is than the bot's (Unix nice increment)
+WORKER_NICENESS = 5
+atexit.register(AI_WORKERS.shutdown)
 
 
 class PlayMixin(HostCore):
@@ -114,36 +181,22 @@ class PlayMixin(HostCore):
         pending = sorted(live.game.pending(live.state).items()) if live.state else []
         return tuple((seat, decision.kind, decision.sealed) for seat, decision in pending)
 
-    @staticmethod
-    def _round_of(live: Live) -> tuple[int, Any, str | None] | None:
-        """Round, Period and History card, for a game whose public view numbers rounds and Periods (``round``,
-        ``period``, optionally ``history.revealed``); None for other games."""
-        if not live.state or _NUMBERS_ROUNDS.get(live.game.key) is False:
-            return None
-        view = live.game.view(live.state, None)
-        _NUMBERS_ROUNDS[live.game.key] = isinstance(view.get("round"), int) and "period" in view
-        if not _NUMBERS_ROUNDS[live.game.key]:
-            return None
-        history = view.get("history")
-        card = history.get("revealed") if isinstance(history, dict) else None
-        if isinstance(card, dict):
-            card = card.get("title") or card.get("id")
-        if isinstance(card, str):  # the game names its cards (an id it does not know stays an id)
-            card = live.game.describe(live.state, card)
-        return view["round"], view["period"], card if isinstance(card, str) else None
-
-    async def _round_status(self, live: Live, after: Live, change: Change) -> None:
+    async def _round_status(
+        self, live: Live, after: Live, change: Change, sealed: Collection[int] = ()
+    ) -> None:
         """Keep one status message per round up to date (round, Period, History card, whose decision, deadline):
         a delivery with the edit key ``round:<n>`` each time the awaited decisions change (a new round, Period or
-        History card always comes with new decisions, so an unchanged wait needs no look at the view)."""
+        History card always comes with new decisions, so an unchanged wait needs no look at the view), and each
+        time a seat seals its choice (``sealed``: the seats whose sealed choice is in)."""
         waiting = self._waiting(after)
-        if waiting == self._waiting(live):
+        if waiting == self._waiting(live) and not sealed:
             return
         finished = after.game.outcome(after.state).finished
-        facts = self._round_of(live if finished else after)  # the game's end closes the last round's message
+        shown = live if finished else after  # the game's end closes the last round's message
+        facts = shown.game.round_status(shown.state) if shown.state else None
         if facts is None:
             return
-        round_number, period, card = facts
+        round_number, period, card = facts.round, facts.period, facts.card
         head = f"**{after.game.title} #{after.id} · Round {round_number}** · Period {period}"
         lines = [head + (f" · History card: {card}" if card else "")]
         if finished:
@@ -158,15 +211,20 @@ class PlayMixin(HostCore):
             for row in rows
             if row["seat"] in pending and pending[row["seat"]].id == row["decision_id"]
         }
-        for seat, kind, sealed in waiting:
+        for seat, kind, is_sealed in waiting:
+            if seat in sealed:
+                continue
             who = after.seats[seat]
             deadline = due.get(seat)
             if deadline is None and not who.is_ai:  # a fresh decision: its deadline is armed with this change
                 window = pending[seat].timing == "window"
                 deadline = self.clock() + after.row["window_seconds" if window else "deadline_seconds"]
-            verb = "seals" if sealed else "decides"
+            verb = "seals" if is_sealed else "decides"
             until = f", deadline <t:{int(deadline)}:R>" if deadline is not None else ""
-            lines.append(f"Now: {who.label} {verb} ({kind}){until}")
+            lines.append(f"Now: {who.label} {verb} ({kind_words(kind)}){until}")
+        done = [seat for seat, _kind, _sealed in waiting if seat in sealed]
+        if done:
+            lines.append(self._sealed_line(after, pending, done))
         delivery = self._public(after, "\n".join(lines), None)
         delivery.edit_key = f"round:{round_number}"
         change.deliveries.append(delivery)
@@ -197,14 +255,15 @@ class PlayMixin(HostCore):
             s for s, d in game.pending(live.state).items() if d.sealed and s not in sealed and s != seat
         ]
         if waiting:
-            text = f"{name} has sealed ({decision.kind}). Commit: `{digest}`."
+            text = f"{name} has sealed ({kind_words(decision.kind)}). Commit: `{digest}`."
             change.deliveries.append(self._public(live, text, view=None))
+            await self._round_status(live, live, change, sealed={*sealed, seat})
             await self._store(live, live, change)
             return change.deliveries
         change.deliveries.append(
             self._public(
                 live,
-                f"{name} has sealed ({decision.kind}). Commit: `{digest}`. "
+                f"{name} has sealed ({kind_words(decision.kind)}). Commit: `{digest}`. "
                 "All choices are sealed: revealing.",
                 view=None,
             )
@@ -249,10 +308,14 @@ class PlayMixin(HostCore):
         view = game.view(state, seat)
         level = live.seats[seat].ai_level or "random"
         rng = random.Random(f"{live.row['seed']}:{live.seq}:{seat}")
-        if level == "random" or level not in game.ai_levels:
+        try:
+            known = split_level(level)[0] in game.ai_levels
+        except LevelError:
+            known = False
+        if level == "random" or not known or len(legal) == 1:
             return rng.choice(legal)
-        # a strong AI may think for up to a second: keep the event loop free meanwhile
-        return await asyncio.to_thread(game.choose_action, view, seat, legal, level, rng)
+        # a searching AI thinks for up to its second: in a worker process, so the bot's loop stays free
+        return await AI_WORKERS.decide(game, view, seat, legal, level, rng)
 
     async def resume_all(self) -> list[Delivery]:
         """At start-up: finish AI turns that a crash interrupted. Timers live in the database already."""
@@ -293,11 +356,5 @@ class PlayMixin(HostCore):
 
     async def _state_before(self, live: Live, seq: int) -> State:
         events = await self.store.events(live.id, -1)
-        state = live.game.setup(
-            live.row["num_players"], json.loads(live.row["options"]), ReplayRng(events[0].draws)
-        )
-        for event in events[1:]:
-            if event.seq >= seq:
-                break
-            state = live.game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
-        return state
+        start = setup_state(live.game, live.row["num_players"], json.loads(live.row["options"]), events[0])
+        return replay_from(live.game, start, (event for event in events[1:] if event.seq < seq))

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Collection
 from typing import Any
 
 from rules.engine import (
     RulesError,
     available_games,
     get_game,
+    listing,
 )
 from rules.engine.rng import seed_scheme
 
@@ -20,6 +22,7 @@ from ..verify import EXPORT_FORMAT, EXPORT_VERSION, OVER, Verdict, chance_ranges
 from .core import (
     HostCore,
     Live,
+    kind_words,
 )
 
 #: ``@everyone``, ``@here`` and ``<@id>``/``<@&id>`` mentions: an imported name or log line must never ping
@@ -59,14 +62,18 @@ def notes_sections(notes: str) -> tuple[str, list[tuple[str, str, str]]]:
 
 class QueriesMixin(HostCore):
     async def suggestions(self, game_id: int, user_id: str, typed: str = "", limit: int = 25) -> list[Choice]:
+        """The user's legal actions containing ``typed``; once their sealed choice is in, only free actions."""
         live = await self._load(game_id)
         seat = next((s.seat for s in live.seats if s.user_id == user_id), None)
         if seat is None or live.row["status"] != "active":
             return []
+        sealed = await self._sealed_for(live) if live.game.pending(live.state).get(seat) else {}
         typed = typed.strip().lower()
         choices = []
         for action in live.game.legal_actions(live.state, seat):
-            label = live.game.describe(live.state, action)
+            if seat in sealed and not live.game.is_free(live.state, seat, action):
+                continue
+            label = self._named(live, live.game.describe(live.state, action))
             if typed in action.lower() or typed in label.lower():
                 choices.append(Choice(action, label if label == action else f"{action} — {label}"))
                 if len(choices) >= limit:
@@ -85,18 +92,26 @@ class QueriesMixin(HostCore):
         live = await self._live_in_channel_or_last(channel_id)
         if not live.state:
             raise HostError("The game has not started yet.")
-        return Snapshot(live.row["kind"], self._status_text(live), self._view(live, None))
+        sealed = await self._sealed_for(live) if live.row["status"] == "active" else {}
+        return Snapshot(live.row["kind"], self._status_text(live, sealed), self._view(live, None))
 
     async def hand(self, channel_id: str, actor: Actor) -> Snapshot:
         live = await self._live_in_channel_or_last(channel_id)
         seat = self._seat_for(live, actor)
         if not live.state:
             raise HostError("The game has not started yet.")
-        decision = live.game.pending(live.state).get(seat.seat)
-        text = f"{live.game.title} #{live.id}, seat {seat.seat + 1} ({seat.name})."
-        if decision:
-            text += f" Your decision: {decision.prompt}"
-        return Snapshot(live.row["kind"], text, self._view(live, seat.seat))
+        text = f"{live.game.title} #{live.id}, {seat.name}'s view."
+        if live.row["status"] in OVER:
+            text += f" {self._over_text(live)}"
+        elif decision := live.game.pending(live.state).get(seat.seat):
+            sealed = await self._sealed_for(live) if decision.sealed else {}
+            if seat.seat in sealed:
+                others = [s for s, d in live.game.pending(live.state).items() if s not in sealed]
+                waiting = listing([live.seats[s].name for s in sorted(others)]) or "the reveal"
+                text += f" You have sealed your choice ({kind_words(decision.kind)}); waiting for {waiting}."
+            else:
+                text += f" Your decision: {decision.prompt}"
+        return Snapshot(live.row["kind"], self._named(live, text), self._view(live, seat.seat))
 
     async def prompt_of(self, game_id: int, user_id: str) -> Prompt | None:
         """The caller's open decision as a prompt (for the "Open my hand" fallback and /game status)."""
@@ -107,28 +122,26 @@ class QueriesMixin(HostCore):
         decision = live.game.pending(live.state).get(seat)
         return self.prompt_for(live, seat, decision) if decision else None
 
-    def _status_text(self, live: Live) -> str:
+    def _status_text(self, live: Live, sealed: Collection[int] = ()) -> str:
+        """The game, then whom it waits for (``sealed``: seats whose sealed choice is in), or its result."""
+        if live.row["status"] in OVER:
+            return self._over_text(live)
         head = f"{live.game.title} #{live.id} ({live.row['status']})"
-        if live.row["status"] in ("finished", "abandoned"):
-            result = json.loads(live.row["result"]) if live.row["result"] else None
-            if result:
-                return (
-                    head + "\n" + self._result_text(live, result["winners"], result["draw"], result["reason"])
-                )
-            return head
-        lines = [head] + [
-            self._waiting_line(live, s, d) for s, d in sorted(live.game.pending(live.state).items())
-        ]
-        return "\n".join(lines)
+        lines = [head, *self._waiting_lines(live, live.game.pending(live.state), sealed)]
+        return self._named(live, "\n".join(lines))
 
     async def status(self, channel_id: str) -> str:
-        live = await self._live_in_channel(channel_id)
+        """The channel's game: whom it waits for and until when; right after it ended, its result."""
+        info = await self.game_in_channel(channel_id)
+        if info is None:
+            return await self.no_game_text(channel_id)
+        live = await self._load(info.game_id)
         if live.row["status"] == "lobby":
             return self._info(live).lobby_text()
-        lines = [self._status_text(live)]
-        lines += await self._waiting_since(live)
-        since = live.row["updated_at"]
-        lines.append(f"Waiting since <t:{int(since)}:R>.")
+        sealed = await self._sealed_for(live) if live.row["status"] == "active" else {}
+        lines = [self._status_text(live, sealed)]
+        deadlines = await self._waiting_since(live)
+        lines += deadlines or [f"Waiting since <t:{int(live.row['updated_at'])}:R>."]
         lines.append("Seats: " + ", ".join(f"{s.seat + 1}. {s.label}" for s in live.seats))
         return "\n".join(lines)
 
@@ -152,27 +165,48 @@ class QueriesMixin(HostCore):
             span = live.row["window_seconds"] if decision.timing == "window" else live.row["deadline_seconds"]
             sealing = ""
             if decision.sealed:
-                sealing = ", sealed, waits for the others" if seat in sealed else ", not sealed yet"
+                sealing = ", sealed, waiting for the others" if seat in sealed else ", not sealed yet"
             lines.append(
-                f"Deadline for {live.seats[seat].name}: <t:{int(due)}:R> ({decision.kind}{sealing}; "
-                f"waiting since <t:{int(due - span)}:R>)"
+                f"Deadline for {live.seats[seat].name} ({kind_words(decision.kind)}{sealing}): <t:{int(due)}:R>; "
+                f"waiting since <t:{int(due - span)}:R>."
             )
         return lines
 
+    async def last_mover(self, channel_id: str) -> str | None:
+        """The user id behind the last move of the channel's game in progress (what /undo would take back),
+        for a front-end that types for several players at once (the console's hot seat)."""
+        info = await self.game_in_channel(channel_id)
+        if info is None:
+            return None
+        row = await self.store.fetchone(
+            "SELECT user_id FROM events WHERE game_id = ? AND seq > 0 AND undone = 0 ORDER BY seq DESC LIMIT 1",
+            (info.game_id,),
+        )
+        return row["user_id"] if row else None
+
     async def log(self, channel_id: str, n: int = 20) -> str:
+        """The last ``n`` log lines, with the players' names; once the game is over its result, and for a game
+        with chance the seed and the chance results of the events shown (the export holds them all)."""
         live = await self._live_in_channel_or_last(channel_id)
         events = await self.store.events(live.id, 0)
-        lines = [f"{e.seq}. {text}" for e in events for _kind, text in e.log] or [
-            "(nothing has happened yet)"
+        numbered: list[tuple[int | None, str]] = [
+            (e.seq, f"{e.seq}. {self._named(live, text)}") for e in events for _kind, text in e.log
         ]
-        text = "\n".join(lines[-max(1, min(n, 200)) :])
-        if live.row["status"] in ("finished", "abandoned") and live.game.has_chance:
-            all_events = await self.store.events(live.id, -1)
-            rolls = "; ".join(f"{e.seq}: {e.draws}" for e in all_events if e.draws)
+        if not numbered:
+            numbered = [(None, "(nothing has happened yet)")]
+        if live.row["status"] in OVER:
+            numbered.append((None, self._over_text(live)))
+        shown = numbered[-max(1, min(n, 200)) :]
+        text = "\n".join(line for _seq, line in shown)
+        if live.row["status"] in OVER and live.game.has_chance:
+            seqs = {seq for seq, _line in shown}
+            rolls = "; ".join(f"{e.seq}: {e.draws}" for e in events if e.draws and e.seq in seqs)
             seed = live.row[
                 "seed"
             ]  # 64 hex digits (hmac-sha256), or a stored game's integer (sha256-mt19937)
-            text += f"\nSeed {seed} ({seed_scheme(seed)}). Chance results by event: {rolls}"
+            text += f"\nSeed {seed} ({seed_scheme(seed)})." + (
+                f" Chance results of these events: {rolls}." if rolls else ""
+            )
         return text
 
     @staticmethod
@@ -214,12 +248,13 @@ class QueriesMixin(HostCore):
         options = "\n".join(
             f"- `{o.name}` ({'/'.join(o.choices)}, default {o.default}): {o.help}" for o in game.options
         )
+        if game.has_windows:
+            options += (
+                "\n- `window` (hours, default 2, at most the decision deadline): how long a card window stays "
+                "open"
+            )
         levels = ", ".join(HostCore.ai_levels(game))
-        table = (
-            "- `window` (hours, default 2, at most the decision deadline): how long a card window stays open "
-            "(games with windows, e.g. PRINCIPES' battle cards)"
-        )
-        return f"{notes}\nOptions:\n{options or '- none'}\n{table}\nAI levels: {levels}."
+        return f"{notes}\nOptions:\n{options.strip() or '- none'}\nAI levels: {levels}."
 
     async def my_games(self, user_id: str) -> list[GameInfo]:
         rows = await self.store.fetchall(

@@ -33,8 +33,11 @@ class TableMixin(HostCore):
             await self._store(live, live, change)
         return change.deliveries + await self._run_ai(live.id)
 
-    async def _vote(self, live: Live, actor: Actor, kind: str) -> tuple[bool, Change]:
-        """Record ``actor``'s agreement; True once every seated person agrees."""
+    async def _vote(
+        self, live: Live, actor: Actor, kind: str, asks: str | None = None, how: str | None = None
+    ) -> tuple[bool, Change]:
+        """Record ``actor``'s agreement; True once every seated person agrees. ``asks`` and ``how`` word the
+        request and the command that agrees (default: "to <kind> the game", "/game <kind>")."""
         self._seat_for(live, actor)
         humans = {s.user_id for s in live.seats if s.user_id}
         rows = await self.store.fetchall(
@@ -55,8 +58,8 @@ class TableMixin(HostCore):
         change.deliveries.append(
             self._public(
                 live,
-                f"{actor.name} asks to {kind} the game. Waiting for: {', '.join(missing)} "
-                f"(each uses /game {kind}).",
+                f"{actor.name} asks {asks or f'to {kind} the game'}. Waiting for: {', '.join(missing)} "
+                f"(each uses {how or f'/game {kind}'}).",
                 None,
             )
         )
@@ -118,7 +121,14 @@ class TableMixin(HostCore):
             if live.row["status"] != "paused":
                 raise HostError("The game is not paused.")
             self._seat_for(live, actor)
-            if moved_from_lost or live.row["paused_reason"] == "channel-lost":
+            if moved_from_lost and not actor.can_manage:
+                # moving a game to another channel takes every player's agreement, or a moderator
+                done, change = await self._vote(
+                    live, actor, f"move:{channel_id}", "to move the game to this channel", "/game resume here"
+                )
+                for delivery in change.deliveries:  # the game's own channel is gone: ask where it would go
+                    delivery.channel_id = channel_id
+            elif moved_from_lost or live.row["paused_reason"] == "channel-lost":
                 done, change = True, Change()
             else:
                 done, change = await self._vote(live, actor, "resume")
@@ -197,6 +207,12 @@ class TableMixin(HostCore):
                 raise HostError(f"There is no seat {seat + 1}.")
             else:
                 target = live.seats[seat]
+                present = target.user_id is not None and not target.away and not target.missed
+                if present and target.user_id != actor.user_id:
+                    raise HostError(
+                        f"{target.name} is playing (no missed deadline, not away): a moderator can hand over "
+                        f"only an absent player's seat. {target.name} can hand it over with /game sub."
+                    )
             if any(s.user_id == new.user_id for s in live.seats):
                 raise HostError(f"{new.name} already holds a seat in this game.")
             change = Change()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
+from typing import Literal, TypedDict
 
 from rules.engine import (
     Applied,
@@ -29,8 +30,7 @@ from rules.engine import (
     Option,
     Outcome,
     Rng,
-    State,
-    View,
+    seat_ref,
 )
 
 from .solver import best_move, canonical, is_win
@@ -54,11 +54,33 @@ RULES_NOTES = """\
 """
 
 
+class BabyloneState(TypedDict):
+    """The whole game; Babylone hides nothing, so it is also every seat's view."""
+
+    players: int
+    match: Literal["single", "best-of-3"]
+    #: rounds won by each seat (a best-of-3 match)
+    wins: list[int]
+    round: int
+    #: decisions posed so far this round (the decision id counter)
+    step: int
+    #: slot -> the pyramids in it, bottom first (colour names); an emptied slot stays an empty list
+    stacks: list[list[str]]
+    to_move: int
+    last_mover: int | None
+    #: the last move as [from slot, to slot], 1-based, for the image's arrow
+    last_move: list[int] | None
+    round_over: bool
+    #: the round's loser choosing to play first or second (a match), else None
+    chooser: int | None
+    moves: int
+
+
 def _colour_counts() -> list[str]:
     return [colour for colour in COLOURS for _ in range(PIECES_PER_COLOUR)]
 
 
-class Babylone(Game):
+class Babylone(Game[BabyloneState, BabyloneState]):
     key = "babylone"
     title = "Babylone"
     min_players = 2
@@ -72,7 +94,7 @@ class Babylone(Game):
     rules_notes = RULES_NOTES
 
     # ---- setup ----------------------------------------------------------------------------------------------
-    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
+    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> BabyloneState:
         self.check_players(num_players)
         opts = self.resolve_options(options)
         if opts["match"] != "single" and num_players != 2:
@@ -83,28 +105,37 @@ class Babylone(Game):
             first = int(opts["first"]) - 1
             if first >= num_players:
                 raise IllegalAction(f"Seat {first + 1} does not exist with {num_players} players.")
-        state: State = {
+        state: BabyloneState = {
             "players": num_players,
-            "match": opts["match"],
+            "match": "single" if opts["match"] == "single" else "best-of-3",
             "wins": [0] * num_players,
             "round": 1,
             "step": 0,
+            "stacks": [],
+            "to_move": first,
+            "last_mover": None,
+            "last_move": None,
+            "round_over": False,
+            "chooser": None,
+            "moves": 0,
         }
         self._deal(state, first, rng)
         return state
 
     @staticmethod
-    def _deal(state: State, first: int, rng: Rng) -> None:
+    def _deal(state: BabyloneState, first: int, rng: Rng) -> None:
         colours = _colour_counts()
         rng.shuffle(colours)
         state.update(
-            stacks=[[colour] for colour in colours],
-            to_move=first,
-            last_mover=None,
-            last_move=None,
-            round_over=False,
-            chooser=None,
-            moves=0,
+            {
+                "stacks": [[colour] for colour in colours],
+                "to_move": first,
+                "last_mover": None,
+                "last_move": None,
+                "round_over": False,
+                "chooser": None,
+                "moves": 0,
+            }
         )
 
     # ---- queries --------------------------------------------------------------------------------------------
@@ -119,7 +150,7 @@ class Babylone(Game):
                     moves.append(f"{a + 1}>{b + 1}")
         return moves
 
-    def pending(self, state: State) -> dict[int, Decision]:
+    def pending(self, state: BabyloneState) -> dict[int, Decision]:
         if self._finished(state):
             return {}
         step = f"r{state['round']}s{state['step']}"
@@ -131,7 +162,7 @@ class Babylone(Game):
             state["to_move"]: Decision(step, "move", "Move a stack onto one of equal height or top colour.")
         }
 
-    def legal_actions(self, state: State, seat: int) -> list[str]:
+    def legal_actions(self, state: BabyloneState, seat: int) -> list[str]:
         decision = self.pending(state).get(seat)
         if decision is None:
             return []
@@ -139,24 +170,25 @@ class Babylone(Game):
             return ["first", "second"]
         return self._moves(state["stacks"])
 
-    def outcome(self, state: State) -> Outcome:
+    def outcome(self, state: BabyloneState) -> Outcome:
         if not self._finished(state):
             return Outcome()
         if state["match"] == "single":
             winner = state["last_mover"]
-            return Outcome(True, (winner,), reason=f"Seat {state['to_move'] + 1} cannot move.")
+            assert winner is not None  # a round ends on a move: whoever made it won
+            return Outcome(True, (winner,), reason=f"{seat_ref(state['to_move'])} cannot move.")
         wins = state["wins"]
         winner = max(range(len(wins)), key=wins.__getitem__)
         return Outcome(True, (winner,), reason=f"Match won {wins[winner]}-{min(wins)}.")
 
     @staticmethod
-    def _finished(state: State) -> bool:
+    def _finished(state: BabyloneState) -> bool:
         if state["match"] == "single":
             return bool(state["round_over"])
         return max(state["wins"]) >= 2
 
     # ---- notation -------------------------------------------------------------------------------------------
-    def parse(self, state: State, seat: int, text: str) -> str:
+    def parse(self, state: BabyloneState, seat: int, text: str) -> str:
         cleaned = text.strip().lower()
         if cleaned in ("first", "second", "1st", "2nd"):
             return {"1st": "first", "2nd": "second"}.get(cleaned, cleaned)
@@ -167,7 +199,7 @@ class Babylone(Game):
             )
         return f"{int(match.group(1))}>{int(match.group(2))}"
 
-    def describe(self, state: State, action: str) -> str:
+    def describe(self, state: BabyloneState, action: str) -> str:
         if action in ("first", "second"):
             return f"play {action}"
         source, target = (int(part) - 1 for part in action.split(">"))
@@ -180,7 +212,7 @@ class Babylone(Game):
         return f"stack {source + 1} ({len(moved)} high, {moved[-1]} top) onto stack {target + 1}"
 
     # ---- apply ----------------------------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
+    def apply(self, state: BabyloneState, seat: int, action: str, rng: Rng) -> Applied[BabyloneState]:
         decision = self.pending(state).get(seat)
         if decision is None:
             raise IllegalAction("It is not your turn.")
@@ -190,7 +222,7 @@ class Babylone(Game):
             return self._choose_order(new, seat, action, rng)
         return self._move(new, seat, action, rng)
 
-    def _move(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
+    def _move(self, state: BabyloneState, seat: int, action: str, rng: Rng) -> Applied[BabyloneState]:
         if action in ("first", "second"):
             raise IllegalAction("Nobody is choosing the order now: move a stack, for example `5>9`.")
         source, target = (int(part) - 1 for part in action.split(">"))
@@ -200,9 +232,9 @@ class Babylone(Game):
         description = self.describe(state, action)
         stacks[target] = stacks[target] + moved
         stacks[source] = []
-        state.update(last_mover=seat, last_move=[source + 1, target + 1], moves=state["moves"] + 1)
+        state.update({"last_mover": seat, "last_move": [source + 1, target + 1], "moves": state["moves"] + 1})
         state["to_move"] = (seat + 1) % state["players"]
-        events = [Event("move", f"Seat {seat + 1} moves {description}.")]
+        events = [Event("move", f"{seat_ref(seat)} moves {description}.")]
         if not self._moves(stacks):
             events.append(self._end_round(state, seat, rng))
         return Applied(state, events)
@@ -223,32 +255,34 @@ class Babylone(Game):
                 f"{b[-1]} top) share neither height nor top colour."
             )
 
-    def _end_round(self, state: State, winner: int, rng: Rng) -> Event:
+    def _end_round(self, state: BabyloneState, winner: int, rng: Rng) -> Event:
         state["wins"][winner] += 1
         state["round_over"] = True
         blocked = state["to_move"]
-        text = f"Seat {blocked + 1} cannot move: seat {winner + 1} wins round {state['round']}."
-        if state["match"] != "single" and max(state["wins"]) < 2:
+        if state["match"] == "single":  # the same words as the outcome: the game's result line says who won
+            return Event("round", f"{seat_ref(blocked)} cannot move.")
+        text = f"{seat_ref(blocked)} cannot move: {seat_ref(winner)} wins round {state['round']}."
+        if max(state["wins"]) < 2:
             state["chooser"] = blocked if state["players"] == 2 else None
-            text += f" Seat {blocked + 1} chooses to play first or second."
+            text += f" {seat_ref(blocked)} chooses to play first or second."
         return Event("round", text)
 
-    def _choose_order(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
+    def _choose_order(self, state: BabyloneState, seat: int, action: str, rng: Rng) -> Applied[BabyloneState]:
         if action not in ("first", "second"):
             raise IllegalAction("Answer `first` or `second`.")
         first = seat if action == "first" else (seat + 1) % state["players"]
         state["round"] += 1
         self._deal(state, first, rng)
         return Applied(
-            state, [Event("choose-order", f"Seat {seat + 1} plays {action} in round {state['round']}.")]
+            state, [Event("choose-order", f"{seat_ref(seat)} plays {action} in round {state['round']}.")]
         )
 
     # ---- undo, AI -------------------------------------------------------------------------------------------
-    def can_undo(self, state_before: State, seat: int, action: str) -> bool:
+    def can_undo(self, state_before: BabyloneState, seat: int, action: str) -> bool:
         return action not in ("first", "second")
 
     def choose_action(
-        self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
+        self, view: BabyloneState, seat: int, legal: Sequence[str], level: str, rng: random.Random
     ) -> str:
         if level != "perfect":
             return rng.choice(list(legal))

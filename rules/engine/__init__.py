@@ -10,12 +10,14 @@ from .core import (
     Option,
     OptionError,
     Outcome,
+    RoundStatus,
     RulesError,
     State,
     View,
 )
 from .registry import available_games, get_game
 from .rng import NoChance, ReplayMismatch, ReplayRng, Rng
+from .text import listing, name_seats, plural, seat_ref
 
 __all__ = [
     "Applied",
@@ -31,9 +33,14 @@ __all__ = [
     "ReplayMismatch",
     "ReplayRng",
     "Rng",
+    "RoundStatus",
     "RulesError",
     "State",
     "View",
     "available_games",
     "get_game",
+    "listing",
+    "name_seats",
+    "plural",
+    "seat_ref",
 ]

@@ -1,4 +1,4 @@
-"""The contract every game implements (DESIGN.md section 2).
+"""The contract every game implements (docs/DESIGN.md section 2).
 
 A game is a stateless object; its state is plain JSON data (dicts, lists, str, int, bool, None) so that it
 round-trips through storage unchanged. Actions are canonical notation strings: the text a player types into
@@ -14,12 +14,17 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from .rng import Rng
 
 State = dict[str, Any]
 View = dict[str, Any]
+#: a game's state and view types: TypedDicts (plain JSON at run time) that mypy checks each game's code against;
+#: code that serves every game (the host, the conformance suite) sees ``Game[Any, Any]``
+S = TypeVar("S")
+V = TypeVar("V")
+T = TypeVar("T")
 
 
 class RulesError(Exception):
@@ -95,13 +100,23 @@ class Option:
         return value
 
 
+@dataclass(frozen=True)
+class RoundStatus:
+    """Where a game that counts rounds stands, for the host's one status message per round."""
+
+    round: int
+    period: str | int
+    #: the card that rules this round (PRINCIPES' History card), named for players
+    card: str | None = None
+
+
 @dataclass
-class Applied:
-    state: State
+class Applied(Generic[S]):
+    state: S
     events: list[Event] = field(default_factory=list)
 
 
-class Game(ABC):
+class Game(ABC, Generic[S, V]):
     """Base class of a game's rules. Subclasses fill in the class attributes and the abstract methods."""
 
     key: str = ""
@@ -115,6 +130,8 @@ class Game(ABC):
     hidden_information: bool = False
     #: players may end the game as a draw when all of them agree (/game draw)
     draw_by_agreement: bool = True
+    #: some decisions are card windows (``Decision.timing == "window"``), timed by the lobby's ``window`` option
+    has_windows: bool = False
     #: False while only part of a game exists (data and setup, say): it can be rendered, not played
     playable: bool = True
     #: shown by ``/rules``: how this implementation settles what the rule text leaves open
@@ -143,55 +160,61 @@ class Game(ABC):
             raise OptionError(f"{self.title} is played by {span} players, not {num_players}.")
 
     @abstractmethod
-    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State: ...
+    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> S: ...
 
     # ---- play ---------------------------------------------------------------------------------------------
     @abstractmethod
-    def pending(self, state: State) -> dict[int, Decision]: ...
+    def pending(self, state: S) -> dict[int, Decision]: ...
 
     @abstractmethod
-    def legal_actions(self, state: State, seat: int) -> list[str]:
+    def legal_actions(self, state: S, seat: int) -> list[str]:
         """Every action the seat may take now, answers to its decision and free actions alike."""
         ...
 
-    def is_free(self, state: State, seat: int, action: str) -> bool:
+    def is_free(self, state: S, seat: int, action: str) -> bool:
         """True for an action that answers no decision (PRINCIPES' gifts); it never invalidates a prompt."""
         return False
 
     @abstractmethod
-    def apply(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
+    def apply(self, state: S, seat: int, action: str, rng: Rng) -> Applied[S]:
         """Return the new state; never mutate ``state``. Raise ``IllegalAction`` when not allowed."""
         ...
 
     @abstractmethod
-    def outcome(self, state: State) -> Outcome: ...
+    def outcome(self, state: S) -> Outcome: ...
 
-    def view(self, state: State, seat: int | None) -> View:
-        """What ``seat`` may know (``None``: the public). The default suits perfect-information games."""
-        return self.copy_state(state)
+    def view(self, state: S, seat: int | None) -> V:
+        """What ``seat`` may know (``None``: the public). The default suits perfect-information games, whose view
+        is the whole state (their ``V`` is their ``S``)."""
+        return cast(V, self.copy_state(state))
 
-    def secrets(self, state: State, seat: int) -> list[str]:
+    def secrets(self, state: S, seat: int) -> list[str]:
         """Distinctive strings only ``seat`` may see now; no other view may contain them (conformance)."""
         return []
 
     # ---- notation -----------------------------------------------------------------------------------------
-    def parse(self, state: State, seat: int, text: str) -> str:
+    def parse(self, state: S, seat: int, text: str) -> str:
         """Canonical notation for what a player typed. The default folds case and spaces."""
         canonical = " ".join(text.strip().lower().split())
         if not canonical:
             raise InvalidAction("Type a move, for example one of those /move suggests.")
         return canonical
 
-    def describe(self, state: State, action: str) -> str:
+    def describe(self, state: S, action: str) -> str:
         """A longer label for buttons and the log; defaults to the notation itself."""
         return action
 
+    def round_status(self, state: S) -> RoundStatus | None:
+        """The round and its period (and card) for a game played in rounds, which the host keeps in one status
+        message per round; None (the default) for a game without rounds."""
+        return None
+
     # ---- time, undo, AI -----------------------------------------------------------------------------------
-    def on_deadline(self, state: State, seat: int) -> str | None:
+    def on_deadline(self, state: S, seat: int) -> str | None:
         """The action taken for ``seat`` when its decision expires, or None (the others may claim)."""
         return None
 
-    def auto_pass(self, state: State, seat: int) -> str | None:
+    def auto_pass(self, state: S, seat: int) -> str | None:
         """The only answer the seat has (typically "pass" in a card window with no playable card), or None.
 
         The host gives it after a short random delay when the player's auto-pass preference is on, so that
@@ -199,37 +222,35 @@ class Game(ABC):
         """
         return None
 
-    def can_undo(self, state_before: State, seat: int, action: str) -> bool:
+    def can_undo(self, state_before: S, seat: int, action: str) -> bool:
         """Whether ``seat`` may take ``action`` back (the host also requires no chance and nobody since)."""
         return False
 
-    def choose_action(
-        self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
-    ) -> str:
+    def choose_action(self, view: V, seat: int, legal: Sequence[str], level: str, rng: random.Random) -> str:
         """An AI decision from the seat's view and its legal actions only. Level ``random`` is built in."""
         return rng.choice(list(legal))
 
     # ---- storage ------------------------------------------------------------------------------------------
-    def upgrade(self, state: State, from_version: int) -> State:
+    def upgrade(self, state: S, from_version: int) -> S:
         """Bring a stored state of an older ``rules_version`` up to date."""
         if from_version != self.rules_version:
             raise RulesError(f"{self.title} cannot load a game saved by rules version {from_version}.")
         return state
 
     @staticmethod
-    def copy_state(state: State) -> State:
-        # pickle is ~5x faster than copy.deepcopy on plain data (notes/performance.md)
-        copied: State = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    def copy_state(state: T) -> T:
+        # pickle is ~5x faster than copy.deepcopy on plain data (docs/notes/performance.md)
+        copied: T = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
         return copied
 
     # ---- helpers for subclasses ---------------------------------------------------------------------------
-    def require_pending(self, state: State, seat: int, action: str) -> Decision:
+    def require_pending(self, state: S, seat: int, action: str) -> Decision:
         decision = self.pending(state).get(seat)
         if decision is None and not self.is_free(state, seat, action):
             raise IllegalAction("It is not your turn.")
         return decision  # type: ignore[return-value]
 
-    def require_legal(self, state: State, seat: int, action: str) -> None:
+    def require_legal(self, state: S, seat: int, action: str) -> None:
         self.require_pending(state, seat, action)
         if action not in self.legal_actions(state, seat):
             raise IllegalAction(f"{action!r} is not a legal move now.")

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 from .core import Event, Game, State
 from .rng import ReplayRng, Rng, Seed
@@ -77,18 +78,62 @@ def play(
     return playout
 
 
+class Recorded(Protocol):
+    """An applied action as some log keeps it (a ``Record``, a stored event): who, what, the chance it drew.
+    A seat of None is the setup's or the host's, applied as seat 0."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def action(self) -> str: ...
+
+    @property
+    def draws(self) -> Sequence[int]: ...
+
+
+RecordT = TypeVar("RecordT", bound=Recorded)
+
+
+def replay_from(game: Game, state: State, records: Iterable[Recorded]) -> State:
+    """Apply recorded actions to ``state`` in order, each with the chance results it recorded.
+
+    >>> from rules.engine import get_game
+    >>> game = get_game("babylone")
+    >>> playout = play(game, 2, seed=3, stop_after=4)
+    >>> start = game.setup(2, {}, ReplayRng(playout.setup_draws))
+    >>> replay_from(game, start, playout.records) == playout.state
+    True
+    """
+    for record in records:
+        state = game.apply(state, record.seat or 0, record.action, ReplayRng(list(record.draws))).state
+    return state
+
+
+def replay_steps(
+    game: Game, state: State, records: Iterable[RecordT]
+) -> Iterator[tuple[RecordT, State, State]]:
+    """Each recorded action in order with the state before and after it (for replays that look at each step)."""
+    for record in records:
+        after = game.apply(state, record.seat or 0, record.action, ReplayRng(list(record.draws))).state
+        yield record, state, after
+        state = after
+
+
+def setup_state(game: Game, num_players: int, options: Mapping[str, str], setup: Recorded) -> State:
+    """The state a recorded setup (the log's first entry) made."""
+    return game.setup(num_players, options, ReplayRng(list(setup.draws)))
+
+
 def replay(
     game: Game,
     num_players: int,
     options: Mapping[str, str],
     setup_draws: Iterable[int],
-    records: Iterable[Record],
+    records: Iterable[Recorded],
 ) -> State:
     """Rebuild a state from the recorded log alone (no seed needed: chance comes from the records)."""
-    state = game.setup(num_players, options, ReplayRng(list(setup_draws)))
-    for record in records:
-        state = game.apply(state, record.seat, record.action, ReplayRng(record.draws)).state
-    return state
+    return replay_from(game, game.setup(num_players, options, ReplayRng(list(setup_draws))), records)
 
 
 def perft(game: Game, state: State, depth: int) -> int:

@@ -1,7 +1,15 @@
 """The registry of games: one key per game, the same in commands, the CLI and storage.
 
-Each game lives in its own package ``rules/<package>`` exposing ``GAME``, an instance of
-:class:`rules.engine.Game`. A game whose package is not present yet is simply not available.
+A game registers once, here: one line ``key: package``. Everything else is found by that package's name:
+
+- ``rules/<package>/`` exposes ``GAME``, an instance of :class:`rules.engine.Game` (the rules, the AI levels,
+  the round-status hook ``Game.round_status``);
+- ``render/<package>.py`` draws its views (``render(view)``, optionally ``render_region``); the conformance
+  suite fails for a registered game without one;
+- ``bot/discord/forms/<package>.py``, optional, holds a guided form ``FORM`` for the decisions a flat list of
+  choices serves badly.
+
+A game whose rules package is not present is simply not available.
 """
 
 from __future__ import annotations
@@ -11,14 +19,20 @@ from functools import cache
 
 from .core import Game, OptionError
 
-#: game key -> module holding ``GAME``. The order is the order menus show.
-GAME_MODULES: dict[str, str] = {
-    "principes": "rules.principes",
-    "the-prince": "rules.the_prince",
-    "game-of-princes": "rules.game_of_princes",
-    "pharaoh": "rules.pharaoh",
-    "babylone": "rules.babylone",
+#: game key -> package name (``rules/<package>``, ``render/<package>.py``, ...). The order is the order menus
+#: show. Adding a game is one line here.
+GAMES: dict[str, str] = {
+    "principes": "principes",
+    "the-prince": "the_prince",
+    "game-of-princes": "game_of_princes",
+    "pharaoh": "pharaoh",
+    "babylone": "babylone",
 }
+
+
+def package_of(key: str) -> str | None:
+    """The package name a built-in game's parts live under (None for a game registered at run time)."""
+    return GAMES.get(key)
 
 
 #: games registered at run time (test-only games, plugins); they come after the built-in ones
@@ -37,15 +51,15 @@ def unregister(key: str) -> None:
 def _load(key: str) -> Game | None:
     if key in _REGISTERED:
         return _REGISTERED[key]
-    return _load_builtin(key) if key in GAME_MODULES else None
+    return _load_builtin(key) if key in GAMES else None
 
 
 @cache
 def _load_builtin(key: str) -> Game | None:
     try:
-        module = importlib.import_module(GAME_MODULES[key])
+        module = importlib.import_module(f"rules.{GAMES[key]}")
     except ModuleNotFoundError as error:
-        if error.name == GAME_MODULES[key]:
+        if error.name == f"rules.{GAMES[key]}":
             return None
         raise
     game = getattr(module, "GAME", None)
@@ -54,7 +68,7 @@ def _load_builtin(key: str) -> Game | None:
 
 def available_games(include_unplayable: bool = False) -> list[str]:
     """Keys of the games that can be played (or, with the flag, at least set up and drawn), in menu order."""
-    games = ((key, _load(key)) for key in [*GAME_MODULES, *_REGISTERED])
+    games = ((key, _load(key)) for key in [*GAMES, *_REGISTERED])
     return [key for key, game in games if game is not None and (game.playable or include_unplayable)]
 
 

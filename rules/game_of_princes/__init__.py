@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
 
 from rules.engine import (
     Applied,
@@ -31,9 +32,9 @@ from rules.engine import (
     Option,
     Outcome,
     Rng,
-    State,
-    View,
+    seat_ref,
 )
+from rules.engine.thinking import split_level
 
 from .ai import LEVELS, choose_move
 from .board import (
@@ -90,12 +91,44 @@ original grid is 1-5 by 1-5 with Red's row 1 and Blue's row 5; cells beyond it a
 or 6, 7, ...), and the image labels the columns and rows around the carpets. The letter is optional.
 - No default on a deadline: the opponent may claim the game, wait, or hand the seat to the AI.
 - Undo: your own last move, before your opponent moves.
-- AI levels: `hard` (selective 3-ply search: its move, your winning replies, its next move), `medium` \
-(alpha-beta over 2 plies), `easy` (1 ply, now and then a random move).
+- AI levels: `hard` (the default: alpha-beta deepened move by move over a fixed 2,000 positions, 3 to 4 plies), \
+`expert` (the same search for up to a second per move, 4 to 5 plies; `/game ai expert:3s` lets it think up to \
+3 s; against `hard` it has drawn every measured game), `medium` (alpha-beta over 2 plies), `easy` (1 ply, now and then a random move). The searching levels \
+count a draw as slightly worse than an even position: ahead, they play on rather than repeat.
 """
 
 
-class GameOfPrinces(Game):
+#: the last move, for the image's arrow: the cells moved from and to as [x, y] (None for a pass)
+LastMove = TypedDict(
+    "LastMove", {"seat": int, "action": str, "from": list[int] | None, "to": list[int] | None}
+)
+
+
+class Result(TypedDict):
+    winner: int | None
+    reason: str
+
+
+class GameOfPrincesState(TypedDict):
+    """The whole game; Game of Princes hides nothing, so it is also every seat's view."""
+
+    to_move: int
+    confined: bool
+    long_jump: bool
+    #: moves played (the 200-move draw counts them) and passes in a row
+    moves: int
+    passes: int
+    last_move: LastMove | None
+    #: position digest -> how often it occurred (threefold repetition)
+    seen: dict[str, int]
+    result: Result | None
+    #: the position as sorted JSON lists: [x, y, colour], [x, y, seat], [x, y] per seat
+    carpets: list[list[Any]]
+    servitors: list[list[int]]
+    princes: list[list[int]]
+
+
+class GameOfPrinces(Game[GameOfPrincesState, GameOfPrincesState]):
     key = "game-of-princes"
     title = "Game of Princes"
     min_players = 2
@@ -114,11 +147,14 @@ class GameOfPrinces(Game):
     rules_notes = RULES_NOTES
 
     # ---- setup --------------------------------------------------------------------------------------------
-    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
+    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> GameOfPrincesState:
         self.check_players(num_players)
         opts = self.resolve_options(options)
         first = COLOURS.index(opts["first"])
-        state: State = {
+        state: GameOfPrincesState = {
+            "carpets": [],
+            "servitors": [],
+            "princes": [],
             "to_move": first,
             "confined": opts["confined"] == "yes",
             "long_jump": opts["long-jump"] == "yes",
@@ -133,20 +169,20 @@ class GameOfPrinces(Game):
         return state
 
     # ---- queries ------------------------------------------------------------------------------------------
-    def pending(self, state: State) -> dict[int, Decision]:
+    def pending(self, state: GameOfPrincesState) -> dict[int, Decision]:
         if state["result"] is not None:
             return {}
         seat = state["to_move"]
-        prompt = f"{SEAT_NAMES[seat]}: move a carpet, a servitor or your Prince."
+        prompt = f"You play {SEAT_NAMES[seat]}: move a carpet, a servitor or your Prince."
         return {seat: Decision(f"m{state['moves']}", "move", prompt)}
 
-    def legal_actions(self, state: State, seat: int) -> list[str]:
+    def legal_actions(self, state: GameOfPrincesState, seat: int) -> list[str]:
         if seat not in self.pending(state):
             return []
         moves = board_of(state).moves(seat, state["confined"], state["long_jump"])
         return [format_move(move) for move in moves] or [PASS]
 
-    def outcome(self, state: State) -> Outcome:
+    def outcome(self, state: GameOfPrincesState) -> Outcome:
         result = state["result"]
         if result is None:
             return Outcome()
@@ -155,7 +191,7 @@ class GameOfPrinces(Game):
         return Outcome(True, (result["winner"],), reason=result["reason"])
 
     # ---- notation -----------------------------------------------------------------------------------------
-    def parse(self, state: State, seat: int, text: str) -> str:
+    def parse(self, state: GameOfPrincesState, seat: int, text: str) -> str:
         cleaned = " ".join(text.strip().lower().split())
         if cleaned == PASS:
             return PASS
@@ -171,7 +207,7 @@ class GameOfPrinces(Game):
         legal = set(self.legal_actions(state, seat))
         return next((action for action in candidates if action in legal), candidates[0])
 
-    def describe(self, state: State, action: str) -> str:
+    def describe(self, state: GameOfPrincesState, action: str) -> str:
         if action == PASS:
             return "pass (no legal move)"
         move = _decode(action)
@@ -179,14 +215,16 @@ class GameOfPrinces(Game):
         board = board_of(state)
         if letter == CARPET:
             colour = board.carpets.get(source, "")
-            owner = f"{colour} " if colour else ""
+            owner = f"{SEAT_NAMES[COLOURS.index(colour)] if colour in COLOURS else colour} " if colour else ""
         else:
             seat = board.servitors.get(source) if letter == SERVITOR else board.prince_at(source)
             owner = f"{SEAT_NAMES[seat]} " if seat is not None else ""
         return f"{owner}{PIECE_NAMES[letter]} {format_cell(source)} to {format_cell(target)}"
 
     # ---- apply --------------------------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
+    def apply(
+        self, state: GameOfPrincesState, seat: int, action: str, rng: Rng
+    ) -> Applied[GameOfPrincesState]:
         if seat not in self.pending(state):
             raise IllegalAction("It is not your turn.")
         board = board_of(state)
@@ -206,49 +244,49 @@ class GameOfPrinces(Game):
         store_board(new, board)
         new["passes"] = 0
         new["last_move"] = {"seat": seat, "action": action, "from": list(move[1]), "to": list(move[2])}
-        events = [Event("move", f"{SEAT_NAMES[seat]} moves {description}.")]
+        events = [Event("move", f"{seat_ref(seat)} moves {description}.")]
         events += self._judge(new, board, seat)
         return Applied(new, events)
 
-    def _after_pass(self, state: State, board: Board, seat: int) -> list[Event]:
+    def _after_pass(self, state: GameOfPrincesState, board: Board, seat: int) -> list[Event]:
         state["passes"] += 1
         state["last_move"] = {"seat": seat, "action": PASS, "from": None, "to": None}
-        events = [Event("pass", f"{SEAT_NAMES[seat]} has no legal move and passes.")]
+        events = [Event("pass", f"{seat_ref(seat)} ({SEAT_NAMES[seat]}) has no legal move and passes.")]
         if state["passes"] >= 2:
-            return events + [_finish(state, None, "Neither player can move: draw.")]
+            return events + [_finish(state, None, "Neither player can move.")]
         return events + self._judge(state, board, seat)
 
     @staticmethod
-    def _judge(state: State, board: Board, mover: int) -> list[Event]:
+    def _judge(state: GameOfPrincesState, board: Board, mover: int) -> list[Event]:
         """Win first, then the draws by repetition and by the move limit."""
         if board.has_won(mover):
             where = format_cell(board.princes[mover])
-            reason = f"{SEAT_NAMES[mover]}'s Prince reaches {SEAT_NAMES[1 - mover]}'s carpet at {where}."
+            reason = f"{seat_ref(mover)}'s Prince reaches a {SEAT_NAMES[1 - mover]} carpet at {where}."
             return [_finish(state, mover, reason)]
         if _count_position(state, board) >= REPETITIONS_FOR_DRAW:
-            return [_finish(state, None, "The same position occurred for the third time: draw.")]
+            return [_finish(state, None, "The same position occurred for the third time.")]
         if state["moves"] >= MOVE_LIMIT:
-            return [_finish(state, None, f"{MOVE_LIMIT} moves without a winner: draw.")]
+            return [_finish(state, None, f"{MOVE_LIMIT} moves without a winner.")]
         return []
 
     # ---- undo, AI -----------------------------------------------------------------------------------------
-    def can_undo(self, state_before: State, seat: int, action: str) -> bool:
+    def can_undo(self, state_before: GameOfPrincesState, seat: int, action: str) -> bool:
         return action != PASS
 
     def choose_action(
-        self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
+        self, view: GameOfPrincesState, seat: int, legal: Sequence[str], level: str, rng: random.Random
     ) -> str:
-        if level not in LEVELS or list(legal) == [PASS]:
+        if split_level(level)[0] not in LEVELS or list(legal) == [PASS]:
             return rng.choice(list(legal))
         move = choose_move(
-            board_of(view), seat, view["confined"], view["long_jump"], level, rng, view["seen"]
+            board_of(view), seat, view["confined"], view["long_jump"], level, rng, view["seen"], view["moves"]
         )
         action = format_move(move)
         return action if action in legal else rng.choice(list(legal))
 
 
 # ---- state <-> board ----------------------------------------------------------------------------------------
-def board_of(state: State | View) -> Board:
+def board_of(state: GameOfPrincesState) -> Board:
     """The position held by a state (or a view: this game hides nothing) as a :class:`Board`."""
     return Board(
         carpets={(x, y): colour for x, y, colour in state["carpets"]},
@@ -257,14 +295,14 @@ def board_of(state: State | View) -> Board:
     )
 
 
-def store_board(state: State, board: Board) -> None:
+def store_board(state: GameOfPrincesState, board: Board) -> None:
     """Write the position into the state as sorted JSON lists (so equal positions give equal states)."""
     state["carpets"] = [[x, y, colour] for (x, y), colour in sorted(board.carpets.items())]
     state["servitors"] = [[x, y, seat] for (x, y), seat in sorted(board.servitors.items())]
     state["princes"] = [[x, y] for x, y in board.princes]
 
 
-def _count_position(state: State, board: Board) -> int:
+def _count_position(state: GameOfPrincesState, board: Board) -> int:
     """Count this position (with the player to move) and return how often it has occurred.
 
     A short digest keeps the state small: a game of 200 moves stores at most 201 of them.
@@ -275,13 +313,13 @@ def _count_position(state: State, board: Board) -> int:
     return seen[digest]
 
 
-def _finish(state: State, winner: int | None, reason: str) -> Event:
+def _finish(state: GameOfPrincesState, winner: int | None, reason: str) -> Event:
     state["result"] = {"winner": winner, "reason": reason}
     return Event("win" if winner is not None else "draw", reason)
 
 
 # ---- notation -----------------------------------------------------------------------------------------------
-def _read_move(pattern: re.Pattern[str], text: str, state: State) -> str | None:
+def _read_move(pattern: re.Pattern[str], text: str, state: GameOfPrincesState) -> str | None:
     match = pattern.match(text)
     if not match:
         return None

@@ -6,10 +6,12 @@ brought onto it. The score is the opponent's cost (capped: a distant opponent is
 minus one's own, plus a little for servitors standing on or next to the opponent's free carpets, and less
 still for servitors drawing near the opponent's carpets (so they stand ready while every route is blocked).
 
-Levels: ``hard`` is a selective three-ply search (own move; the opponent's reply, searched for immediate
-wins only; own second move on the most promising first moves), ``medium`` a full-width two-ply alpha-beta,
-``easy`` one ply with occasional random moves. Each decision may evaluate at most ``EVALUATION_BUDGET``
-positions: the work is counted rather than timed, so the same position and rng give the same move on any machine.
+Levels: ``expert`` and ``hard`` search with iterative-deepening alpha-beta (``search.py``) over
+:func:`balanced_evaluate`, ``expert`` within a second, ``hard`` within ``SEARCH_BUDGETS["hard"]`` positions;
+``medium`` is a full-width two-ply alpha-beta over :func:`evaluate`, ``easy`` one ply with occasional random
+moves. Budgets count work (positions visited, positions evaluated) rather than time, so the same position and
+rng give the same move on any machine; only ``expert``'s wall-time cap (which a loaded machine may reach) can
+cut a search shorter.
 """
 
 from __future__ import annotations
@@ -18,17 +20,21 @@ import heapq
 import random
 from functools import lru_cache
 
+from rules.engine.thinking import DEFAULT_SECONDS, Budget, split_level
+
 from .board import COLOURS, KING_STEPS, NEUTRAL, PRINCE, Board, Cell, Move
 
-LEVELS: tuple[str, ...] = ("hard", "medium", "easy")
+#: the first is the default: ``hard``, because ``expert`` has not shown itself stronger (``python -m bench ai``:
+#: against ``hard`` every game went to the 200-move draw); the others strongest first
+LEVELS: tuple[str, ...] = ("hard", "expert", "medium", "easy")
+#: the searching levels' budgets, in positions visited: ``hard`` a fixed count (about a quarter of a second
+#: here, depth 3 to 4), ``expert`` up to a second of wall time (depth 4 to 5; the count caps it on a fast machine)
+SEARCH_BUDGETS = {"hard": Budget(2_000, None), "expert": Budget(20_000, DEFAULT_SECONDS)}
 DEPTHS = {"medium": 2, "easy": 1}
-#: hard: how many first moves get a second own move searched, and what waiting a move for a gain costs
-PLAN_BEAM = 12
-FOLLOW_UP_DISCOUNT = 10
 #: share of ``easy`` decisions taken at random (so beginners can beat it)
 EASY_BLUNDER_RATE = 0.25
-#: positions a decision may evaluate (the work budget, counted, not timed, so a decision depends on its rng
-#: alone): past it the search stops deepening, or stops planning second moves, and keeps its best move so far
+#: positions a ``medium`` or ``easy`` decision may evaluate (counted, not timed, so a decision depends on its rng
+#: alone): past it the search stops deepening and keeps its best move so far
 EVALUATION_BUDGET = 2_500
 
 WIN = 100_000
@@ -36,6 +42,10 @@ WIN = 100_000
 ROUTE_WEIGHT = 100
 #: an opponent's route longer than this is no threat worth spending moves on
 THREAT_HORIZON = 5
+#: routes dearer than this count as this (for :func:`balanced_evaluate`: beyond it a route is a long way off)
+ROUTE_LIMIT = 20
+#: the move in hand of the side to move, in score (half a move of route)
+TEMPO = ROUTE_WEIGHT // 2
 #: per point of :func:`pressure`: a tie-breaker while the routes are blocked
 PRESSURE_WEIGHT = 20
 #: per step of :func:`approach`: the smallest tie-breaker
@@ -267,6 +277,30 @@ def evaluate(board: Board, seat: int, confined: bool) -> int:
     return ROUTE_WEIGHT * routes + PRESSURE_WEIGHT * hold + APPROACH_WEIGHT * near
 
 
+def balanced_evaluate(board: Board, seat: int, confined: bool) -> int:
+    """Score of the position for ``seat``, the side to move, such that the other side scores it as its negation
+    (less the move in hand): what a search deeper than two plies needs.
+
+    :func:`evaluate` caps only the opponent's route, so it scores a position from either side as bad when both
+    routes are long: a search that ends its lines on the opponent's move then plays pure defence, one that
+    ends them on its own move pure attack, and a search deepening ply by ply flips between the two. Here both
+    routes count alike, a move of a short route more than a move of a long one (near the goal a move decides
+    more), and the side to move has its move in hand.
+    """
+    routes = _route_value(route_cost(board, 1 - seat, confined, ROUTE_LIMIT)) - _route_value(
+        route_cost(board, seat, confined, ROUTE_LIMIT)
+    )
+    hold = pressure(board, seat) - pressure(board, 1 - seat)
+    near = approach(board, seat) - approach(board, 1 - seat)
+    return ROUTE_WEIGHT // 2 * routes + PRESSURE_WEIGHT * hold + APPROACH_WEIGHT * near + TEMPO
+
+
+def _route_value(cost: int) -> int:
+    """A route's cost in half-moves: two per move up to the threat horizon, one per move beyond it (every
+    move of progress counts, a move near the goal twice)."""
+    return 2 * cost if cost <= THREAT_HORIZON else THREAT_HORIZON + cost
+
+
 class Search:
     """One decision's alpha-beta search (negamax form: every score is for the side to move)."""
 
@@ -340,73 +374,6 @@ class Search:
                     break
         return best
 
-    # ---- the hard level: a selective three-ply search ------------------------------------------------------
-    def plan_root(self, seat: int, moves: list[Move], seen: dict[str, int]) -> tuple[Move, int]:
-        """Own move, the opponent's reply restricted to a win (else he is assumed to pass), own second move.
-
-        Full width on the first ply; the ``PLAN_BEAM`` best first moves get the second ply. That sees the
-        two-move plans (bring a carpet, then a servitor onto it) a one-ply search misses, at a fraction of the
-        cost of a full three-ply search; the reply ply still sees every immediate win of the opponent.
-        """
-        scored: list[tuple[int, int, Move]] = []
-        for order, move in enumerate(moves):
-            first = self._first_ply(seat, move, seen)
-            if first >= WIN:
-                return move, first
-            scored.append((first, -order, move))
-        scored.sort(reverse=True)
-        best_score, _, best_move = scored[0]
-        for first, _, move in scored[:PLAN_BEAM]:
-            if self.exhausted():
-                break  # a position with very many moves: the best move so far stands
-            if first <= -WIN or self._repeats_after(seat, move, seen):
-                continue
-            self.board.play(seat, move)
-            try:
-                follow = self._best_follow_up(seat)
-            finally:
-                self.board.unplay(seat, move)
-            score = max(first, follow - FOLLOW_UP_DISCOUNT)
-            if score > best_score:
-                best_move, best_score = move, score
-        return best_move, best_score
-
-    def _first_ply(self, seat: int, move: Move, seen: dict[str, int]) -> int:
-        repeats = self._repeats_after(seat, move, seen)
-        if repeats >= 2:
-            return 0
-        self.board.play(seat, move)
-        try:
-            if move[0] == PRINCE and self.board.has_won(seat):
-                return WIN
-            if self._can_win_now(1 - seat):
-                return -WIN
-            return self.evaluate(seat) - REPEAT_PENALTY * repeats
-        finally:
-            self.board.unplay(seat, move)
-
-    def _can_win_now(self, seat: int) -> bool:
-        for move in self.board.prince_moves(seat, self.long_jump):
-            self.board.play(seat, move)
-            won = self.board.has_won(seat)
-            self.board.unplay(seat, move)
-            if won:
-                return True
-        return False
-
-    def _best_follow_up(self, seat: int) -> int:
-        best = -WIN
-        for move in self.moves(seat):
-            self.board.play(seat, move)
-            try:
-                if move[0] == PRINCE and self.board.has_won(seat):
-                    return WIN
-                if not self._can_win_now(1 - seat):
-                    best = max(best, self.evaluate(seat))
-            finally:
-                self.board.unplay(seat, move)
-        return best
-
 
 def choose_move(
     board: Board,
@@ -416,24 +383,32 @@ def choose_move(
     level: str,
     rng: random.Random,
     seen: dict[str, int] | None = None,
+    moves_played: int = 0,
+    budget: Budget | None = None,
 ) -> Move:
     """The move the AI of ``level`` plays for ``seat``; the board must have a legal move for it.
 
-    ``seen`` counts the positions so far by digest (the game's repetition record), so the AI can steer clear
-    of repeating itself.
+    ``seen`` counts the positions so far by digest (the game's repetition record) and ``moves_played`` the
+    moves so far, so the AI can steer clear of repeating itself and see the move limit coming. ``level`` may
+    name a time cap (``expert:3s``); ``budget`` replaces the level's own (tests pass one without a clock).
     """
+    name = split_level(level)[0]
     moves = board.moves(seat, confined, long_jump)
     rng.shuffle(moves)  # equal scores are broken at random: varied games, no fixed loops
-    if level == "easy" and rng.random() < EASY_BLUNDER_RATE:
+    if name == "easy" and rng.random() < EASY_BLUNDER_RATE:
         return moves[0]
     moves.sort(key=lambda move: "PSC".index(move[0]))  # Princes first: wins are found at once
-    search = Search(board.copy(), confined, long_jump, EVALUATION_BUDGET)
-    if level == "hard":
-        return search.plan_root(seat, moves, seen or {})[0]
+    if name in SEARCH_BUDGETS:
+        from .search import AlphaBeta  # the search module builds on this one's evaluation
+
+        watch = (budget or SEARCH_BUDGETS[name].for_level(level)).stopwatch()
+        search = AlphaBeta(board.copy(), confined, long_jump, dict(seen or {}), moves_played, watch)
+        return search.choose(seat, moves).move
+    search_ = Search(board.copy(), confined, long_jump, EVALUATION_BUDGET)
     chosen = moves[0]
-    for depth in range(1, DEPTHS[level] + 1):
+    for depth in range(1, DEPTHS[name] + 1):
         try:
-            chosen, score = search.root(seat, moves, depth, seen or {})
+            chosen, score = search_.root(seat, moves, depth, seen or {})
         except _Timeout:
             break
         if score >= WIN:

@@ -13,7 +13,9 @@ enemy piece as out of reach for one turn.
 Level ``expectimax`` then searches the best placements one ply deeper: a chance node over the next player's
 roll, each roll answered by that player's own full-turn search (an exact win if one is reachable, otherwise
 the placement with the best outlook for them), scored by our outlook afterwards. Level ``greedy`` stops at the
-static outlook.
+static outlook. Level ``expert`` (two players; with more it plays as ``expectimax``) looks two turns deep
+within its budget (:class:`Expert`): every placement of ours, every roll of the next player answered by the
+worst for us of their best placements, then our next roll searched exactly for a win.
 
 Positions here are flat tuples: entry ``3 * seat + piece`` is the cell index of that piece, -1 in reserve.
 """
@@ -24,6 +26,8 @@ import random
 from collections.abc import Sequence
 from itertools import product
 from typing import Any
+
+from rules.engine.thinking import DEFAULT_SECONDS, Budget, Stopwatch, split_level
 
 from .board import (
     CELLS,
@@ -199,6 +203,49 @@ def explore(
     return first, False
 
 
+def cheapest_win(
+    context: Context, start: Position, points: int, seat: int, cap: int
+) -> tuple[int | None, int]:
+    """The fewest points (at most ``points``) with which ``seat`` reaches a goal line this turn (None: no roll
+    up to ``points`` does), and the placements visited. More points never reach less (a turn may stop at any
+    step), so one search with the largest roll answers every roll."""
+    base = 3 * seat
+    entry_targets = tuple((cell, 1) for cell in context.entry_cells[seat])
+    best_left: dict[Position, int] = {start: points}
+    stack = [start]
+    cheapest: int | None = None
+    while stack:
+        node = stack.pop()
+        budget = best_left[node]
+        holders = {cell: index for index, cell in enumerate(node) if cell >= 0}
+        for piece in range(3):
+            pips = piece + 1
+            if pips > budget:
+                break
+            cell = node[base + piece]
+            for target, multiplier in entry_targets if cell < 0 else NEIGHBOURS[cell]:
+                rest = budget - pips * multiplier
+                if rest < 0:
+                    continue
+                holder = holders.get(target)
+                if holder is not None and (holder // 3 == seat or holder % 3 > piece):
+                    continue
+                child_list = list(node)
+                child_list[base + piece] = target
+                if holder is not None:
+                    child_list[holder] = -1
+                child = tuple(child_list)
+                if best_left.get(child, -1) >= rest:
+                    continue
+                best_left[child] = rest
+                if context.is_win(child, seat):
+                    cost = points - rest
+                    cheapest = cost if cheapest is None else min(cheapest, cost)
+                elif len(best_left) < cap:
+                    stack.append(child)
+    return cheapest, len(best_left)
+
+
 def reply_value(context: Context, position: Position, me: int, budget: int) -> float | None:
     """Chance node over the next player's roll; each roll answered by their best turn; our outlook after.
 
@@ -218,10 +265,21 @@ def reply_value(context: Context, position: Position, me: int, budget: int) -> f
     return None if context.scored > budget else total
 
 
-def decide(view: dict[str, Any], seat: int, legal: Sequence[str], level: str, rng: random.Random) -> str:
-    """The first step of the best way to spend this turn's points (``end`` when stopping now is best)."""
+def decide(
+    view: dict[str, Any],
+    seat: int,
+    legal: Sequence[str],
+    level: str,
+    rng: random.Random,
+    budget: Budget | None = None,
+) -> str:
+    """The first step of the best way to spend this turn's points (``end`` when stopping now is best).
+
+    ``level`` may name the expert's time cap (``expert:3s``); ``budget`` replaces the expert's own (tests pass
+    one without a clock)."""
     if len(legal) == 1:
         return legal[0]
+    name = split_level(level)[0]
     context = Context(view)
     placements, won = explore(context, to_position(view), view["left"], seat)
     if won:
@@ -230,7 +288,10 @@ def decide(view: dict[str, Any], seat: int, legal: Sequence[str], level: str, rn
         ((context.outlook(position, seat, seat), rng.random(), position) for position in placements),
         reverse=True,
     )
-    if level == "expectimax":
+    if name == "expert" and context.players == 2:
+        watch = (budget or EXPERT_BUDGET.for_level(level)).stopwatch()
+        ranked = _expert_ranking(context, ranked, seat, watch)
+    elif name in ("expert", "expectimax"):
         ranked = _deepen(context, ranked, seat)
     return _checked(placements[ranked[0][2]], legal)
 
@@ -259,3 +320,77 @@ def _checked(step: str | None, legal: Sequence[str]) -> str:
     if action not in legal:
         raise AssertionError(f"the Pharaoh AI chose {action!r}, which the rules do not allow here")
     return action
+
+
+# ---- expert: two turns deep, within a budget ----------------------------------------------------------------------
+#: expert: how many of the opponent's best placements (by their outlook) are answered by our next roll
+EXPERT_REPLIES = 3
+#: the expert's budget: placements visited by its turn searches (each explored or scored placement counts one)
+EXPERT_BUDGET = Budget(400_000, DEFAULT_SECONDS)
+#: a reply search (one roll of the next player) inside the expert's look-ahead expands at most this many
+EXPERT_NODE_CAP = 3_000
+
+
+class Expert:
+    """Expectimax two turns deep: our placement, the next player's roll and best answers, our next roll.
+
+    Our candidate placements are searched best first (by the static outlook) until the budget is spent. For
+    each, every roll of the next player is answered by their whole-turn search: a win they can reach ends it;
+    otherwise they take the placement among their ``EXPERT_REPLIES`` best (by their own outlook) that leaves
+    us worst off. "Worst off" is measured by our next roll exactly: the share of rolls on which our own
+    whole-turn search reaches a win, and for the other rolls the static outlook. Two players only: with more
+    the look-ahead falls back to the ``expectimax`` level.
+    """
+
+    def __init__(self, context: Context, me: int, watch: Stopwatch) -> None:
+        self.context, self.me, self.watch = context, me, watch
+        self.opponent = (me + 1) % context.players
+        self.rolls = ROLLS[context.dice]
+
+    def _explore(self, position: Position, points: int, seat: int) -> tuple[dict[Position, str | None], bool]:
+        found, won = explore(self.context, position, points, seat, EXPERT_NODE_CAP)
+        if self.watch.tick(len(found)):
+            raise _Spent
+        return found, won
+
+    def value(self, position: Position) -> float:
+        """Our expected result once we end our turn in ``position`` (1 a win, -1 a loss)."""
+        total = 0.0
+        for points, probability in self.rolls:
+            replies, won = self._explore(position, points, self.opponent)
+            if won:
+                total -= probability
+                continue
+            outlook = self.context.outlook
+            best_for_them = sorted(
+                replies, key=lambda reply: outlook(reply, self.opponent, self.opponent), reverse=True
+            )[:EXPERT_REPLIES]
+            total += probability * min(self._our_roll(reply) for reply in best_for_them)
+        return total
+
+    def _our_roll(self, position: Position) -> float:
+        """Our prospects with the next roll ours: the rolls that reach a win count fully, the rest by outlook."""
+        most = self.rolls[-1][0]
+        cost, visited = cheapest_win(self.context, position, most, self.me, EXPERT_NODE_CAP)
+        if self.watch.tick(visited):
+            raise _Spent
+        win_chance = 0.0 if cost is None else chance_at_least(self.context.dice, cost)
+        rest = self.context.outlook(position, self.me, self.opponent)
+        return win_chance + (1.0 - win_chance) * max(-1.0, min(0.6, rest))
+
+
+class _Spent(Exception):
+    """The expert's budget ran out: the candidates fully valued so far decide."""
+
+
+def _expert_ranking(
+    context: Context, ranked: list[tuple[float, float, Position]], seat: int, watch: Stopwatch
+) -> list[tuple[float, float, Position]]:
+    expert = Expert(context, seat, watch)
+    valued = []
+    for _, tie_break, position in ranked:
+        try:
+            valued.append((expert.value(position), tie_break, position))
+        except _Spent:
+            break
+    return sorted(valued, reverse=True) or ranked

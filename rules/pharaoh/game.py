@@ -19,7 +19,10 @@ from rules.engine import (
     Rng,
     State,
     View,
+    plural,
+    seat_ref,
 )
+from rules.engine.thinking import split_level
 
 from . import ai
 from .board import (
@@ -82,8 +85,11 @@ RULES_NOTES = """\
 - On a deadline your turn ends (remaining points are forfeited).
 - Undo: a step that did not end your turn, before anyone else acts (a roll can never be taken back).
 - Dice come from the game's seed; every roll is written in the log with the turn it starts.
-- AI levels: `expectimax` searches its whole turn, then the next player's answer to each possible roll;
-  `greedy` searches its whole turn and weighs only the odds of the next rolls.
+- AI levels: `expectimax` (the default) searches its whole turn, then the next player's answer to each
+  possible roll; `expert` (2 players) also searches its own next roll, for up to a second per step
+  (`/game ai expert:3s` lets it think up to 3 s), and has so far measured even with `expectimax`; `greedy`
+  searches its whole turn and weighs only the odds of the next rolls. With 3 or 4 players `expert` plays as
+  `expectimax`.
 """
 
 
@@ -131,7 +137,8 @@ class Pharaoh(Game):
             "2 players: the goal line between you (b3-c3-d3) or across it (c2-c3-c4)",
         ),
     )
-    ai_levels = ("expectimax", "greedy")
+    #: the first is the default: ``expectimax``, because ``expert`` has not shown itself stronger (``bench ai``)
+    ai_levels = ("expectimax", "expert", "greedy")
     rules_notes = RULES_NOTES
 
     # ---- setup ------------------------------------------------------------------------------------------------
@@ -186,7 +193,7 @@ class Pharaoh(Game):
                 Event(
                     "roll",
                     f"Turn {state['turn']}: {self._who(state, seat)} rolls "
-                    f"{_roll_text(roll)}: {sum(roll)} movement points.",
+                    f"{_roll_text(roll)}: {plural(sum(roll), 'movement point')}.",
                 )
             )
             if self.steps(state, seat):
@@ -205,12 +212,21 @@ class Pharaoh(Game):
         if state["turn"] < state["turn_limit"]:
             return False
         state["draw"] = True
-        events.append(Event("draw", f"{state['turn_limit']} turns without a win: the game is a draw."))
+        events.append(Event("draw", Pharaoh._draw_reason(state)))
         return True
 
     @staticmethod
+    def _draw_reason(state: State) -> str:
+        return f"{state['turn_limit']} turns without a win."
+
+    @classmethod
+    def _win_reason(cls, state: State, seat: int) -> str:
+        """The winning event's words and the outcome's reason alike (the host shows a reason once)."""
+        return f"{cls._who(state, seat)} holds the goal line {'-'.join(state['win_line'])}."
+
+    @staticmethod
     def _who(state: State, seat: int) -> str:
-        return f"Seat {seat + 1} ({state['colours'][seat]})"
+        return f"{seat_ref(seat)} ({state['colours'][seat]})"
 
     # ---- queries ------------------------------------------------------------------------------------------------
     def _finished(self, state: State) -> bool:
@@ -221,7 +237,7 @@ class Pharaoh(Game):
             return {}
         seat = state["to_move"]
         prompt = (
-            f"You rolled {_roll_text(state['roll'])}: {state['left']} of {state['points']} points left. "
+            f"You rolled {_roll_text(state['roll'])}: {state['left']} of {plural(state['points'], 'point')} left. "
             f"Step a piece (`M c3`), enter one from your reserve, or `end` the turn."
         )
         return {seat: Decision(f"t{state['turn']}s{state['steps']}", "move", prompt)}
@@ -254,12 +270,9 @@ class Pharaoh(Game):
 
     def outcome(self, state: State) -> Outcome:
         if state["winner"] is not None:
-            line = "-".join(state["win_line"])
-            return Outcome(
-                True, (state["winner"],), reason=f"{self._who(state, state['winner'])} holds {line}."
-            )
+            return Outcome(True, (state["winner"],), reason=self._win_reason(state, state["winner"]))
         if state["draw"]:
-            return Outcome(True, draw=True, reason=f"{state['turn_limit']} turns without a win.")
+            return Outcome(True, draw=True, reason=self._draw_reason(state))
         return Outcome()
 
     def view(self, state: State, seat: int | None) -> View:
@@ -299,7 +312,7 @@ class Pharaoh(Game):
     def describe(self, state: State, action: str) -> str:
         seat = state["to_move"]
         if action == END:
-            return f"end the turn ({state['left']} points unused)"
+            return f"end the turn ({plural(state['left'], 'point')} unused)"
         step = self._find_step(state, seat, action)
         if step is None:
             return action
@@ -308,10 +321,11 @@ class Pharaoh(Game):
     def _step_text(self, state: State, step: Step) -> str:
         name = PIECE_NAMES[step.piece]
         if step.source is None:
-            text = f"enter {name} at {cell_name(step.target)} ({step.cost} points)"
+            text = f"enter {name} at {cell_name(step.target)} ({plural(step.cost, 'point')})"
         else:
             way = "diagonally" if step_multiplier(step.source, step.target) == 2 else "orthogonally"
-            text = f"{name} {cell_name(step.source)} to {cell_name(step.target)} {way} ({step.cost} points)"
+            cost = plural(step.cost, "point")
+            text = f"{name} {cell_name(step.source)} to {cell_name(step.target)} {way} ({cost})"
         if step.captured is not None:
             owner, piece = step.captured
             text += f", capturing {state['colours'][owner]} {PIECE_NAMES[piece]}"
@@ -328,7 +342,10 @@ class Pharaoh(Game):
         events: list[Event] = []
         if action == END:
             events.append(
-                Event("end-turn", f"{self._who(new, seat)} ends the turn ({new['left']} points unused).")
+                Event(
+                    "end-turn",
+                    f"{self._who(new, seat)} ends the turn ({plural(new['left'], 'point')} unused).",
+                )
             )
             self._end_turn(new, rng, events)
             return Applied(new, events)
@@ -341,7 +358,7 @@ class Pharaoh(Game):
                 Event(
                     "end-turn",
                     f"{self._who(new, seat)} has no affordable step left "
-                    f"({new['left']} points): the turn ends.",
+                    f"({plural(new['left'], 'point')}): the turn ends.",
                 )
             )
             self._end_turn(new, rng, events)
@@ -352,7 +369,7 @@ class Pharaoh(Game):
             Event(
                 "capture" if step.captured else ("enter" if step.source is None else "move"),
                 f"{self._who(state, seat)}: {self._step_text(state, step)}; "
-                f"{state['left'] - step.cost} points left.",
+                f"{plural(state['left'] - step.cost, 'point')} left.",
             )
         )
         if step.captured is not None:
@@ -371,9 +388,7 @@ class Pharaoh(Game):
         line = self._winning_line(state, seat)
         if line is not None:
             state["winner"], state["win_line"] = seat, line
-            events.append(
-                Event("win", f"{self._who(state, seat)} holds the goal line {'-'.join(line)} and wins.")
-            )
+            events.append(Event("win", self._win_reason(state, seat)))
 
     @staticmethod
     def _winning_line(state: State, seat: int) -> list[str] | None:
@@ -409,7 +424,7 @@ class Pharaoh(Game):
                 return f"Your {name} pyramid on {cell} moves one cell at a time, and {parts[1]} is not next to it."
             cost = pips * multiplier
         if cost > state["left"]:
-            return f"That step costs {cost} points and you have {state['left']} left."
+            return f"That step costs {plural(cost, 'point')} and you have {state['left']} left."
         holder = _occupancy(state["pieces"]).get(target)
         if holder is not None and holder[0] == seat:
             return f"Your own {PIECE_NAMES[holder[1]]} pyramid is on {parts[1]}."
@@ -435,6 +450,6 @@ class Pharaoh(Game):
     def choose_action(
         self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
     ) -> str:
-        if level not in self.ai_levels:
+        if split_level(level)[0] not in self.ai_levels:
             return rng.choice(list(legal))
         return ai.decide(view, seat, legal, level, rng)

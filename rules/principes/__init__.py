@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from rules.engine import Applied, Decision, Game, Option, Outcome, Rng, State, View
+from rules.engine import Applied, Decision, Game, Option, Outcome, Rng, RoundStatus, State, View
 
 from . import play
 from .data import checked_catalog
@@ -78,6 +78,7 @@ class Principes(Game):
     rules_version = 1
     has_chance = True
     hidden_information = True
+    has_windows = True
     ai_levels = ("strong", "basic")
     rules_notes = RULES_NOTES + play.RULES_NOTES_PLAY
     options = (
@@ -129,6 +130,13 @@ class Principes(Game):
 
     def view(self, state: State, seat: int | None) -> View:
         return play.view_play(state, self.copy_state(build_view(state, seat)), seat)
+
+    def round_status(self, state: State) -> RoundStatus | None:
+        """Round, Period and the History card revealed this Round (by its title)."""
+        if not state or "round" not in state or "period" not in state:
+            return None
+        card = (state.get("history") or {}).get("revealed")
+        return RoundStatus(state["round"], state["period"], self.describe(state, card) if card else None)
 
     def secrets(self, state: State, seat: int) -> list[str]:
         """The seat's card instance ids and sealed plan: no other seat, nor the public, may see them."""

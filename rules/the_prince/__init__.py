@@ -29,6 +29,8 @@ from rules.engine import (
     Rng,
     State,
     View,
+    plural,
+    seat_ref,
 )
 
 from . import ai
@@ -353,11 +355,11 @@ class ThePrince(Game):
                 failures = state["taken"][seat] if taken else state["clashed"][seat]
                 if tile not in failures:
                     failures.append(tile)
-                events.append(Event("build-failed", f"Seat {seat + 1} could not build: the site was taken."))
+                events.append(Event("build-failed", f"{seat_ref(seat)} could not build: the site was taken."))
                 continue
             state["castles"][seat].append({"tile": tile, "damage": 0, "alive": True})
             count = len(state["castles"][seat])
-            events.append(Event("build", f"Seat {seat + 1} builds castle {count} of {CASTLES}."))
+            events.append(Event("build", f"{seat_ref(seat)} builds castle {count} of {CASTLES}."))
             if count == CASTLES:
                 state["prince"][seat] = None  # the explorer leaves the map
         return events
@@ -375,7 +377,7 @@ class ThePrince(Game):
             state["hidden"][seat], state["guard"][seat] = int(words[1]), int(words[3])
         state["phase"] = "plan"
         guards = "; ".join(
-            f"seat {seat + 1}'s Guard stands in castle {state['guard'][seat]}" for seat in (0, 1)
+            f"{seat_ref(seat)}'s Guard stands in castle {state['guard'][seat]}" for seat in (0, 1)
         )
         return [Event("guards", f"Battle {state['battle']}: {guards}.")]
 
@@ -441,19 +443,19 @@ class ThePrince(Game):
     def _battle_text(state: State, report: dict[str, Any], destroyed: list[list[int]]) -> str:
         parts = []
         for seat in (0, 1):
-            lost = ", ".join(map(str, destroyed[seat])) or "none"
-            parts.append(f"seat {seat + 1} loses castles: {lost}")
+            lost = destroyed[seat]
+            castles = "no castle" if not lost else "castle" + ("s " if len(lost) > 1 else " ")
+            parts.append(f"{seat_ref(seat)} loses {castles}{', '.join(map(str, lost))}")
         stopped = sum(1 for attack in report["attacks"] if attack["stopped"])
         return (
-            f"Battle {report['battle']}: {len(report['attacks'])} attacks, {stopped} stopped by Guards; "
-            + "; ".join(parts)
-            + "."
+            f"Battle {report['battle']}: {plural(len(report['attacks']), 'attack')}, "
+            f"{stopped} stopped by the Guards; " + "; ".join(parts) + "."
         )
 
     def _after_battle(self, state: State, destroyed: list[list[int]]) -> list[Event]:
         caught = [state["hidden"][seat] in destroyed[seat] for seat in (0, 1)]
         if all(caught):
-            return [self._finish(state, [], True, "Both Princes fell in the same battle: a tie.")]
+            return [self._finish(state, [], True, "Both Princes fell in the same battle.")]
         if any(caught):
             loser = caught.index(True)
             return [
@@ -461,11 +463,11 @@ class ThePrince(Game):
                     state,
                     [1 - loser],
                     False,
-                    f"Seat {loser + 1}'s Prince was in castle {state['hidden'][loser]}, destroyed.",
+                    f"{seat_ref(loser)}'s Prince was in castle {state['hidden'][loser]}, destroyed.",
                 )
             ]
         if state["battle"] >= MAX_BATTLES:
-            return [self._finish(state, [], True, f"{MAX_BATTLES} battles without a result: a tie.")]
+            return [self._finish(state, [], True, f"{MAX_BATTLES} battles without a result.")]
         state["battle"] += 1
         state["phase"] = "hide"
         state["guard"] = [None, None]

@@ -53,7 +53,7 @@ async def test_console_errors_are_sentences(tmp_path) -> None:
         ["/move 1>2", "/game new chess", "/dance", "/game new babylone", "/game start"],
         output.append,
     )
-    assert output[0].startswith("! No game here yet")
+    assert output[0].startswith("! There is no game in this channel. Start one with /game new")
     assert any("no game 'chess'" in line for line in output)
     assert any("Unknown command /dance" in line for line in output)
     assert any("at least 2 players" in line for line in output)
@@ -114,6 +114,10 @@ async def test_an_edited_status_message_prints_only_its_new_lines(tmp_path) -> N
     from bot.models import Delivery
 
     class Host:
+        @staticmethod
+        def clock() -> float:
+            return 0.0
+
         async def mark_sent(self, delivery_id: int) -> None:
             return None
 

@@ -1,4 +1,4 @@
-"""A small Discord on loopback that the real discord.py client talks to (see shared notes/discord-testing.md).
+"""A small Discord on loopback that the real discord.py client talks to (see docs/notes/discord-testing.md).
 
 It serves the REST routes and the gateway a slash-command + button + DM + file flow needs, keeps every message
 the bot posts (with its components and attachments), and lets a test act as users: push slash commands,
@@ -186,6 +186,8 @@ class FakeDiscord:
         self.deleted_channels: set[int] = set()
         self.forbidden_channels: set[int] = set()
         self.messages: dict[int, FakeMessage] = {}
+        #: (message id, content, allowed_mentions) of every message body the bot sent or edited
+        self.mention_log: list[tuple[int, str, JSON | None]] = []
         self._by_channel: dict[int, list[FakeMessage]] = {}
         #: when the bot last made a request concerning each channel (the benchmark's latency end point)
         self.last_request_at: dict[int, float] = {}
@@ -317,6 +319,33 @@ class FakeDiscord:
         if values is not None:
             data["values"] = list(values)
         return await self._push(3, user, message.channel_id, data, message=message)
+
+    async def click_forged(
+        self,
+        user: FakeUser,
+        custom_id: str,
+        values: Iterable[str] | None = None,
+        channel_id: int | None = None,
+        content: str = "",
+    ) -> InteractionRecord:
+        """Press a component the bot did not make as it is (an older version's, or a forged one): a message of the
+        bot's carrying it is stored first, since Discord only sends clicks on a message's components. The
+        message goes to ``channel_id``, or to the user's DM when None."""
+        if channel_id is None:
+            channel_id = self.dm_channels.setdefault(user.id, self._ids.next())
+        if values is None:
+            component: JSON = {"type": 2, "style": 1, "label": "?", "custom_id": custom_id}
+        else:
+            options = [{"label": value[:100] or "-", "value": value} for value in dict.fromkeys(values)]
+            component = {
+                "type": 3,
+                "custom_id": custom_id,
+                "options": options or [{"label": "-", "value": "-"}],
+            }
+        message = self._store(
+            channel_id, {"content": content, "components": [{"type": 1, "components": [component]}]}, []
+        )
+        return await self.click(user, message, custom_id, values)
 
     async def delete_channel(self, channel_id: int) -> None:
         """Delete a guild channel: later requests to it answer 404 and the gateway says CHANNEL_DELETE."""
@@ -860,10 +889,17 @@ class FakeDiscord:
         )
         self.messages[message.id] = message
         self._by_channel.setdefault(channel_id, []).append(message)
+        self._record_mentions(message, body)
         return message
 
-    @staticmethod
-    def _apply_edit(message: FakeMessage, body: JSON, files: list[tuple[str, bytes]]) -> None:
+    def _record_mentions(self, message: FakeMessage, body: JSON) -> None:
+        """Every message body the bot sent or edited, with its allowed_mentions (absent: Discord's default,
+        which pings whatever the content mentions)."""
+        if "content" in body:
+            self.mention_log.append((message.id, body.get("content") or "", body.get("allowed_mentions")))
+
+    def _apply_edit(self, message: FakeMessage, body: JSON, files: list[tuple[str, bytes]]) -> None:
+        self._record_mentions(message, body)
         message.edits += 1
         if "content" in body:
             message.content = body["content"] or ""

@@ -169,9 +169,14 @@ async def test_sub_then_resign_ends_the_game(table: Table, fake: FakeDiscord) ->
 async def test_admin_sub_for_an_absent_player(table: Table, fake: FakeDiscord) -> None:
     alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
     mod = fake.add_user("mod", manage_channels=True)
-    await started(table, alice, bob)
+    await started(table, alice, bob, deadline_hours=1.0)
     refused = await table.slash(alice, "game sub", member=carol, seat=2)
     assert "Manage Channels" in table.reply_text(refused)
+    await play_turn(table, alice, 0)
+    present = await table.slash(mod, "game sub", member=carol, seat=2)  # bob is playing: not his moderator's
+    assert "bob is playing" in table.reply_text(present) and table.turn_of([alice, bob, carol]) is bob
+    table.clock.advance(3601)  # type: ignore[attr-defined]
+    await table.running.timers.fire_once()  # bob misses his deadline: now he counts as absent
     await table.slash(mod, "game sub", member=carol, seat=2)
     assert "carol takes over seat 2 from bob" in table.last_public().content
 
@@ -189,7 +194,7 @@ async def test_abandon_needs_every_player_or_a_moderator(table: Table, fake: Fak
     await table.slash(mod, "game abandon", second)
     assert "was abandoned" in table.last_public(second).content
     status = await table.slash(alice, "game status", second)
-    assert "no game in this channel" in table.reply_text(status)
+    assert "was abandoned. Start another with /game new" in table.reply_text(status)
 
 
 async def test_pause_and_resume_need_everyone(table: Table, fake: FakeDiscord) -> None:
@@ -258,7 +263,9 @@ async def test_a_deleted_channel_pauses_the_game_and_it_resumes_elsewhere(
         lambda: all(any("paused" in m.content for m in fake.dm_messages(u)) for u in (alice, bob))
     )
     await table.settle()
-    await table.slash(bob, "game resume", fake.general)
+    await table.slash(bob, "game resume", fake.general)  # moving the game takes both players (or a moderator)
+    assert "bob asks to move the game to this channel. Waiting for: alice" in table.last_public().content
+    await table.slash(alice, "game resume", fake.general)
     assert "continues" in table.last_public().content
     assert table.turn_of([alice, bob]) is alice
     await play_turn(table, alice, 0)

@@ -206,7 +206,7 @@ async def test_a_whole_game_against_the_basic_ai(
 
     status = table.reply_text(await table.slash(alice, "game status"))
     # the AI answered at once: the game waits for alice's Princess mission (the Period starts), since the start
-    assert re.search(r"Deadline for alice: <t:\d+:R> \(princess; waiting since <t:\d+:R>\)", status)
+    assert re.search(r"Deadline for alice \(princess\): <t:\d+:R>; waiting since <t:\d+:R>\.", status)
 
     for _ in range(MAX_DECISIONS):
         prompt = await person.prompt()

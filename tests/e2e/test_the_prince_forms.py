@@ -170,7 +170,14 @@ async def test_a_whole_battle_entered_through_the_dm_forms(table: Table, fake: F
     # ---- until the end the channel saw only "alice has sealed" and commits; then every submission and nonce,
     # and each commit matches the submission the host recorded
     text = public_text(table)
-    secret, revealed = text.split("Sealed choices, for checking", 1) if "Game over" in text else (text, "")
+    secret = text.split("Sealed choices", 1)[0]
+    # the end of the game publishes every nonce and choice in a file attached to the "Sealed choices" message
+    revealed = "".join(
+        data.decode()
+        for message in table.fake.channel_messages(table.fake.general)
+        if message.content.startswith("Sealed choices")
+        for _name, data in message.files
+    )
     for action in actions:
         assert action not in secret
     record = [row for row in await table.running.host.sealed_record(game_id) if row["seat"] == 0]
@@ -179,7 +186,7 @@ async def test_a_whole_battle_entered_through_the_dm_forms(table: Table, fake: F
     for row in record:
         assert row["commit_hash"] == commit_hash(row["nonce"], game_id, row["decision_id"], 0, row["action"])
         if revealed:
-            assert f"`{row['action']}` nonce `{row['nonce']}` commit `{row['commit_hash']}`" in revealed
+            assert f"text:   {row['nonce']}|{game_id}|{row['decision_id']}|0|{row['action']}" in revealed
 
     # ---- stale and doubled clicks are refused; nothing changes
     before = len(await table.running.host.sealed_record(game_id))

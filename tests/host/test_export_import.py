@@ -126,8 +126,10 @@ def _forged_luck(data: dict) -> dict:
 
 
 def _forged_result(data: dict) -> dict:
+    """The other player wins (or, after a game with no winner, the first one does)."""
     winners = data["game"]["result"]["winners"]
-    return _set(data, ("game", "result", "winners"), [1 - winners[0]])
+    forged = _set(data, ("game", "result", "winners"), [1 - winners[0]] if winners else [0])
+    return _set(forged, ("game", "result", "draw"), False)
 
 
 def _import_refusal(tmp_path: Path, capsys, content: str | bytes) -> str:

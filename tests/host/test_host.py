@@ -7,6 +7,7 @@ import json
 import pytest
 
 from bot.host import Host, HostError
+from bot.models import Actor
 from rules.engine import get_game
 from tests.conftest import ALICE, BOB, CAROL, MOD
 
@@ -43,7 +44,7 @@ async def test_lobby_rules(host: Host) -> None:
     await host.join(CHANNEL, BOB)
     await host.leave(CHANNEL, BOB)
     info = await host.add_ai(CHANNEL, ALICE, "perfect")
-    assert [seat.label for seat in info.seats] == ["alice", "AI perfect (AI)"]
+    assert [seat.label for seat in info.seats] == ["alice", "AI perfect"]
     assert "Babylone" in info.lobby_text()
 
 
@@ -174,7 +175,9 @@ async def test_resign_abandon_sub_and_votes(host: Host) -> None:
     assert "carol takes over seat 2" in deliveries[0].text
     with pytest.raises(HostError, match="Manage Channels"):
         await host.sub(CHANNEL, ALICE, BOB, seat=1)
-    await host.sub(CHANNEL, MOD, BOB, seat=1)
+    with pytest.raises(HostError, match="carol is playing"):  # a present player's seat is theirs to hand over
+        await host.sub(CHANNEL, MOD, BOB, seat=1)
+    await host.sub(CHANNEL, CAROL, BOB)
     with pytest.raises(HostError, match="no draw"):
         await host.offer_draw(CHANNEL, ALICE)
     first = await host.abandon(CHANNEL, ALICE)
@@ -206,7 +209,20 @@ async def test_lost_channel_pauses_and_resumes_elsewhere(host: Host) -> None:
     assert {d.user_id for d in deliveries} == {ALICE.user_id, BOB.user_id}
     assert all(d.kind == "private" for d in deliveries)
     assert (await host.game_info(game_id)).status == "paused"
-    await host.resume("chan-2", BOB, guild_id="guild")
+    asked = await host.resume("chan-2", BOB, guild_id="guild")  # one player alone cannot move the game
+    assert asked[0].channel_id == "chan-2" and "Waiting for: alice" in asked[0].text
+    assert (await host.game_info(game_id)).status == "paused"
+    await host.resume("chan-2", ALICE, guild_id="guild")
+    info = await host.game_info(game_id)
+    assert info.status == "active" and info.channel_id == "chan-2"
+
+
+async def test_a_moderator_moves_a_lost_game_at_once(host: Host) -> None:
+    game_id = await _started_babylone(host)
+    await host.channel_lost(CHANNEL)
+    with pytest.raises(HostError, match="no paused game of yours"):
+        await host.resume("chan-2", MOD, guild_id="guild")  # a moderator who does not play it cannot find it
+    await host.resume("chan-2", Actor(BOB.user_id, BOB.name, can_manage=True), guild_id="guild")
     info = await host.game_info(game_id)
     assert info.status == "active" and info.channel_id == "chan-2"
 
@@ -246,8 +262,8 @@ async def test_remembered_messages_are_replaced(host: Host) -> None:
 
 
 async def test_steps_of_a_turn_edit_one_status_message_then_the_board_posts(host: Host) -> None:
-    """Pharaoh: each step of a turn edits the turn's status message; the turn's end posts the board with the
-    whole turn's log."""
+    """Pharaoh: each step of a turn edits the turn's status message; the turn's end edits it a last time
+    (its lines stay, its "Now:" line and buttons go) and posts the board without repeating those lines."""
     info = await host.create_game("guild", "pharaoh-chan", ALICE, "pharaoh", {}, seed=7)
     await host.join("pharaoh-chan", BOB)
     await host.start("pharaoh-chan", ALICE, order="given")
@@ -267,10 +283,10 @@ async def test_steps_of_a_turn_edit_one_status_message_then_the_board_posts(host
         assert len(public) == 1 and public[0].view is None and public[0].edit_key.startswith("status:")
         key, step_text = public[0].edit_key, public[0].text.splitlines()[0]
         ended = await host.act(game_id, actor, "end")
-        board = [d for d in ended if d.kind == "public"][0]
+        closing, board = [d for d in ended if d.kind == "public"][:2]
+        assert closing.edit_key == key and closing.text == step_text and closing.prompt is None
         assert board.view is not None and board.edit_key is None
-        assert board.text.splitlines()[0] == step_text  # the board's log starts with the turn's first step
-        assert key
+        assert step_text not in board.text  # the new message does not repeat the turn's steps
         return
     pytest.fail("no turn with a step before its end in 40 tries")
 

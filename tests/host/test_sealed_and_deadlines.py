@@ -37,7 +37,7 @@ async def test_sealed_choices_commit_then_reveal_together(host: Host, sealed_gam
     state = (await host._load(game_id)).state
     assert state["picks"] == [None, None, None]  # nothing applied before the last seal
     last = await host.act(game_id, CAROL, "pick 2")
-    assert any("Round 1: picks [3, 2, 2]. Seat 1 scores." in d.text for d in last)
+    assert any("Round 1: picks [3, 2, 2]. alice scores." in d.text for d in last)
     record = await host.sealed_record(game_id)
     assert len(record) == 3
     for row in record:  # every published commit is the hash of what was applied
@@ -65,7 +65,7 @@ async def test_sealed_game_reveals_nonces_at_the_end(host: Host, sealed_game) ->
     for row in await host.sealed_record(game_id):
         assert row["nonce"] in reveal[0].attachments[0].text
         assert row["commit_hash"] in reveal[0].attachments[0].text
-    assert "Seat 1 scores" in await host.log(CHANNEL)
+    assert "alice scores" in await host.log(CHANNEL)
 
 
 async def test_reminder_then_default_on_deadline(host: Host, sealed_game, clock) -> None:

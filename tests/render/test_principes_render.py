@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,8 @@ import render
 import render.principes as board
 from render.common import MIN_TEXT_PX, encode_png
 from rules.engine import Rng, get_game
-from rules.principes.data import catalog
+from rules.principes.data import PRINCIPALITIES, catalog
+from tests.render.pixels import drawn_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -177,7 +180,7 @@ def test_the_drawn_map_agrees_with_the_borders() -> None:
 
 def test_the_warm_up_draws_every_games_opening_board() -> None:
     board._palette_base.cache_clear()
-    assert render.warm_up() == list(render.RENDER_MODULES)
+    assert render.warm_up() == render.rendered_games()
     assert board._palette_base.cache_info().currsize == 1  # the board a first /board asks for is ready
 
 
@@ -203,3 +206,77 @@ def test_panel_sections_give_the_pixels_of_drawing_the_panel() -> None:
             board._draw_panel(drawn_draw, view, frame.width + 16, sections=False)
             assert pasted.tobytes() == drawn.tobytes(), f"seat {seat} after {moves} moves"
     assert len(board.PANEL_SECTIONS) > 10
+
+
+def test_every_principality_code_on_the_board_is_the_notations() -> None:
+    """Units, the legend, the panel and the turn order write a principality as `/move` text and stored games
+    do (PMA, MAS, PMI, SIL; the notation reads them in any case), never the box's two-letter codes."""
+    other_codes = {catalog().factions[code]["code"] for code in PRINCIPALITIES} - set(PRINCIPALITIES)
+    assert other_codes  # GP, MA, LP, SI: what the board used to draw
+    board.clear_caches()
+    game = get_game("principes", include_unplayable=True)
+    state = game.setup(4, {}, Rng.for_event(1, 0))
+    for code in PRINCIPALITIES:  # every principality's units on the map, some off it
+        state["lands"]["lancicia"]["units"][code] = {"knight": 1}
+    with drawn_texts() as texts:
+        board.render(game.view(state, 0))
+        board.render_region(game.view(state, None), "silesia")
+    board.clear_caches()
+    tokens = {token for text in texts for token in re.split(r"[^A-Za-z]+", text)}
+    assert not tokens & other_codes, f"drawn: {sorted(tokens & other_codes)}"
+    assert set(PRINCIPALITIES) <= tokens
+
+
+def _empty_view() -> dict:
+    game = get_game("principes", include_unplayable=True)
+    state = game.setup(4, {}, Rng.for_event(1, 0))
+    for land in state["lands"].values():
+        land["units"] = {}
+    return game.view(state, None)
+
+
+def _loads(land: str) -> list[dict[str, dict[str, int]]]:
+    """One or two figures, as nine land-states in ten with units hold in self-play: the land's own, with a
+    count, or an invader's beside them."""
+    group = catalog().lands[land]["principality"]
+    own = group if group in PRINCIPALITIES else "SIL"
+    return [
+        {own: {"footman": 1}},
+        {own: {"prince": 1}},
+        {own: {"knight": 2, "footman": 1}},
+        {own: {"prince": 1}, "MON": {"knight": 1}},
+    ]
+
+
+def test_one_or_two_figures_leave_every_land_name_readable() -> None:
+    """Whatever one or two figures a land holds, the names of every land show the very pixels they show on
+    an empty board: units never crowd a name (a footman sat on Premet's). Three or four figures, or two with
+    two-digit counts, do not fit the smallest lands without covering a name (the README says so)."""
+    frame = board._full_frame()
+    empty = _empty_view()
+    base, base_draw = board.palette_canvas(board._palette_base(frame, True))
+    board._draw_map_state(base_draw, empty, frame, True, patches=False)
+    labels = {land: tuple(round(v) for v in board.label_box(frame, land)) for land in catalog().lands}
+    crowded = []
+    for land in catalog().lands:
+        for units in _loads(land):
+            view = copy.deepcopy(empty)
+            view["lands"][land]["units"] = units
+            image, draw = board.palette_canvas(board._palette_base(frame, True))
+            board._draw_map_state(draw, view, frame, True, patches=False)
+            for other, box in labels.items():
+                if image.crop(box).tobytes() != base.crop(box).tobytes():
+                    crowded.append(f"{units} on {land} cover {other}'s name")
+    assert not crowded, "\n".join(crowded)
+
+
+def test_no_off_map_tag_covers_a_land_name() -> None:
+    frame = board._full_frame()
+    geometry = board.geometry()
+    for area, gates in geometry["gates"].items():
+        for land, (x, y) in gates.items():
+            tag = (x - 15, y - 10, x + 15, y + 10)
+            for other in catalog().lands:
+                label = board.label_box(frame, other)
+                overlap = tag[0] < label[2] and label[0] < tag[2] and tag[1] < label[3] and label[1] < tag[3]
+                assert not overlap, f"the {area} tag on {land} covers {other}'s name"

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from rules.engine import IllegalAction, InvalidAction, RulesError, available_games, get_game
 from rules.engine.playout import Playout, play, random_chooser, replay
+from rules.engine.registry import GAMES
 
 SEEDS = (1, 2, 3)
 #: a cap on actions per playout, so one slow game cannot stall the suite; games end long before it
@@ -204,3 +205,18 @@ def test_rules_notes_and_options_documented(key: str) -> None:
         assert option.default in option.choices and option.help
         assert option.name in game.rules_notes, f"option {option.name} is not explained in the rules notes"
     assert game.ai_levels
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_every_registered_game_has_a_renderer_that_draws_its_views(key: str) -> None:
+    """A game registers once (``rules.engine.registry.GAMES``); its renderer is found by the same name, and a
+    game without one fails here, not when a board is first drawn on Discord."""
+    import render
+
+    module = render.renderer_module(key)
+    assert callable(getattr(module, "render", None)), f"render/{GAMES[key]}.py has no render(view)"
+    game = get_game(key, include_unplayable=True)
+    playout = play(game, game.min_players, seed=5, stop_after=30)
+    for seat in (None, *range(game.min_players)):
+        image = render.render_view(key, game.view(playout.state, seat))
+        assert image.width > 0 and image.height > 0

@@ -8,8 +8,9 @@ import re
 import pytest
 
 from rules.engine import IllegalAction, InvalidAction, NoChance, ReplayRng, Rng
-from rules.engine.playout import play, random_chooser
-from rules.pharaoh import END, GAME, TURN_LIMIT
+from rules.engine.playout import play, random_chooser, replay
+from rules.engine.thinking import Budget
+from rules.pharaoh import END, GAME, TURN_LIMIT, ai
 from rules.pharaoh.board import GOAL_LINES, cell_name, chance_at_least, goal_line_names
 
 LETTERS = "SML"
@@ -62,7 +63,7 @@ def test_end_turn_rolls_for_the_next_seat_clockwise_and_says_so() -> None:
     after, events = step(state, END, draws=[3])
     assert after["to_move"] == 1 and after["roll"] == [3] and after["left"] == 3 and after["turn"] == 2
     assert "5 points unused" in events[0].text
-    assert re.search(r"Seat 2 \(yellow\) rolls 3: 3 movement points", events[-1].text)
+    assert re.search(r"\{seat:1\} \(yellow\) rolls 3: 3 movement points", events[-1].text)
     assert state["to_move"] == 0 and state["left"] == 5, "apply must not change its input"
 
 
@@ -313,3 +314,35 @@ def test_ai_breaks_a_line_the_opponent_is_about_to_complete(level: str) -> None:
     after = _ai_turn(state, level)
     assert after["to_move"] == 1
     assert None in after["pieces"][1], f"{level} left the yellow line intact: {after['pieces']}"
+
+
+def _expert_step(view: dict, seat: int, legal: list[str], seed: int) -> str:
+    """``expert`` with its budget counted in placements only (no clock): what a game replays."""
+    return ai.decide(view, seat, legal, "expert", random.Random(seed), budget=Budget(60_000, None))
+
+
+def test_expert_decides_the_same_from_two_states_that_give_the_same_view() -> None:
+    playout = play(GAME, 2, 31, stop_after=25)
+    rebuilt = replay(GAME, 2, {}, playout.setup_draws, playout.records)  # the same game, from its log alone
+    seat = playout.state["to_move"]
+    legal = GAME.legal_actions(playout.state, seat)
+    first, second = GAME.view(playout.state, seat), GAME.view(rebuilt, seat)
+    assert first == second and first is not second and len(legal) > 2
+    action = _expert_step(first, seat, legal, 4)
+    assert action == _expert_step(second, seat, legal, 4) and action in legal
+
+
+def test_expert_reads_nothing_but_the_view() -> None:
+    playout = play(GAME, 2, 32, stop_after=30)
+    seat = playout.state["to_move"]
+    legal = GAME.legal_actions(playout.state, seat)
+    view = GAME.view(playout.state, seat)
+    read: set[str] = set()
+
+    class Spy(dict):  # records the view's keys the AI reads
+        def __getitem__(self, key: str) -> object:
+            read.add(key)
+            return super().__getitem__(key)
+
+    assert _expert_step(Spy(view), seat, legal, 2) == _expert_step(view, seat, legal, 2)
+    assert read <= set(view) and {"pieces", "left", "dice"} <= read

@@ -90,7 +90,7 @@ def test_destroyed_castles_still_attack_and_two_fallen_princes_tie() -> None:
     assert not after["castles"][0][0]["alive"] and not after["castles"][1][0]["alive"]
     outcome = GAME.outcome(after)
     assert outcome.finished and outcome.draw and not outcome.winners
-    assert "tie" in outcome.reason
+    assert outcome.reason == "Both Princes fell in the same battle."
     assert not GAME.pending(after)
 
 

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.host import Actor, Delivery, Host
-from rules.engine import Game, ReplayRng, State, get_game
+from rules.engine import Game, State, get_game
+from rules.engine.playout import replay_steps, setup_state
 
 GUILD = "guild-1"
 #: people who may sit at a table in these games; the first one opens the lobby
@@ -171,10 +172,9 @@ async def stamped_deliveries(host: Host, game_id: int) -> list[Stamped]:
     game = get_game((await host.game_info(game_id)).key)
     events = await host.store.events(game_id, -1)
     timeline: list[tuple[float, State]] = []
-    state = game.setup(row["num_players"], json.loads(row["options"]), ReplayRng(events[0].draws))
-    timeline.append((events[0].created_at, state))
-    for event in events[1:]:
-        state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
+    start = setup_state(game, row["num_players"], json.loads(row["options"]), events[0])
+    timeline.append((events[0].created_at, start))
+    for event, _before, state in replay_steps(game, start, events[1:]):
         timeline.append((event.created_at, state))
     rows = await host.store.fetchall(
         "SELECT id, payload, created_at FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)

@@ -79,7 +79,10 @@ async def test_admin_commands_need_manage_channels() -> None:
             assert (await host.game_info(info.game_id)).status == "active"
             with pytest.raises(HostError):
                 await host.abandon("table", MALLORY)
-            await host.sub("table", MOD, SAM, 1)
+            with pytest.raises(HostError, match="is playing"):  # a present player's seat is not a moderator's
+                await host.sub("table", MOD, SAM, 1)
+            holder = (await host.game_info(info.game_id)).seats[1]
+            await host.sub("table", ALICE if holder.user_id == ALICE.user_id else BOB, SAM)  # its holder may
             assert (await host.game_info(info.game_id)).seats[1].user_id == SAM.user_id
             await host.abandon("table", MOD)
             assert (await host.game_info(info.game_id)).status == "abandoned"

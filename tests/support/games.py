@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.engine import Applied, Decision, Event, Game, IllegalAction, Outcome, Rng, State, View
+from rules.engine import Applied, Decision, Event, Game, IllegalAction, Outcome, Rng, State, View, seat_ref
 
 
 class SealedGuess(Game):
@@ -57,7 +57,7 @@ class SealedGuess(Game):
         if unique:
             winner = picks.index(max(unique))
             new["score"][winner] += 1
-            text += f" Seat {winner + 1} scores."
+            text += f" {seat_ref(winner)} scores."
         new["revealed"].append(picks)
         new["picks"] = [None] * new["players"]
         new["round"] += 1

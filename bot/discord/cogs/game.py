@@ -14,6 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.host import Host
+from bot.hosting.core import LOBBY_MESSAGE
+from bot.hosting.lobby import level_strength, lobby_message
 from bot.models import Delivery, GameInfo, HostError
 from rules.engine import available_games, get_game
 
@@ -23,7 +25,7 @@ from ..components import lobby_view
 
 log = logging.getLogger(__name__)
 OPTION_PAIR = re.compile(r"([\w-]+)\s*[=:]\s*([^\s,;]+)")
-LOBBY = "lobby"
+LOBBY = LOBBY_MESSAGE
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -81,7 +83,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         interaction.extras["game_id"] = info.game_id
         view = lobby_view(info) or discord.ui.View()
         callback = await interaction.response.send_message(
-            info.lobby_text() + "\nJoin with the button or /game join; add an AI with /game ai.", view=view
+            lobby_message(info) + "\nJoin with the button or /game join; add an AI with /game ai.", view=view
         )
         view.stop()
         if callback.message_id is not None:
@@ -109,7 +111,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     @app_commands.command(name="ai", description="Fill the next seat of the lobby with an AI player")
     @app_commands.describe(
         seat="the seat number it takes (seats fill in order: leave empty for the next one)",
-        level="how strong (see /rules for the game's levels)",
+        level="how strong (the list shows what each level measured); expert:3s lets expert think up to 3 s",
     )
     async def ai(
         self,
@@ -122,7 +124,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         if current is not None and seat is not None and seat != len(current.seats) + 1:
             raise HostError(f"Seats fill in order: the next free seat is {len(current.seats) + 1}.")
         info = await self.host.add_ai(channel, actor_of(interaction), level)
-        await send(interaction, f"{info.seats[-1].label} takes seat {len(info.seats)}.")
+        added = info.seats[-1]
+        measured = level_strength(get_game(info.key), added.ai_level or "")
+        strength = f" Measured head to head: {measured}." if measured else ""
+        await send(interaction, f"{added.label} takes seat {len(info.seats)}.{strength}")
         await self.refresh_lobby(info)
 
     @ai.autocomplete("level")
@@ -132,10 +137,16 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         info = await self.host.game_in_channel(channel_key(interaction))
         if info is None:
             return []
-        levels = Host.ai_levels(get_game(info.key))
-        return [app_commands.Choice(name=level, value=level) for level in levels if current.lower() in level][
-            :25
-        ]
+        game = get_game(info.key)
+        levels = Host.ai_levels(game)
+        choices = []
+        for level in levels:
+            if current.lower() not in level:
+                continue
+            measured = level_strength(game, level)
+            label = f"{level}: {measured}" if measured else level
+            choices.append(app_commands.Choice(name=label[:100], value=level))
+        return choices[:25]
 
     @app_commands.command(name="start", description="Start the game of this channel's lobby")
     @app_commands.describe(order="seat order: random (default) or the order of joining")
@@ -156,7 +167,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         view = lobby_view(info)
         try:
             message = self.bot.get_partial_messageable(int(found[0])).get_partial_message(int(found[1]))
-            await message.edit(content=info.lobby_text(), view=view)
+            await message.edit(content=lobby_message(info), view=view)
         except discord.HTTPException as error:  # a deleted lobby message is no reason to fail the command
             log.info("game %s: lobby message not updated (%s)", info.game_id, error)
         finally:
@@ -206,11 +217,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         await self._run(interaction, await within_ack(interaction, work), "You resigned.")
 
     @app_commands.command(
-        name="sub", description="Hand your seat to someone (or, with Manage Channels, any seat)"
+        name="sub",
+        description="Hand your seat to someone (or, with Manage Channels, an absent player's seat)",
     )
     @app_commands.describe(
         member="who takes the seat over",
-        seat="moderators: the seat number of an absent player (default: your own seat)",
+        seat="moderators: the seat of an absent player (missed a deadline or away; default: your own seat)",
     )
     async def sub(
         self,

@@ -27,7 +27,19 @@ import discord
 
 from bot.models import HostError, Prompt
 
-from ..common import Handled, Interaction, actor_of, bot_of, send, within_ack
+from ..common import (
+    Handled,
+    Interaction,
+    actor_of,
+    bot_of,
+    check_place,
+    check_seat_exists,
+    game_number,
+    rebuilt,
+    send,
+    small_number,
+    within_ack,
+)
 
 _FIELDS = r":(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<op>[^:]*):(?P<state>[^:]*)"
 FORM_BUTTON_ID = "pt:f" + _FIELDS
@@ -181,6 +193,8 @@ async def _context(
     host = bot_of(interaction).host
     user_id = str(interaction.user.id)
     info = await host.game_info(game_id)
+    check_seat_exists(info, seat)
+    check_place(interaction, info)
     mine = info.seat_of(user_id)
     if mine is None:
         raise HostError("You are not playing in this game.")
@@ -243,6 +257,12 @@ async def _seal(interaction: Interaction, form: Form, ctx: FormContext, state: s
     await bot.sender.deliver_while(deliveries, _show(interaction, done))
 
 
+UNREADABLE_DRAFT = (
+    "This form's draft cannot be read (it may come from an older version of the bot, or it was altered). "
+    "Nothing was sent: open the form again from the latest message."
+)
+
+
 async def handle_form(
     interaction: Interaction,
     game_id: int,
@@ -253,6 +273,16 @@ async def handle_form(
     value: str | None,
 ) -> None:
     form, ctx = await _context(interaction, game_id, seat, decision_id)
+    try:
+        await _handle_form_op(interaction, form, ctx, op, state, value)
+    except (ValueError, KeyError, IndexError, TypeError) as error:
+        # the draft and the pick come from the custom_id and the select: untrusted text the form parses
+        raise HostError(UNREADABLE_DRAFT) from error
+
+
+async def _handle_form_op(
+    interaction: Interaction, form: Form, ctx: FormContext, op: str, state: str, value: str | None
+) -> None:
     if op == OPEN:
         page = form.page(ctx, form.start(ctx))
         view = page.as_view()
@@ -277,14 +307,14 @@ async def handle_form(
 
 
 # ---------------------------------------------------------------------------------------------- items
-def _fields(match: re.Match[str]) -> tuple[int, int, str, str, str]:
-    return (
-        int(match["game"]),
-        int(match["seat"]),
-        unquote(match["decision"]),
-        unquote(match["op"]),
-        unquote(match["state"]),
-    )
+def _fields(match: re.Match[str]) -> dict[str, object]:
+    return {
+        "game_id": game_number(match["game"]),
+        "seat": small_number(match["seat"], "seat"),
+        "decision_id": unquote(match["decision"]),
+        "op": unquote(match["op"]),
+        "state": unquote(match["state"]),
+    }
 
 
 class FormButton(Handled, discord.ui.DynamicItem[Any], template=FORM_BUTTON_ID):
@@ -317,7 +347,7 @@ class FormButton(Handled, discord.ui.DynamicItem[Any], template=FORM_BUTTON_ID):
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> FormButton:
-        return cls(*_fields(match))
+        return rebuilt(cls, item, lambda: _fields(match))
 
     async def handle(self, interaction: Interaction) -> None:
         await handle_form(interaction, self.game_id, self.seat, self.decision_id, self.op, self.state, None)
@@ -353,7 +383,7 @@ class FormSelect(Handled, discord.ui.DynamicItem[Any], template=FORM_SELECT_ID):
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> FormSelect:
-        return cls(*_fields(match))
+        return rebuilt(cls, item, lambda: _fields(match))
 
     async def handle(self, interaction: Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})

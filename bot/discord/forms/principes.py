@@ -397,3 +397,6 @@ def _destination_select(ctx: FormContext, state: str, unit: str, land: str) -> d
             discord.SelectOption(label=land_name(words[3])[:100], value=words[3], description=note[:100])
         )
     return ctx.select(DESTINATION, state, options, "Destination…", row=1)
+
+
+FORM = PrincipesForm()

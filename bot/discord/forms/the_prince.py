@@ -444,3 +444,6 @@ def _plan_text(
         )
     lines.append("Pick a castle, then its gold split and target; attackers strike in the order shown.")
     return "\n".join(lines)
+
+
+FORM = ThePrinceForm()

@@ -1,2 +1,0 @@
--- Reserved: number 4 belongs to a migration being written on another branch (lobby caps and expiry). This file
--- only keeps the numbers without a gap on this branch; it is replaced by that migration when the branches meet.

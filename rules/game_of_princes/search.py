@@ -1,0 +1,283 @@
+"""Game of Princes: iterative-deepening alpha-beta with a transposition table, for ``hard`` and ``expert``.
+
+Negamax over :class:`Board` (every score is for the side to move), deepened one ply at a time until the
+iteration budget (positions visited, see ``rules.engine.thinking``) or the wall-time cap is spent; a depth cut
+short still counts once its first move (the previous depth's best) has been searched, because any move found
+better after it was proven better at the new depth.
+
+What makes it see further than the plain two-ply search of ``medium`` for the same work:
+- a transposition table (Zobrist keys kept up to date move by move) that remembers each position's best move
+  and bound, so the next depth searches the best move first and transposed move orders are searched once;
+- move ordering: the table's move, Prince moves (wins at once), the killer moves of the ply, then by history;
+- at the horizon, a side to move whose Prince can reach a winning cell scores the win (one look at at most
+  four Prince moves), so a threat is never left hanging one ply beyond the search;
+- the game's draws: a position met before in the game or on the searched line scores as the draw it heads
+  for, and so does reaching the 200-move limit; a draw counts a little below even for the searching side
+  (``CONTEMPT``), so it plays on when ahead and repeats only when every other move is worse.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from rules.engine.thinking import Stopwatch
+
+from .ai import WIN, balanced_evaluate
+from .board import CARPET, COLOURS, PRINCE, SERVITOR, Board, Cell, Move
+
+#: a score this far from a win is a forced result (mate distance is subtracted from ``WIN``)
+WON = WIN - 1_000
+#: what a draw costs the searching side (one move of route): when it is ahead it plays on rather than repeat,
+#: and it repeats only when every other move is worse than that
+CONTEMPT = 100
+#: the game's draw by the number of moves (rules.game_of_princes.MOVE_LIMIT; not imported: that module imports
+#: this one)
+MOVE_LIMIT = 200
+#: game-history repetitions are looked up this many plies deep (each look needs the position's digest)
+HISTORY_PLIES = 4
+MAX_DEPTH = 32
+#: late move reductions: moves after this many (in search order) at depths from ``REDUCE_FROM`` on are first
+#: searched one ply shallower (a carpet shuffled far from both routes rarely needs the full depth)
+LATE_MOVE, REDUCE_FROM = 4, 3
+#: ... and moves after this many two plies shallower
+VERY_LATE_MOVE = 12
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class _OutOfBudget(Exception):
+    """The iteration budget or the time cap is spent: the deepest completed choice stands."""
+
+
+_ZOBRIST: dict[tuple[str, int, int], int] = {}
+
+
+def _zobrist(tag: str, cell: Cell) -> int:
+    """A fixed 64-bit key for a piece (tag) on a cell; the table is unbounded, so keys are made on demand."""
+    key = (tag, cell[0], cell[1])
+    value = _ZOBRIST.get(key)
+    if value is None:
+        value = _ZOBRIST[key] = random.Random(f"gop:{tag}:{cell[0]},{cell[1]}").getrandbits(64)
+    return value
+
+
+def _piece_tag(board: Board, move: Move, seat: int) -> str:
+    letter, source, _ = move
+    if letter == CARPET:
+        return "c" + board.carpets[source][0]
+    if letter == SERVITOR:
+        return f"s{board.servitors[source]}"
+    return f"p{seat}"
+
+
+def position_key(board: Board) -> int:
+    key = 0
+    for cell, colour in board.carpets.items():
+        key ^= _zobrist("c" + colour[0], cell)
+    for cell, owner in board.servitors.items():
+        key ^= _zobrist(f"s{owner}", cell)
+    for seat, cell in enumerate(board.princes):
+        key ^= _zobrist(f"p{seat}", cell)
+    return key
+
+
+@dataclass
+class _Entry:
+    depth: int
+    score: int
+    bound: int
+    move: Move | None
+
+
+@dataclass
+class SearchResult:
+    move: Move
+    score: int
+    depth: int  # the deepest depth completed (or cut short after its first move)
+    iterations: int
+    timed_out: bool
+
+
+@dataclass
+class AlphaBeta:
+    """One decision's search. ``seen`` is the game's repetition record (digest -> count)."""
+
+    board: Board
+    confined: bool
+    long_jump: bool
+    seen: dict[str, int]
+    moves_played: int
+    watch: Stopwatch
+    table: dict[int, _Entry] = field(default_factory=dict)
+    history: dict[Move, int] = field(default_factory=dict)
+    killers: list[list[Move]] = field(default_factory=lambda: [[] for _ in range(MAX_DEPTH + 2)])
+    path: list[int] = field(default_factory=list)
+    #: leaf scores by position key: transposed lines end on the same positions
+    evaluations: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.key = position_key(self.board)
+
+    # ---- making moves with the key kept up to date -----------------------------------------------------------
+    def _play(self, seat: int, move: Move) -> None:
+        tag = _piece_tag(self.board, move, seat)
+        self.key ^= _zobrist(tag, move[1]) ^ _zobrist(tag, move[2])
+        self.board.play(seat, move)
+
+    def _unplay(self, seat: int, move: Move) -> None:
+        self.board.unplay(seat, move)
+        tag = _piece_tag(self.board, move, seat)
+        self.key ^= _zobrist(tag, move[1]) ^ _zobrist(tag, move[2])
+
+    def _side_key(self, seat: int) -> int:
+        return self.key ^ (0x9E3779B97F4A7C15 if seat else 0)
+
+    def _can_win_now(self, seat: int) -> bool:
+        board = self.board
+        enemy = COLOURS[1 - seat]
+        for _, _, target in board.prince_moves(seat, self.long_jump):
+            if board.carpets.get(target) == enemy:  # he lands on his own servitor, so this is a win
+                return True
+        return False
+
+    # ---- the search ---------------------------------------------------------------------------------------------
+    def choose(self, seat: int, moves: list[Move], max_depth: int = MAX_DEPTH) -> SearchResult:
+        """Deepen until the budget is spent; ``moves`` (the legal moves, tie order first) must not be empty."""
+        for move in moves:  # a win now needs no search
+            if move[0] == PRINCE and self.board.carpets.get(move[2]) == COLOURS[1 - seat]:
+                return SearchResult(move, WIN, 0, 0, False)
+        self.root_seat = seat
+        best, best_score, completed = moves[0], -WIN, 0
+        order = list(moves)
+        for depth in range(1, max_depth + 1):
+            found = self._root(seat, order, depth)
+            if found is None:
+                break
+            (best, best_score), finished = found
+            completed = depth
+            order.remove(best)
+            order.insert(0, best)
+            if not finished or abs(best_score) >= WON:
+                break
+        return SearchResult(best, best_score, completed, self.watch.iterations, self.watch.timed_out)
+
+    def _root(self, seat: int, moves: list[Move], depth: int) -> tuple[tuple[Move, int], bool] | None:
+        """Best move and score at ``depth``, and whether every move was searched; None when even the first
+        move could not be searched (the previous depth's choice stands)."""
+        alpha, best = -WIN - 1, None
+        for index, move in enumerate(moves):
+            try:
+                score = self._search_move(seat, move, index, depth, alpha, WIN + 1, 0)
+            except _OutOfBudget:
+                return None if best is None else (best, False)
+            if best is None or score > alpha:
+                alpha, best = score, (move, score)
+        assert best is not None
+        return best, True
+
+    def _after(self, seat: int, move: Move, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """Score for the opponent of ``seat`` once ``seat`` has played ``move``."""
+        self._play(seat, move)
+        try:
+            if move[0] == PRINCE and self.board.has_won(seat):
+                return -(WIN - ply)
+            return self._negamax(1 - seat, depth, alpha, beta, ply)
+        finally:
+            self._unplay(seat, move)
+
+    def _drawn(self, seat: int, ply: int, key: int) -> bool:
+        if self.moves_played + ply >= MOVE_LIMIT or key in self.path:
+            return True
+        return ply <= HISTORY_PLIES and bool(self.seen) and self.board.digest(seat) in self.seen
+
+    def _negamax(self, seat: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+        if self.watch.tick():
+            raise _OutOfBudget
+        key = self._side_key(seat)
+        if self._drawn(seat, ply, key):
+            return self._draw_score(seat)
+        if self._can_win_now(seat):
+            return WIN - ply - 1
+        if depth <= 0:
+            score = self.evaluations.get(key)
+            if score is None:
+                score = self.evaluations[key] = balanced_evaluate(self.board, seat, self.confined)
+            return score
+        entry = self.table.get(key)
+        if entry is not None and entry.depth >= depth:
+            if entry.bound == EXACT:
+                return entry.score
+            if entry.bound == LOWER and entry.score >= beta:
+                return entry.score
+            if entry.bound == UPPER and entry.score <= alpha:
+                return entry.score
+        moves = self.board.moves(seat, self.confined, self.long_jump)
+        if not moves:  # a pass; when the other side cannot move either, its pass draws
+            if not self._has_moves(1 - seat):
+                return self._draw_score(seat)
+            return -self._negamax(1 - seat, depth - 1, -beta, -alpha, ply + 1)
+        original_alpha, best, best_move = alpha, -WIN - 1, moves[0]
+        self.path.append(key)
+        try:
+            for index, move in enumerate(self._ordered(moves, entry, ply)):
+                score = self._search_move(seat, move, index, depth, alpha, beta, ply)
+                if score > best:
+                    best, best_move = score, move
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            self._reward(move, depth, ply)
+                            break
+        finally:
+            self.path.pop()
+        bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        self.table[key] = _Entry(depth, best, bound, best_move)
+        return best
+
+    def _search_move(
+        self, seat: int, move: Move, index: int, depth: int, alpha: int, beta: int, ply: int
+    ) -> int:
+        """Principal variation search with late move reductions: the first move gets the full window; later
+        ones are first asked only whether they beat ``alpha`` (a null window), late quiet ones also one ply
+        shallower, and searched again in full only when they do."""
+        if index == 0:
+            return -self._after(seat, move, depth - 1, -beta, -alpha, ply + 1)
+        reduced = depth - 1
+        if index >= LATE_MOVE and depth >= REDUCE_FROM and move[0] != PRINCE:
+            reduced -= 1 if index < VERY_LATE_MOVE else 2
+        score = -self._after(seat, move, reduced, -alpha - 1, -alpha, ply + 1)
+        if score > alpha and (reduced < depth - 1 or score < beta):
+            score = -self._after(seat, move, depth - 1, -beta, -alpha, ply + 1)
+        return score
+
+    def _draw_score(self, seat: int) -> int:
+        """A draw, for the side to move: a little worse than even for the searching side (``CONTEMPT``)."""
+        return -CONTEMPT if seat == self.root_seat else CONTEMPT
+
+    def _has_moves(self, seat: int) -> bool:
+        return bool(self.board.moves(seat, self.confined, self.long_jump))
+
+    def _ordered(self, moves: list[Move], entry: _Entry | None, ply: int) -> list[Move]:
+        first = entry.move if entry is not None else None
+        killers = self.killers[ply] if ply < len(self.killers) else []
+        history = self.history
+
+        def rank(move: Move) -> tuple[int, int]:
+            if move == first:
+                return (0, 0)
+            if move[0] == PRINCE:
+                return (1, 0)
+            if move in killers:
+                return (2, 0)
+            return (3, -history.get(move, 0))
+
+        return sorted(moves, key=rank)
+
+    def _reward(self, move: Move, depth: int, ply: int) -> None:
+        """A move that cut the search off: remember it for this ply and rank it higher everywhere."""
+        if move[0] != PRINCE and ply < len(self.killers):
+            killers = self.killers[ply]
+            if move not in killers:
+                killers.insert(0, move)
+                del killers[2:]
+        self.history[move] = self.history.get(move, 0) + depth * depth
