@@ -13,10 +13,12 @@ Princess's mission, a neutral Prince removed...).
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 #: unit type -> how many
 Units = dict[str, int]
+#: the two tracks of a player's board
+Track = Literal["people", "clergy"]
 
 
 # ---- the position (PRINCIPES I: ``state.new_game``) -----------------------------------------------------------

@@ -7,13 +7,13 @@ recorded ``Rng`` and the public events of one ``apply`` call.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rules.engine import Event as LogEvent
 from rules.engine import Rng
 
 from ..data import PRINCIPALITIES, catalog, instance_kind
-from ..schema import Action, Battle, Event, Play, PState
+from ..schema import Action, Battle, Event, Play, PState, Track
 from ..state import controllers, land_controller
 
 #: the six Action tokens in the rulebook's order (the deadline default takes the first three)
@@ -153,14 +153,15 @@ def change_track(ctx: Ctx, principality: str, track: str, amount: int, why: str)
     if not active(ctx.state, principality) or amount == 0:
         return 0
     player = ctx.state["players"][principality]
-    before = player[track]
-    player[track] = max(0, min(TRACK_MAX, before + amount))
-    done = player[track] - before
+    key = cast(Track, track)  # the answers and texts that move a track name one of the two
+    before = player[key]
+    player[key] = max(0, min(TRACK_MAX, before + amount))
+    done = player[key] - before
     if done:
         ctx.log(
             f"track_{track}",
             f"{name(principality)} {'gains' if done > 0 else 'loses'} {abs(done)} "
-            f"{track.title()} ({why}): now {player[track]}.",
+            f"{track.title()} ({why}): now {player[key]}.",
         )
     return int(done)
 

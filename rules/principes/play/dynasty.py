@@ -47,7 +47,9 @@ def prince_died(ctx: Ctx, codes: list[str]) -> None:
     fallen = []
     for code in codes:
         player = ctx.state["players"][code]
-        ctx.log("prince_death", f"{name(code)}'s Prince {prince_name(player['prince'])} dies in battle.")
+        fallen_prince = player["prince"]
+        assert fallen_prince is not None, "only a ruling Prince falls in battle"
+        ctx.log("prince_death", f"{name(code)}'s Prince {prince_name(fallen_prince)} dies in battle.")
         player["prince"] = None
         if candidates(ctx, code, "death"):
             ctx.play["succession"].append({"who": code, "why": "death", "stage": None})

@@ -25,11 +25,9 @@ Sub-state: ``play["princesses"] = {p: {"last": area | None, "host": controller w
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..data import catalog
 from ..effects import Term
-from ..schema import PrincessRecord, PState
+from ..schema import PrincessRecord, PrincessStep, PState, Units
 from ..state import controllers
 from .common import (
     Ctx,
@@ -54,10 +52,9 @@ NEIGHBOUR_FACTIONS = ("GER", "BOH", "HUN", "RUS", "WPOM", "EPOM")
 AWAY = ("home", "removed")
 
 
-def _record(ctx_state: PState, code: str) -> dict[str, Any]:
-    book: dict[str, Any] = ctx_state["play"].setdefault("princesses", {})
-    entry: PrincessRecord = book.setdefault(code, {"last": None, "host": None})
-    return entry
+def _record(ctx_state: PState, code: str) -> PrincessRecord:
+    book = ctx_state["play"].setdefault("princesses", {})
+    return book.setdefault(code, {"last": None, "host": None})
 
 
 def neighbour_areas() -> dict[str, str]:
@@ -103,10 +100,9 @@ def legal_areas(state: PState, code: str) -> list[str]:
 # ---- the figure ----------------------------------------------------------------------------------------------
 
 
-def _units(state: PState, area: str) -> dict[str, Any]:
+def _units(state: PState, area: str) -> dict[str, Units]:
     place = state["offmap"][area] if area in state["offmap"] else state["lands"][area]
-    units: dict[str, Any] = place["units"]
-    return units
+    return place["units"]
 
 
 def _lift(state: PState, code: str) -> None:
@@ -189,7 +185,7 @@ def start_round(ctx: Ctx) -> None:
     """At the start of a Period: the old Princesses leave and everyone sends one; in the second Round of a
     Period: the Princesses in Capitals give or take their cards again (resolution 31)."""
     state = ctx.state
-    queue: list[dict[str, str]] = ctx.play.setdefault("princess_queue", [])
+    queue = ctx.play.setdefault("princess_queue", [])
     if state["round"] % 2 == 1:
         for code in state["seats"]:
             _lift(state, code)
@@ -202,7 +198,7 @@ def start_round(ctx: Ctx) -> None:
         queue += arrival_steps(state, code)
 
 
-def arrival_steps(state: PState, code: str) -> list[dict[str, str]]:
+def arrival_steps(state: PState, code: str) -> list[PrincessStep]:
     """The draws or discards a Princess's presence causes (none at a Neighbour's)."""
     where = state["players"][code]["princess"]
     if where in AWAY or where not in state["lands"] or not catalog().lands[where]["capital"]:
