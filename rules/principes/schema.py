@@ -397,3 +397,8 @@ class PView(TypedDict):
     viewer: int | None
     you: NotRequired[You]
     play: NotRequired[PlayView]
+
+
+#: what the rules read alike in a state and in a seat's view (control, Might, rule texts in force, a battle's
+#: strength), for the AI and the forms that work from a view
+Board = PState | PView

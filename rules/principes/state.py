@@ -44,10 +44,7 @@ from typing import cast
 from rules.engine import OptionError, Rng
 
 from .data import COLOURS, DECK_KINDS, PRINCIPALITIES, Catalog, catalog, instances
-from .schema import AreaState, MarketPile, LandState, PlayerState, PState, PublicPlayer, PView
-
-#: what ``controllers``, ``might`` and ``turn_order`` read: a state or any view (the AI's, the renderer's)
-Board = PState | PView
+from .schema import AreaState, Board, LandState, MarketPile, PlayerState, PState, PublicPlayer, PView
 
 #: principalities played by default: the rulebook's recommended duel, then Masovia left neutral for three
 STANDARD = {2: ("PMA", "PMI"), 3: ("PMA", "PMI", "SIL"), 4: PRINCIPALITIES}

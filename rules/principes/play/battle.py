@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..data import MONGOLS, catalog
-from ..schema import Battle, PState
+from ..schema import Battle, Board, PState
 from ..state import controllers
 from .building import queue_army_destruction, queue_destruction
 from .common import (
@@ -343,7 +343,7 @@ def reroll_answer(ctx: Ctx, code: str, words: list[str]) -> None:
 # ---- counting ----------------------------------------------------------------------------------------------
 
 
-def fortification(state: PState, land: str, ignore: tuple[str, ...] = ()) -> int:
+def fortification(state: Board, land: str, ignore: tuple[str, ...] = ()) -> int:
     """The defender's shields: 1 per gord, 2 per City, +2 for a Castle (both gords count in W. Pomerania);
     ``ignore`` drops the settlement or Castle shields (Siege Engines)."""
     land_state = state["lands"][land]
@@ -355,7 +355,7 @@ def fortification(state: PState, land: str, ignore: tuple[str, ...] = ()) -> int
     return (0 if "settlement" in ignore else shields) + (0 if "castle" in ignore else castle)
 
 
-def swords_and_shields(state: PState, battle: Battle, side: str) -> tuple[int, int]:
+def swords_and_shields(state: Board, battle: Battle, side: str) -> tuple[int, int]:
     units = battle["units"][side]
     swords = sum(count * (2 if unit in CAVALRY else 1) for unit, count in units.items())
     die = battle["dice"][side] or []

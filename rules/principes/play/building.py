@@ -20,7 +20,7 @@ from typing import Any
 
 from ..data import catalog, city_token
 from ..effects import Term
-from ..schema import Action, Army, PState
+from ..schema import Action, Army, Board, PState
 from ..state import controllers
 from .cards import plays
 from .common import Ctx, a, active, card_title, change_track, land_name, name, occupants, pay_gold
@@ -35,7 +35,7 @@ BUILDINGS_PER_ACTION = 2
 # ---- prices ------------------------------------------------------------------------------------------------
 
 
-def build_cost(state: PState, code: str, item: str, base: int) -> int:
+def build_cost(state: Board, code: str, item: str, base: int) -> int:
     """The gold ``item`` (city, abbey, tiltyard, castle) costs the player: ``cost_discount(item, free|n, min)``
     of the ruling Prince and held tiles lower it, never below its minimum."""
     cost = base
@@ -50,7 +50,7 @@ def build_cost(state: PState, code: str, item: str, base: int) -> int:
     return cost
 
 
-def city_cost(state: PState, code: str, gord: dict[str, Any]) -> int:
+def city_cost(state: Board, code: str, gord: dict[str, Any]) -> int:
     """A City costs its Might (gord Might + 1), lowered by every ``cost_discount(city, n, min)`` in force: a
     History text this Round, a held tile, the ruling Prince (``build_cost`` reads them all)."""
     return build_cost(state, code, "city", int(gord["might"]) + 1)
@@ -248,7 +248,7 @@ def queue_army_destruction(ctx: Ctx, army: Army | None, land: str) -> None:
     48)."""
     if army is None or army.get("stage") != "battles":
         return
-    code = ctx.play["action"]["who"]
+    code = ctx.action["who"]
     if active(ctx.state, code) and army_may_destroy(ctx.state, code, army["faction"], land):
         army["destroy"].append(land)
         army["stage"] = "destroy"

@@ -195,7 +195,8 @@ def reaction_options(ctx: Ctx, code: str) -> list[str]:
 
 
 def reaction_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    reaction = ctx.play["reaction"]
+    reaction = ctx.play.get("reaction")
+    assert reaction is not None, "a court_reaction prompt answers a waiting Court text"
     reaction["waiting"].remove(code)
     if words[0] == "cancel" and not reaction.get("cancelled"):
         legate = card_id_from(ctx.state, code, words[1])

@@ -29,11 +29,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
 
 from ..data import PRINCIPALITIES, catalog, instance_kind, parse_text
 from ..effects import Term
-from ..schema import Battle, PState
+from ..schema import Battle, Board, PState
 from ..state import controllers
 from .common import (
     CAVALRY,
@@ -70,7 +69,7 @@ class Effect:
     done: list[str] = field(default_factory=list)  # primitives that changed something
 
     @property
-    def state(self) -> dict[str, Any]:
+    def state(self) -> PState:
         return self.ctx.state
 
 
@@ -504,14 +503,14 @@ def register_primitive(name: str) -> Callable[[Handler], Handler]:
 # ---- rules changed while a tile is held --------------------------------------------------------------------
 
 
-def tiles_of(state: PState, code: str) -> list[str]:
+def tiles_of(state: Board, code: str) -> list[str]:
     player = state["players"].get(code)
     if player is None or player["eliminated"]:
         return []
     return [tile for tiles in player["progress"].values() for tile in tiles]
 
 
-def sources_of(state: PState, code: str) -> list[str]:
+def sources_of(state: Board, code: str) -> list[str]:
     """The tiles ``code`` holds and the card of its ruling Prince (his rule lasts while he rules)."""
     player = state["players"].get(code)
     prince = (
@@ -520,7 +519,7 @@ def sources_of(state: PState, code: str) -> list[str]:
     return tiles_of(state, code) + prince
 
 
-def rule_terms(state: PState, code: str, primitive: str) -> list[Term]:
+def rule_terms(state: Board, code: str, primitive: str) -> list[Term]:
     """Every statement ``primitive(...)`` on the tiles ``code`` holds (a tile's rule lasts while it is held), on
     its ruling Prince's card, and on a History card's "In this Round" text."""
     found = []
@@ -531,12 +530,12 @@ def rule_terms(state: PState, code: str, primitive: str) -> list[Term]:
     return found + round_terms(state, primitive)  # and a History card's "In this Round" rule, for everyone
 
 
-def has_rule(state: PState, code: str, primitive: str, word: str) -> bool:
+def has_rule(state: Board, code: str, primitive: str, word: str) -> bool:
     """Whether a held tile says ``primitive(word, ...)`` (the first argument, a word or a call's name)."""
     return any(term.args and term.args[0].name == word for term in rule_terms(state, code, primitive))
 
 
-def rule_number(state: PState, code: str, primitive: str, word: str) -> int:
+def rule_number(state: Board, code: str, primitive: str, word: str) -> int:
     """The sum of the numbers of ``primitive(word(n))`` or ``primitive(word, n)`` on held tiles."""
     total = 0
     for term in rule_terms(state, code, primitive):
@@ -568,11 +567,12 @@ def fire(
 # ---- "In this Round" texts of the History card -------------------------------------------------------------
 
 
-def _round_statements(state: PState) -> list[tuple[str, Term]]:
+def _round_statements(state: Board) -> list[tuple[str, Term]]:
     """(card, statement) of every ``this_round(statement)`` of a History card applied this Round."""
-    play = state.get("play") or {}
+    play = state.get("play")
+    effects = play.get("round_effects", []) if play else []
     found = []
-    for source in dict.fromkeys(entry["source"] for entry in play.get("round_effects", [])):
+    for source in dict.fromkeys(entry["source"] for entry in effects):
         if card_record(source).get("deck") != "history":
             continue
         found += [(source, term.args[0]) for term in effect_of(source) if term.name == "this_round"]
@@ -587,7 +587,7 @@ def begin_action(ctx: Ctx, code: str, kind: str) -> None:
             apply_term(Effect(ctx, code, source), term)
 
 
-def round_terms(state: PState, primitive: str) -> list[Term]:
+def round_terms(state: Board, primitive: str) -> list[Term]:
     """The History rule statements ``primitive(...)`` in force this Round (they apply to every player)."""
     return [term for _, term in _round_statements(state) if term.name == primitive]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..schema import Action, PState
+from ..schema import Action, Army, PState
 from ..state import controllers
 from . import neighbours
 from .common import Ctx, capital, land_name, name, occupants, prompt
@@ -77,7 +77,7 @@ def _options(state: PState, follows: str) -> list[str]:
 
 
 def options(ctx: Ctx, code: str) -> list[str]:
-    return [*_options(ctx.state, ctx.play["action"]["follows"]), "done"]
+    return [*_options(ctx.state, ctx.action["follows"]), "done"]
 
 
 def step(ctx: Ctx, action: Action) -> None:
@@ -95,7 +95,6 @@ def step(ctx: Ctx, action: Action) -> None:
 
 
 def answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    action = ctx.play["action"]
     if words == ["done"]:
         ctx.play["action"] = None
         return
@@ -106,7 +105,7 @@ def answer(ctx: Ctx, code: str, words: list[str]) -> None:
         _castle(ctx, code, words[2])
         ctx.play["action"] = None
     else:
-        _start_move(ctx, code, action, words[2].upper())
+        _start_move(ctx, code, ctx.action, words[2].upper())
 
 
 def _assemble(ctx: Ctx, code: str, faction: str) -> None:
@@ -145,7 +144,7 @@ def _castle(ctx: Ctx, code: str, land: str) -> None:
 def _start_move(ctx: Ctx, code: str, action: Action, faction: str) -> None:
     """A neutral army moved as a Neighbour's: all its Knights and Footmen may move."""
     units = [land["units"].get(faction, {}) for land in ctx.state["lands"].values()]
-    army = {
+    army: Army = {
         "card": None,
         "faction": faction,
         "knights": sum(u.get("knight", 0) for u in units),
