@@ -16,8 +16,6 @@ The action sub-state is ``state["play"]["action"] = {"who", "kind", "stage", ...
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
 from ..schema import Action
 from . import assembly, building, council, movement, neighbours, neutrals, politics, progress, taxes
 from .cards import play as play_text
@@ -25,9 +23,9 @@ from .common import Ctx, name, prompt
 from .effects_engine import begin_action, fire
 
 #: an action's answers for its player, given the action sub-state
-Listing = Callable[[Ctx, str, dict[str, Any]], list[str]]
+Listing = Callable[[Ctx, str, Action], list[str]]
 #: applies an answer; True when the action is over
-Handler = Callable[[Ctx, str, dict[str, Any], list[str]], bool]
+Handler = Callable[[Ctx, str, Action, list[str]], bool]
 
 PROMPTS = {
     "progress": progress.PROMPT,
@@ -58,13 +56,13 @@ def begin(ctx: Ctx, code: str, kind: str) -> None:
 
 
 def end(ctx: Ctx) -> None:
-    ctx.play["private"][ctx.play["action"]["who"]].pop("drawn", None)
-    ctx.play["action"] = neutrals.follow_up(ctx, ctx.play["action"])  # the active variant's Combined Action
+    ctx.play["private"][ctx.action["who"]].pop("drawn", None)
+    ctx.play["action"] = neutrals.follow_up(ctx, ctx.action)  # the active variant's Combined Action
 
 
 def step(ctx: Ctx) -> None:
     """Pose the current action's next prompt (or finish it)."""
-    action = ctx.play["action"]
+    action = ctx.action
     code, kind, stage = action["who"], action["kind"], action["stage"]
     if kind == "combined":
         neutrals.step(ctx, action)
@@ -123,11 +121,11 @@ KINDS = tuple(LISTINGS)
 
 
 def options(ctx: Ctx, code: str, kind: str) -> list[str]:
-    return LISTINGS[kind](ctx, code, ctx.play["action"])
+    return LISTINGS[kind](ctx, code, ctx.action)
 
 
 def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    action = ctx.play["action"]
+    action = ctx.action
     if words[0] == "play":
         play_text(ctx, code, words)
         return

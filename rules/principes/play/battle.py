@@ -98,7 +98,7 @@ def unit_count(battle: Battle, side: str) -> int:
 
 
 def step(ctx: Ctx) -> None:
-    battle = ctx.play["battle"]
+    battle = ctx.battle
     stage = battle["stage"]
     if stage in ("before_A", "before_D", "extra_A", "extra_D"):
         _window(ctx, battle, stage)
@@ -188,13 +188,13 @@ def window_options(ctx: Ctx, code: str, battle: Battle, kind: str, side: str) ->
 
 def window_answers(ctx: Ctx, code: str) -> list[str]:
     """The answers of the card window open now (``before_battle`` or ``extra_cards``, by the battle's stage)."""
-    battle = ctx.play["battle"]
+    battle = ctx.battle
     kind, side = battle["stage"].split("_")
     return window_options(ctx, code, battle, kind, side)
 
 
 def window_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    battle = ctx.play["battle"]
+    battle = ctx.battle
     stage = battle["stage"]
     side = stage.split("_")[1]
     if words == ["pass"]:
@@ -319,7 +319,7 @@ def flip_options(ctx: Ctx, code: str) -> list[str]:
 
 
 def flip_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    battle = ctx.play["battle"]
+    battle = ctx.battle
     side = "A" if battle["sides"]["A"] == code else "D"
     battle["flipped"].append(side)
     if words == ["flip"]:
@@ -332,7 +332,7 @@ def reroll_options(ctx: Ctx, code: str) -> list[str]:
 
 
 def reroll_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    battle = ctx.play["battle"]
+    battle = ctx.battle
     battle["rerolled"] = True
     if words == ["reroll"]:
         side = "A" if battle["sides"]["A"] == REROLLER else "D"
@@ -595,11 +595,11 @@ def withdraw_options(ctx: Ctx, battle: Battle) -> list[str]:
 
 
 def withdraw_answers(ctx: Ctx, code: str) -> list[str]:
-    return withdraw_options(ctx, ctx.play["battle"])
+    return withdraw_options(ctx, ctx.battle)
 
 
 def withdraw_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    battle = ctx.play["battle"]
+    battle = ctx.battle
     loser = battle["sides"][OTHER[battle["winner"]]]
     unit, land = words[1], words[2]
     add_units(ctx.state, battle["land"], loser, unit, -1)
@@ -701,7 +701,7 @@ def _draw(ctx: Ctx, battle: Battle) -> None:
         if code is not None:
             fire(ctx, code, "after_battle", battle, side)
     ctx.play["battle"] = None
-    action = ctx.play["action"]
+    action = ctx.action
     if battle["winner"] == "A" and action is not None and action.get("kind") == "movement":
         if controllers(ctx.state)[battle["land"]] == battle["sides"]["A"]:
             queue_destruction(ctx, action, battle["land"])

@@ -149,7 +149,7 @@ def _possible(state: PState, code: str, term: Term) -> bool:
 
 
 def _text_options(ctx: Ctx, code: str, kind: str) -> list[str]:
-    state, term = ctx.state, _statement(ctx.play["event"])
+    state, term = ctx.state, _statement(ctx.event)
     if kind == "history_choice":
         return [f"choose {_alternative(alt)}" for alt in term.args if _possible(state, code, alt)]
     if kind == "history_relocate":
@@ -179,7 +179,7 @@ def _text_options(ctx: Ctx, code: str, kind: str) -> list[str]:
 
 
 def _text_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    event = ctx.play["event"]
+    event = ctx.event
     event["queue"].pop(0)
     term, card = _statement(event), event["card"]
     if kind == "history_choice":
@@ -315,7 +315,7 @@ def _icon_options(ctx: Ctx, code: str, kind: str) -> list[str]:
 
 
 def _icon_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    event = ctx.play["event"]
+    event = ctx.event
     if kind == "common_council":
         if words[0] == "pledge":
             pledge(ctx, code, words)
@@ -414,7 +414,7 @@ def common_verdict(ctx: Ctx) -> None:
 
 
 def step(ctx: Ctx) -> None:
-    event = ctx.play["event"]
+    event = ctx.event
     if event["part"] == "text":
         _text_step(ctx, event)
     else:

@@ -208,7 +208,7 @@ def options(ctx: Ctx, code: str, kind: str) -> list[str]:
 
 
 def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    event = ctx.play["event"]
+    event = ctx.event
     if kind == "culmen_withdraw":
         _withdraw_from_culmen(ctx, code, words[1], words[2])
         return

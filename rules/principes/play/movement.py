@@ -43,7 +43,7 @@ MAX_OPERATIONS = 40
 
 def begin(ctx: Ctx, code: str) -> None:
     state = ctx.state
-    action = ctx.play["action"]
+    action = ctx.action
     pieces = []
     bonus = movement_bonus(state, code)
     for land, land_state in sorted(state["lands"].items()):
@@ -98,7 +98,7 @@ def border_guard(state: PState, land: str, code: str) -> str | None:
 def step(ctx: Ctx) -> bool:
     """Pose the Movement's next prompt or resolve its next automatic part; True once it is over (no penalty,
     destruction or battle left)."""
-    action = ctx.play["action"]
+    action = ctx.action
     code = action["who"]
     stage = action["stage"]
     if stage == "move":
@@ -129,7 +129,7 @@ def _enemy_players(state: PState, land: str, code: str) -> list[str]:
 
 
 def options(ctx: Ctx, code: str) -> list[str]:
-    action = ctx.play["action"]
+    action = ctx.action
     state = ctx.state
     result: list[str] = []
     asked = set(action["consent"]) | set(action["denied"])
@@ -174,7 +174,7 @@ def truce_lands(state: PState, code: str) -> set[str]:
 
 
 def move(ctx: Ctx, code: str, unit: str, origin: str, target: str) -> None:
-    action = ctx.play["action"]
+    action = ctx.action
     index = max(
         (
             i
@@ -197,7 +197,7 @@ def move(ctx: Ctx, code: str, unit: str, origin: str, target: str) -> None:
 
 
 def undo(ctx: Ctx, code: str) -> None:
-    action = ctx.play["action"]
+    action = ctx.action
     last = action["log"].pop()
     piece = action["pieces"][last["piece"]]
     add_units(ctx.state, piece["at"], code, piece["type"], -1)
@@ -251,7 +251,7 @@ def ask(
     ctx: Ctx, code: str, land: str, record: Action | Army | None = None, owners: list[str] | None = None
 ) -> None:
     """``ask <land>``: the owners of the units there are asked in turn (standing answers decide at once)."""
-    record = ctx.play["action"] if record is None else record
+    record = ctx.action if record is None else record
     owners = _enemy_players(ctx.state, land, code) if owners is None else owners
     record["asking"] = {"land": land, "owners": owners}
     ctx.log(
@@ -316,7 +316,7 @@ def consent_answer(ctx: Ctx, owner: str, words: list[str]) -> None:
 def finish_moves(ctx: Ctx) -> None:
     """``done``: Division tokens, the Clergy penalty lands, control changes and destruction are worked out."""
     state = ctx.state
-    action = ctx.play["action"]
+    action = ctx.action
     code = action["who"]
     action["stage"] = "resolve"
     ended = sorted({p["at"] for p in action["pieces"] if p["moved"]})
@@ -428,7 +428,7 @@ def pay_penalty(ctx: Ctx, code: str, land: str, choice: str) -> None:
 
 
 def resolve_options(ctx: Ctx, code: str, kind: str) -> list[str]:
-    action = ctx.play["action"]
+    action = ctx.action
     if kind == "clergy_penalty":
         land = action["penalties"][0]
         return [f"penalty {land} {choice}" for choice in penalty_choices(ctx.state["players"][code])]
@@ -438,7 +438,7 @@ def resolve_options(ctx: Ctx, code: str, kind: str) -> list[str]:
 
 
 def resolve_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    action = ctx.play["action"]
+    action = ctx.action
     if kind == "clergy_penalty":
         action["penalties"].pop(0)
         pay_penalty(ctx, code, words[1], words[2])

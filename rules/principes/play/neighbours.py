@@ -211,7 +211,7 @@ def begin_move(ctx: Ctx, code: str, army: Army) -> None:
 
 
 def _finish(ctx: Ctx, code: str) -> None:
-    action = ctx.play["action"]
+    action = ctx.action
     action["neighbour"] = None
     action["stage"] = "main"
 
@@ -220,13 +220,13 @@ def _finish(ctx: Ctx, code: str) -> None:
 
 
 def block_options(ctx: Ctx, code: str) -> list[str]:
-    army = ctx.play["action"]["neighbour"]
+    army = ctx.action["neighbour"]
     cards = [card for card in ctx.state["players"][code]["hand"] if _matches(card, army["faction"])]
     return [f"block {card.lower()}" for card in cards] + ["pass"]
 
 
 def block_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    army = ctx.play["action"]["neighbour"]
+    army = ctx.action["neighbour"]
     if words == ["pass"]:
         army["queue"].pop(0)
         return
@@ -404,12 +404,12 @@ def _end_moves(ctx: Ctx, code: str, army: Army) -> None:
 
 
 def destroy_options(ctx: Ctx, code: str) -> list[str]:
-    return destruction_choices(ctx.state, ctx.play["action"]["neighbour"]["destroy"][0])
+    return destruction_choices(ctx.state, ctx.action["neighbour"]["destroy"][0])
 
 
 def destroy_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     """Tokens back to the pool; a Neighbour's destruction costs the mover no track point (rulebook p. 25)."""
-    army = ctx.play["action"]["neighbour"]
+    army = ctx.action["neighbour"]
     land = army["destroy"].pop(0)
     if words[0] != "destroy":
         return
@@ -434,7 +434,7 @@ def army_battle_step(ctx: Ctx, army: Army) -> bool:
     contested = contested_lands(ctx.state, army)
     if not contested:
         return False
-    mover = army.get("mover") or ctx.play["action"]["who"]
+    mover = army.get("mover") or ctx.action["who"]
     if len(contested) > 1 and active(ctx.state, mover):
         places = ", ".join(land_name(land) for land in contested)
         prompt(
@@ -447,7 +447,7 @@ def army_battle_step(ctx: Ctx, army: Army) -> bool:
 
 def start_army_battle(ctx: Ctx, army: Army, land: str) -> None:
     start_battle(ctx, land, army["faction"])
-    ctx.play["battle"]["mover"] = army.get("mover") or ctx.play["action"]["who"]  # decides its withdrawals
+    ctx.play["battle"]["mover"] = army.get("mover") or ctx.action["who"]  # decides its withdrawals
 
 
 def battling_army(play: PlayView) -> dict[str, Any] | None:

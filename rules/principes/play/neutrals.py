@@ -16,7 +16,6 @@ lives in ``action["neighbour"]`` like a Neighbour's.
 
 from __future__ import annotations
 
-from typing import Any
 
 from ..schema import Action, Army, PState
 from ..state import controllers
@@ -27,7 +26,7 @@ FOLLOWS = ("assembly", "movement", "building")
 ASSEMBLY_UNITS = 3
 
 
-def follow_up(ctx: Ctx, ended: dict[str, Any] | None) -> dict[str, Any] | None:
+def follow_up(ctx: Ctx, ended: Action | None) -> Action | None:
     """The Combined Action offered after ``ended`` (None when the variant is off or nothing is possible)."""
     state = ctx.state
     if ended is None or ended["kind"] not in FOLLOWS or state["options"].get("neutrals") != "active":
