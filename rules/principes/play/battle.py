@@ -701,7 +701,7 @@ def _draw(ctx: Ctx, battle: Battle) -> None:
         if code is not None:
             fire(ctx, code, "after_battle", battle, side)
     ctx.play["battle"] = None
-    action = ctx.action
+    action = ctx.play["action"]
     if battle["winner"] == "A" and action is not None and action.get("kind") == "movement":
         if controllers(ctx.state)[battle["land"]] == battle["sides"]["A"]:
             queue_destruction(ctx, action, battle["land"])
