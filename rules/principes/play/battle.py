@@ -251,12 +251,19 @@ def _face(ctx: Ctx) -> list[str]:
     return list(faces[ctx.rng.roll(len(faces)) - 1])
 
 
+def rolled(battle: Battle, side: str) -> list[str]:
+    """The face ``side``'s die shows, once the dice are rolled."""
+    die = battle["dice"][side]
+    assert die is not None, "the dice were rolled"
+    return die
+
+
 def _roll(ctx: Ctx, battle: Battle) -> None:
-    battle["dice"] = {"A": _face(ctx), "D": _face(ctx)}
+    attacker, defender = _face(ctx), _face(ctx)
+    battle["dice"] = {"A": attacker, "D": defender}
     ctx.log(
         "dice",
-        f"Dice in {land_name(battle['land'])}: attacker {'+'.join(battle['dice']['A'])}, "
-        f"defender {'+'.join(battle['dice']['D'])}.",
+        f"Dice in {land_name(battle['land'])}: attacker {'+'.join(attacker)}, defender {'+'.join(defender)}.",
     )
     damage = damages(ctx.state, battle)
     ctx.log(
@@ -280,7 +287,7 @@ def _offer_reroll(ctx: Ctx, battle: Battle) -> None:
                 ctx,
                 REROLLER,
                 "reroll",
-                f"With the Wind: your die shows {'+'.join(battle['dice'][side])}. "
+                f"With the Wind: your die shows {'+'.join(rolled(battle, side))}. "
                 "Reroll it once, or keep it?",
                 timing="window",
             )
@@ -292,8 +299,8 @@ def _offer_reroll(ctx: Ctx, battle: Battle) -> None:
                 ctx,
                 code,
                 "flip",
-                f"Learning Chess: your die shows {'+'.join(battle['dice'][side])}. Flip it "
-                f"to its opposite face ({'+'.join(opposite(battle['dice'][side]))}), or keep it?",
+                f"Learning Chess: your die shows {'+'.join(rolled(battle, side))}. Flip it "
+                f"to its opposite face ({'+'.join(opposite(rolled(battle, side)))}), or keep it?",
                 timing="window",
             )
             return
@@ -323,8 +330,8 @@ def flip_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     side = "A" if battle["sides"]["A"] == code else "D"
     battle["flipped"].append(side)
     if words == ["flip"]:
-        battle["dice"][side] = opposite(battle["dice"][side])
-        ctx.log("flip", f"{name(code)} flips its die (Learning Chess): {'+'.join(battle['dice'][side])}.")
+        battle["dice"][side] = opposite(rolled(battle, side))
+        ctx.log("flip", f"{name(code)} flips its die (Learning Chess): {'+'.join(rolled(battle, side))}.")
 
 
 def reroll_options(ctx: Ctx, code: str) -> list[str]:
@@ -337,7 +344,7 @@ def reroll_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     if words == ["reroll"]:
         side = "A" if battle["sides"]["A"] == REROLLER else "D"
         battle["dice"][side] = _face(ctx)
-        ctx.log("reroll", f"Masovia rerolls with the wind: {'+'.join(battle['dice'][side])}.")
+        ctx.log("reroll", f"Masovia rerolls with the wind: {'+'.join(rolled(battle, side))}.")
 
 
 # ---- counting ----------------------------------------------------------------------------------------------
@@ -409,7 +416,7 @@ def winner(battle: Battle, toppled: dict[str, dict[str, int]]) -> str:
 def _steal(ctx: Ctx, battle: Battle) -> None:
     """A coin face steals 1 gold on the final faces (resolution 14)."""
     for side in SIDES:
-        if "coin" not in battle["dice"][side]:
+        if "coin" not in rolled(battle, side):
             continue
         thief, victim = (side_player(ctx.state, battle, s) for s in (side, OTHER[side]))
         if thief is None and victim is None:
@@ -543,18 +550,25 @@ def is_neighbour(faction: str) -> bool:
     return record is not None and record["group"] == "neighbour"
 
 
+def won_by(battle: Battle) -> str:
+    """The side that won the battle, once it is decided."""
+    side = battle["winner"]
+    assert side is not None, "the battle is decided"
+    return side
+
+
 def withdraw_decider(state: PState, battle: Battle) -> str | None:
     """The loser; for neutral units the player who moved them, else the player involved."""
-    lose = OTHER[battle["winner"]]
-    for code in (battle["sides"][lose], battle["mover"], battle["sides"][battle["winner"]]):
-        if active(state, code):
-            return str(code)
+    lose = OTHER[won_by(battle)]
+    for code in (battle["sides"][lose], battle["mover"], battle["sides"][won_by(battle)]):
+        if code is not None and active(state, code):
+            return code
     return None
 
 
 def _withdraw_step(ctx: Ctx, battle: Battle) -> None:
     state = ctx.state
-    loser = battle["sides"][OTHER[battle["winner"]]]
+    loser = battle["sides"][OTHER[won_by(battle)]]
     standing = battle["retreat"]
     if not any(standing.values()):
         battle["stage"] = "after"
@@ -584,7 +598,7 @@ def _withdraw_step(ctx: Ctx, battle: Battle) -> None:
 
 def withdraw_options(ctx: Ctx, battle: Battle) -> list[str]:
     """``withdraw <unit> <land>``; a Neighbour's units may instead go home (listed first: the default)."""
-    loser = battle["sides"][OTHER[battle["winner"]]]
+    loser = battle["sides"][OTHER[won_by(battle)]]
     targets = ([HOME] if is_neighbour(loser) else []) + retreat_lands(ctx.state, battle["land"], loser)
     return [
         f"withdraw {unit} {land}"
@@ -600,7 +614,7 @@ def withdraw_answers(ctx: Ctx, code: str) -> list[str]:
 
 def withdraw_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     battle = ctx.battle
-    loser = battle["sides"][OTHER[battle["winner"]]]
+    loser = battle["sides"][OTHER[won_by(battle)]]
     unit, land = words[1], words[2]
     add_units(ctx.state, battle["land"], loser, unit, -1)
     if land == HOME:
@@ -682,8 +696,8 @@ def _reveal_after(ctx: Ctx, battle: Battle) -> None:
             )
             run(Effect(ctx, code, card, battle, side))
     for side in SIDES:  # then the 'after battle' rules in force (a History text of this Round)
-        if (code := side_player(ctx.state, battle, side)) is not None:
-            fire(ctx, code, "after_battle", battle, side)
+        if (player := side_player(ctx.state, battle, side)) is not None:
+            fire(ctx, player, "after_battle", battle, side)
     battle["stage"] = "draw"
 
 
