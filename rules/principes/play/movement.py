@@ -12,10 +12,10 @@ until ``done`` (resolution 10). Then, in this order: Division tokens where a mov
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from ..data import PRINCIPALITIES, catalog
-from ..schema import Action, Army, PlayerState, PlayView, PState
+from ..schema import Action, Army, Asking, Piece, PlayerState, PlayView, PState
 from ..state import controllers
 from .battle import start as start_battle
 from .building import destroy, destruction_choices, queue_destruction
@@ -44,7 +44,7 @@ MAX_OPERATIONS = 40
 def begin(ctx: Ctx, code: str) -> None:
     state = ctx.state
     action = ctx.action
-    pieces = []
+    pieces: list[Piece] = []
     bonus = movement_bonus(state, code)
     for land, land_state in sorted(state["lands"].items()):
         for unit in ("prince", "knight", "footman"):
@@ -216,29 +216,50 @@ def undo(ctx: Ctx, code: str) -> None:
 # refused (``denied``); its stage is "consent" while an owner is asked.
 
 
-def passage_record(play: PlayView) -> dict[str, Any] | None:
+def passage_record(play: PlayView) -> Action | Army | None:
     """The Movement or army whose request to pass waits for an answer (``play`` may be a view's)."""
-    event_army = (play.get("event") or {}).get("army")
-    action = play.get("action")
-    for record in (event_army, (action or {}).get("neighbour"), action):
+    event, action = play.get("event"), play.get("action")
+    records: tuple[Action | Army | None, ...] = (
+        event.get("army") if event else None,
+        action.get("neighbour") if action else None,
+        action,
+    )
+    for record in records:
         if record is not None and record.get("stage") == "consent":
-            found: dict[str, Any] = record
-            return found
+            return record
     return None
+
+
+def _fields(record: Action | Army) -> Mapping[str, object]:
+    """A record read by keys only one of the two kinds has (an army's ``mover`` and ``faction``)."""
+    return record
+
+
+def _asking(record: Action | Army) -> Asking:
+    """The request waiting for answers (the record's stage is "consent")."""
+    asking = record.get("asking")
+    assert asking is not None, "a request to pass waits"
+    return asking
 
 
 def asker(play: PlayView, record: Action | Army) -> str:
     """The player who asks: the mover of an army, else the player performing the Movement."""
-    return str(record.get("mover") or record.get("who") or play["action"]["who"])
+    fields = _fields(record)
+    mover = fields.get("mover") or fields.get("who")
+    if mover:
+        return str(mover)
+    action = play["action"]
+    assert action is not None, "a Movement asks"
+    return action["who"]
 
 
 def pose_consent(ctx: Ctx, record: Action | Army) -> None:
     """Ask the first owner who has not answered yet."""
     code = asker(ctx.play, record)
-    owner = record["asking"]["owners"][0]
-    land = land_name(record["asking"]["land"])
-    faction = record.get("faction")
-    whose = f"the {name(faction)} units it moves" if faction else "its units"
+    owner = _asking(record)["owners"][0]
+    land = land_name(_asking(record)["land"])
+    faction = _fields(record).get("faction")
+    whose = f"the {name(str(faction))} units it moves" if faction else "its units"
     prompt(
         ctx,
         owner,
@@ -265,8 +286,8 @@ def ask(
 def _apply_standing(ctx: Ctx, record: Action | Army) -> None:
     """Standing answers decide at once; the first owner without one is asked."""
     code = asker(ctx.play, record)
-    while record["asking"]["owners"]:
-        owner = record["asking"]["owners"][0]
+    while _asking(record)["owners"]:
+        owner = _asking(record)["owners"][0]
         standing = ctx.play["standing"][owner].get(code)
         if standing is None:
             return
@@ -277,14 +298,14 @@ def _apply_standing(ctx: Ctx, record: Action | Army) -> None:
 
 
 def _consent(ctx: Ctx, record: Action | Army, owner: str, allowed: bool) -> None:
-    land = record["asking"]["land"]
+    land = _asking(record)["land"]
     if not allowed:
         record.setdefault("denied", []).append(land)
         ctx.log("consent_denied", f"{name(owner)} denies passage through {land_name(land)}.")
         _end_asking(record)
         return
-    record["asking"]["owners"].pop(0)
-    if not record["asking"]["owners"]:
+    _asking(record)["owners"].pop(0)
+    if not _asking(record)["owners"]:
         record.setdefault("consent", []).append(land)
         ctx.log("consent_allowed", f"Passage through {land_name(land)} is allowed.")
         _end_asking(record)
