@@ -24,10 +24,9 @@ Neighbours already played this action.
 
 from __future__ import annotations
 
-from typing import Any
 
 from ..data import catalog
-from ..schema import Action, Army, PlayView, PState
+from ..schema import Action, Army, Piece, PlayView, PState
 from ..state import controllers
 from .battle import start as start_battle
 from .building import army_may_destroy, destruction_choices, raze
@@ -124,8 +123,15 @@ def play_card(ctx: Ctx, code: str, action: Action, words: list[str]) -> None:
 # ---- the steps ---------------------------------------------------------------------------------------------
 
 
+def moved_army(action: Action) -> Army:
+    """The Neighbour's (or neutral principality's) army the action moves."""
+    army = action.get("neighbour")
+    assert army is not None, "the action moves an army"
+    return army
+
+
 def step(ctx: Ctx, action: Action) -> None:
-    army = action["neighbour"]
+    army = moved_army(action)
     code = action["who"]
     if army["stage"] == "block":
         _block_step(ctx, code, army)
@@ -183,7 +189,7 @@ def begin_move(ctx: Ctx, code: str, army: Army) -> None:
     bonus = movement_bonus(state, code)  # the Neighbour's units move with the mover's range
     places = [(area, data["units"]) for area, data in state["offmap"].items()]
     places += [(land, data["units"]) for land, data in sorted(state["lands"].items())]
-    pieces = [
+    pieces: list[Piece] = [
         {
             "type": unit,
             "at": place,
@@ -220,13 +226,13 @@ def _finish(ctx: Ctx, code: str) -> None:
 
 
 def block_options(ctx: Ctx, code: str) -> list[str]:
-    army = ctx.action["neighbour"]
+    army = moved_army(ctx.action)
     cards = [card for card in ctx.state["players"][code]["hand"] if _matches(card, army["faction"])]
     return [f"block {card.lower()}" for card in cards] + ["pass"]
 
 
 def block_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    army = ctx.action["neighbour"]
+    army = moved_army(ctx.action)
     if words == ["pass"]:
         army["queue"].pop(0)
         return
@@ -259,14 +265,14 @@ def _exits(place: str) -> list[str]:
     return sorted(data.adjacency[place])
 
 
-def army_of(ctx: Ctx) -> dict[str, Any]:
+def army_of(ctx: Ctx) -> Army:
     """The army being moved: a History event's Invaders (``history``), else the Politics action's Neighbour."""
     event = ctx.play.get("event")
-    if event is not None and event.get("army") is not None:
-        army: Army = event["army"]
-        return army
-    neighbour: dict[str, Any] = ctx.play["action"]["neighbour"]
-    return neighbour
+    if event is not None:
+        army = event.get("army")
+        if army is not None:
+            return army
+    return moved_army(ctx.action)
 
 
 def forbidden(state: PState, code: str, army: Army, land: str) -> bool:
@@ -404,12 +410,12 @@ def _end_moves(ctx: Ctx, code: str, army: Army) -> None:
 
 
 def destroy_options(ctx: Ctx, code: str) -> list[str]:
-    return destruction_choices(ctx.state, ctx.action["neighbour"]["destroy"][0])
+    return destruction_choices(ctx.state, moved_army(ctx.action)["destroy"][0])
 
 
 def destroy_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     """Tokens back to the pool; a Neighbour's destruction costs the mover no track point (rulebook p. 25)."""
-    army = ctx.action["neighbour"]
+    army = moved_army(ctx.action)
     land = army["destroy"].pop(0)
     if words[0] != "destroy":
         return
@@ -447,16 +453,16 @@ def army_battle_step(ctx: Ctx, army: Army) -> bool:
 
 def start_army_battle(ctx: Ctx, army: Army, land: str) -> None:
     start_battle(ctx, land, army["faction"])
-    ctx.play["battle"]["mover"] = army.get("mover") or ctx.action["who"]  # decides its withdrawals
+    ctx.battle["mover"] = army.get("mover") or ctx.action["who"]  # decides its withdrawals
 
 
-def battling_army(play: PlayView) -> dict[str, Any] | None:
+def battling_army(play: PlayView) -> Army | None:
     """The army whose battles are being fought: the Invaders of a History icon, else a Neighbour's or a
     neutral principality's army of the action."""
-    for army in ((play.get("event") or {}).get("army"), (play.get("action") or {}).get("neighbour")):
+    event, action = play.get("event"), play.get("action")
+    for army in (event.get("army") if event else None, action.get("neighbour") if action else None):
         if army is not None and army.get("stage") == "battles":
-            found: dict[str, Any] = army
-            return found
+            return army
     return None
 
 
