@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+
 from rules.engine import Applied, Game, IllegalAction, InvalidAction, Outcome, Rng
 
 from ..schema import PlayView, PState, PView

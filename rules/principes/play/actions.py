@@ -16,6 +16,7 @@ The action sub-state is ``state["play"]["action"] = {"who", "kind", "stage", ...
 from __future__ import annotations
 
 from collections.abc import Callable
+
 from ..schema import Action
 from . import assembly, building, council, movement, neighbours, neutrals, politics, progress, taxes
 from .cards import play as play_text

@@ -8,6 +8,7 @@ Round's own phase.
 from __future__ import annotations
 
 from itertools import permutations
+
 from rules.engine import Rng
 
 from ..data import catalog

@@ -35,11 +35,11 @@ The event sub-state is ``play["event"] = {"part": "text"|"icons", "card", "queue
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..data import catalog, city_token
 from ..effects import Term
-from ..schema import Event, PState
+from ..schema import Event, PState, Track
 from ..state import controllers
 from . import invaders
 from .building import city_cost, foundable, gord_site
@@ -144,7 +144,7 @@ def _possible(state: PState, code: str, term: Term) -> bool:
     if term.name == "pay":
         return bool(player["gold"] >= (term.args[1].number or 0))
     if term.name == "gain_track" and (term.args[2].number or 0) < 0:
-        return bool(player[term.args[1].name] > 0)
+        return bool(player[cast(Track, term.args[1].name)] > 0)  # the texts name people or clergy
     return True
 
 
@@ -237,10 +237,12 @@ def start_icons(ctx: Ctx) -> bool:
     icons = list(state["history"].get("icons", []))
     if state["round"] >= play["last_round"] or play.get("icons_round") == state["round"] or not icons:
         return False
+    card = state["history"]["revealed"]
+    assert card is not None, "the Round's History card is revealed"
     play["icons_round"] = state["round"]
     play["event"] = {
         "part": "icons",
-        "card": state["history"]["revealed"],
+        "card": card,
         "icons": icons,
         "icon": None,
         "queue": [],

@@ -28,8 +28,6 @@ resolutions 23, 28-30):
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..data import LITHUANIANS, MONGOLS, PRUSSIANS, TEUTONS, catalog
 from ..schema import Army, Event, PState
 from ..state import controllers
@@ -142,8 +140,7 @@ def step(ctx: Ctx, event: Event) -> bool:
     """Pose the next decision of an Invader icon or resolve its automatic part; True once the icon is over."""
     if event.get("withdrawing") and _withdrawal_step(ctx, event):
         return False
-    if event.get("caller"):
-        code = event["caller"]
+    if code := event.get("caller"):
         if active(ctx.state, code) and controllers(ctx.state)[teuton_land()] == code:
             prompt(
                 ctx,
@@ -179,18 +176,19 @@ def step(ctx: Ctx, event: Event) -> bool:
     return False
 
 
-def _next_army(ctx: Ctx, event: Event) -> dict[str, Any] | None:
+def _next_army(ctx: Ctx, event: Event) -> Army | None:
     while event["movers"]:
         faction, mover = event["movers"].pop(0)
         size = _army_size(ctx.state, faction)
         if not active(ctx.state, mover) or not any(size.values()):
             continue
-        army = {
+        army: Army = {
             "invader": True,
             "faction": faction,
             "mover": mover,
             "knights": size["knight"],
             "footmen": size["footman"],
+            "stage": "move",  # begin_move sets it too
         }
         begin_move(ctx, mover, army)
         event["army"] = army
@@ -356,7 +354,7 @@ def call_teutons(ctx: Ctx, code: str) -> None:
             None  # "After calling upon the Teutonic Knights, the player loses control"
         )
     ctx.play["teutons"] = True
-    ctx.play["event"]["withdrawing"] = code
+    ctx.event["withdrawing"] = code
     ctx.log(
         "teutons_called",
         f"{name(code)} calls the Teutonic Knights to {land_name(land)}: "
@@ -386,7 +384,8 @@ def culmen_withdraw_options(state: PState, code: str) -> list[str]:
 def _withdrawal_step(ctx: Ctx, event: Event) -> bool:
     """The caller's units leave Culmen: a prompt while it may choose; none left, or nowhere to go (they are
     removed to its pool, as after a battle): the withdrawal is over. True when a prompt was posed."""
-    code = event["withdrawing"]
+    code = event.get("withdrawing")
+    assert code is not None, "a caller's units are withdrawing"
     units = _culmen_units(ctx.state, code)
     if units and active(ctx.state, code) and _refuges(ctx.state, code):
         prompt(

@@ -24,7 +24,6 @@ Neighbours already played this action.
 
 from __future__ import annotations
 
-
 from ..data import catalog
 from ..schema import Action, Army, Piece, PlayView, PState
 from ..state import controllers

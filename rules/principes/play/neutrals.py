@@ -16,7 +16,6 @@ lives in ``action["neighbour"]`` like a Neighbour's.
 
 from __future__ import annotations
 
-
 from ..schema import Action, Army, PState
 from ..state import controllers
 from . import neighbours

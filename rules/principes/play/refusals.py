@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import difflib
 from functools import cache
+from typing import Any
 
 from ..data import catalog, instances
-from ..schema import Action, Army, PState
+from ..schema import PState
 from ..state import controllers
 from .common import a, card_record, card_title, name
 from .naming import titled
@@ -150,8 +151,9 @@ def _card_use(state: PState, code: str, words: list[str], position: int) -> str 
 
 
 def _neighbour_card(
-    state: PState, code: str, words: list[str], record: Action | Army, title: str
+    state: PState, code: str, words: list[str], record: dict[str, Any], title: str
 ) -> str | None:
+    """``record``: the Neighbour card's catalog entry."""
     if record["deck"] != "neighbour":
         return f"{title} is not a Neighbour card."
     gold = state["players"][code]["gold"]
@@ -206,8 +208,9 @@ def _build(state: PState, code: str, words: list[str], position: int) -> str | N
     land = words[2]
     if controllers(state).get(land) != code:
         return f"You do not control {_place_name(land)}."
-    if state["lands"][land]["building"]:
-        return f"{_place_name(land)} already has {a(state['lands'][land]['building'].title())}: one building per land."
+    built = state["lands"][land]["building"]
+    if built:
+        return f"{_place_name(land)} already has {a(built.title())}: one building per land."
     return None
 
 
