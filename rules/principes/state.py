@@ -328,7 +328,9 @@ def build_view(state: PState, seat: int | None) -> PView:
     hidden = {"players", "decks", "market", "history"}
     shown = {key: value for key, value in state.items() if key not in hidden}
     # the state's other keys, one level copied; the keys a view replaces or adds are written below
-    view = cast(PView, {key: (dict(value) if isinstance(value, dict) else value) for key, value in shown.items()})
+    view = cast(
+        PView, {key: (dict(value) if isinstance(value, dict) else value) for key, value in shown.items()}
+    )
     view["players"] = {code: public_player(player) for code, player in state["players"].items()}
     view["decks"] = {deck: len(cards) for deck, cards in state["decks"].items()}
     view["market"] = {
