@@ -1,6 +1,6 @@
 """PRINCIPES state: the starting position, derived values (control, Might) and the views.
 
-State layout (plain JSON data; every id refers to ``data/*.json``; the top of a deck or stack is index 0)::
+``schema.py`` declares this layout as TypedDicts (``PState``, ``PView``) that mypy checks. State layout (plain JSON data; every id refers to ``data/*.json``; the top of a deck or stack is index 0)::
 
     {
       "num_players": 2..4,

@@ -271,8 +271,9 @@ def _defend(view: View, me: str, host: str, answers: list[str]) -> str:
             continue
         raised = list(mine)
         raised[index] = min(TRACK_MAX, raised[index] + amount)
+        might, people, clergy = raised
         key = (
-            qualifying(view, host, others={me: tuple(raised)}),  # type: ignore[dict-item]
+            qualifying(view, host, others={me: (might, people, clergy)}),
             host_pos[index] - mine[index],
             -amount,
             action,
