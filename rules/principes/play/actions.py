@@ -64,7 +64,7 @@ def end(ctx: Ctx) -> None:
 def step(ctx: Ctx) -> None:
     """Pose the current action's next prompt (or finish it)."""
     action = ctx.action
-    code, kind, stage = action["who"], action["kind"], action["stage"]
+    code, kind = action["who"], action["kind"]
     if kind == "combined":
         neutrals.step(ctx, action)
     elif kind == "movement":
@@ -73,7 +73,14 @@ def step(ctx: Ctx) -> None:
             ctx.play["action"] = neutrals.follow_up(ctx, action)  # the active variant's Combined Action
     elif ctx.state["players"][code]["eliminated"]:
         end(ctx)
-    elif stage == "main" and options(ctx, code, kind) == ["done"]:
+    else:
+        _stage_step(ctx, action)
+
+
+def _stage_step(ctx: Ctx, action: Action) -> None:
+    """The next prompt of an action of a player still in the game (other than a Movement or Combined)."""
+    code, kind, stage = action["who"], action["kind"], action["stage"]
+    if stage == "main" and options(ctx, code, kind) == ["done"]:
         if action["count"] == 0 and not action["founded"]:
             ctx.log("skip", f"{name(code)} can do nothing with its {kind.title()} action.")
         end(ctx)  # nothing left to do: no need to ask

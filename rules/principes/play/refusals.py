@@ -11,6 +11,7 @@ more precise applies, it lists the closest legal answers.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -20,6 +21,9 @@ from ..state import controllers
 from .common import a, card_record, card_title, name
 from .naming import titled
 from .notation import Verb, problem
+
+#: why an answer of one verb is refused, from the state, the player, the words and the first word that fails
+Explain = Callable[[PState, str, list[str], int], "str | None"]
 
 TIMINGS = {
     "before_battle": "before a battle",
@@ -112,42 +116,82 @@ def _card_use(state: PState, code: str, words: list[str], position: int) -> str 
     token = words[1]
     if token not in _instances():
         return None
-    record = card_record(_instances()[token])
-    title = _titled(token)
-    verb = words[0]
-    if verb == "extra":
-        if record["deck"] != "battle":
-            return f"Only Battle cards give an extra sword or shield; {title} is a {record['deck'].title()} card."
-        corner = record.get("corner")
-        if position == 2 and corner in ("sword", "shield") and words[2] != corner:
-            return f"{title}'s corner is a {corner}, not a {words[2]}."
-    if verb in ("before", "after"):
-        wanted = f"{verb}_battle"
-        if record.get("timing") != wanted:
-            when = TIMINGS.get(str(record.get("timing")), str(record.get("timing", "")).replace("_", " "))
-            return f"{title} is not a '{verb} battle' card: it is played {when}."
-        if verb == "before":
-            return f"{title}'s cost cannot be paid now, or the window is closed for your side."
-    if verb in ("support", "pledge"):
-        tracks = [t for t in ("people", "clergy") if record.get("support") in (t, "either")]
-        if record["deck"] not in ("court", "neighbour"):
-            return f"{title} is a {record['deck'].title()} card: it gives no support (sell it for 1 gold)."
-        if position == 2 and tracks and words[2] not in tracks:
-            return f"{title} gives support to {' or '.join(tracks)} only."
-    if verb == "play":
-        if record["deck"] != "court":
-            return f"Only Court cards are played for their text; {title} is a {record['deck'].title()} card."
-        timing = str(record.get("timing", ""))
-        if timing.startswith("own_action:"):
-            return f"{title} is played during your own {timing.split(':')[1].title()} action."
-        if position == 2:
-            return f"{title} cannot act on '{words[2]}' now."
-        return f"{title} is played {TIMINGS.get(timing, timing.replace('_', ' '))}."
-    if verb == "neighbour":
-        return _neighbour_card(state, code, words, record, title)
-    if verb == "block":
-        return f"{title} does not name the Neighbour being moved."
+    use = CARD_USES.get(words[0])
+    return use(state, code, words, position) if use is not None else None
+
+
+def _card_of(words: list[str]) -> tuple[dict[str, Any], str]:
+    """The catalog record and the title of the card the words name (``_card_use`` checked it exists)."""
+    return card_record(_instances()[words[1]]), _titled(words[1])
+
+
+def _extra_card(state: PState, code: str, words: list[str], position: int) -> str | None:
+    record, title = _card_of(words)
+    if record["deck"] != "battle":
+        return f"Only Battle cards give an extra sword or shield; {title} is a {record['deck'].title()} card."
+    corner = record.get("corner")
+    if position == 2 and corner in ("sword", "shield") and words[2] != corner:
+        return f"{title}'s corner is a {corner}, not a {words[2]}."
     return None
+
+
+def _battle_card(state: PState, code: str, words: list[str], position: int) -> str | None:
+    """``before`` and ``after``: a Battle card of that window."""
+    record, title = _card_of(words)
+    verb = words[0]
+    wanted = f"{verb}_battle"
+    if record.get("timing") != wanted:
+        when = TIMINGS.get(str(record.get("timing")), str(record.get("timing", "")).replace("_", " "))
+        return f"{title} is not a '{verb} battle' card: it is played {when}."
+    if verb == "before":
+        return f"{title}'s cost cannot be paid now, or the window is closed for your side."
+    return None
+
+
+def _support_card(state: PState, code: str, words: list[str], position: int) -> str | None:
+    """``support`` and ``pledge``: a Court or Neighbour card, on a track it supports."""
+    record, title = _card_of(words)
+    tracks = [t for t in ("people", "clergy") if record.get("support") in (t, "either")]
+    if record["deck"] not in ("court", "neighbour"):
+        return f"{title} is a {record['deck'].title()} card: it gives no support (sell it for 1 gold)."
+    if position == 2 and tracks and words[2] not in tracks:
+        return f"{title} gives support to {' or '.join(tracks)} only."
+    return None
+
+
+def _text_card(state: PState, code: str, words: list[str], position: int) -> str | None:
+    """``play``: a Court card's text, in its timing."""
+    record, title = _card_of(words)
+    if record["deck"] != "court":
+        return f"Only Court cards are played for their text; {title} is a {record['deck'].title()} card."
+    timing = str(record.get("timing", ""))
+    if timing.startswith("own_action:"):
+        return f"{title} is played during your own {timing.split(':')[1].title()} action."
+    if position == 2:
+        return f"{title} cannot act on '{words[2]}' now."
+    return f"{title} is played {TIMINGS.get(timing, timing.replace('_', ' '))}."
+
+
+def _neighbour_use(state: PState, code: str, words: list[str], position: int) -> str | None:
+    record, title = _card_of(words)
+    return _neighbour_card(state, code, words, record, title)
+
+
+def _block_card(state: PState, code: str, words: list[str], position: int) -> str | None:
+    return f"{_titled(words[1])} does not name the Neighbour being moved."
+
+
+#: why a card cannot be used so, by the verb that uses it
+CARD_USES: dict[str, Explain] = {
+    "extra": _extra_card,
+    "before": _battle_card,
+    "after": _battle_card,
+    "support": _support_card,
+    "pledge": _support_card,
+    "play": _text_card,
+    "neighbour": _neighbour_use,
+    "block": _block_card,
+}
 
 
 def _neighbour_card(
