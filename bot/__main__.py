@@ -9,6 +9,7 @@ import dataclasses
 import json
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -132,35 +133,26 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stdout
     )
     try:
-        if args.command in (None, "run"):
-            return _run_bot(getattr(args, "shard_count", None), getattr(args, "shard_ids", None))
-        if args.command == "console":
-            return _console(args.database, args.images, args.name)
-        if args.command == "selfplay":
-            return _selfplay(args)
-        if args.command == "perft":
-            return _perft(args.game, args.depth)
-        if args.command == "render":
-            return _render(args)
-        if args.command == "import":
-            return _import(args.file, args.database)
-        if args.command == "verify":
-            return _verify(args.file)
-        if args.command == "export":
-            return _export_all(args.database, args.out)
-        if args.command == "stats":
-            return _stats(args.database, args.game, args.player)
-        if args.command == "rebuild-ratings":
-            return _rebuild_ratings(args.database)
-        if args.command == "replay":
-            return _replay(args.file, args.out)
-    except UnreadableExport as error:
+        return _COMMANDS.get(args.command or "run", lambda _args: 2)(args)
+    except (UnreadableExport, HostError, RulesError, ConfigError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    except (HostError, RulesError, ConfigError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    return 2
+
+
+#: each subcommand and what runs it (``argparse`` gives the parsed arguments)
+_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "run": lambda a: _run_bot(getattr(a, "shard_count", None), getattr(a, "shard_ids", None)),
+    "console": lambda a: _console(a.database, a.images, a.name),
+    "selfplay": lambda a: _selfplay(a),
+    "perft": lambda a: _perft(a.game, a.depth),
+    "render": lambda a: _render(a),
+    "import": lambda a: _import(a.file, a.database),
+    "verify": lambda a: _verify(a.file),
+    "export": lambda a: _export_all(a.database, a.out),
+    "stats": lambda a: _stats(a.database, a.game, a.player),
+    "rebuild-ratings": lambda a: _rebuild_ratings(a.database),
+    "replay": lambda a: _replay(a.file, a.out),
+}
 
 
 def _run_bot(shard_count: int | None = None, shard_ids: str | None = None) -> int:

@@ -149,48 +149,64 @@ class Console:
 
     async def _dispatch(self, words: list[str], actor: Actor) -> None:
         command, args = words[0].lower(), words[1:]
-        if command == "/game":
-            await self._game(args, actor)
-        elif command == "/move":
-            await self._move(" ".join(args), actor)
-        elif command == "/moves":
-            await self._moves(" ".join(args), actor)
-        elif command == "/board":
-            snapshot = await self.host.board(CHANNEL, args[0] if args else None)
-            self.write(snapshot.text)
-            self.write(f"[image] {self._save(snapshot.game_key, snapshot.view, 'board')}")
-        elif command == "/hand":
-            snapshot = await self.host.hand(CHANNEL, actor)
-            self.write(f"(private to {actor.name}) {snapshot.text}")
-            self.write(f"[image] {self._save(snapshot.game_key, snapshot.view, actor.name)}")
-        elif command == "/catchup":
-            await self._catchup(await self.host.catchup(CHANNEL, actor), actor.name)
-        elif command == "/log":
-            self.write(await self.host.log(CHANNEL, int(args[0]) if args and args[0].isdigit() else 20))
-        elif command == "/undo":
-            await self._undo(actor)
-        elif command == "/rules":
-            self.write(self.host.rules_text(args[0] if args else None, args[1] if len(args) > 1 else None))
-        elif command == "/stats":
-            name = args[0] if args else actor.name
-            records = await player_records(
-                self.host.store, f"console:{name}", args[1] if len(args) > 1 else None
-            )
-            self.write(records_text(name, records).replace("**", ""))
-            if len(args) > 1 and args[1] == "principes":
-                self.write(await principes_report(self.host.store))
-        elif command == "/leaderboard" and args:
-            standings = await leaderboard(self.host.store, args[0])
-            self.write(leaderboard_text(args[0], standings, "all servers").replace("**", ""))
-        elif command == "/orders":
-            await self._orders(args, actor)
-        elif command == "/as" and args:
-            self.speaker = args[0]
-            self.write(f"Now typing as {self.speaker}.")
-        elif command == "/help":
-            self.write(HELP)
-        else:
+        handler = self._COMMANDS.get(command)
+        if handler is None or (command in ("/as", "/leaderboard") and not args):
             raise HostError(f"Unknown command {command}. /help lists the commands.")
+        await handler(self, args, actor)
+
+    async def _board(self, args: list[str], _actor: Actor) -> None:
+        snapshot = await self.host.board(CHANNEL, args[0] if args else None)
+        self.write(snapshot.text)
+        self.write(f"[image] {self._save(snapshot.game_key, snapshot.view, 'board')}")
+
+    async def _hand(self, _args: list[str], actor: Actor) -> None:
+        snapshot = await self.host.hand(CHANNEL, actor)
+        self.write(f"(private to {actor.name}) {snapshot.text}")
+        self.write(f"[image] {self._save(snapshot.game_key, snapshot.view, actor.name)}")
+
+    async def _log(self, args: list[str], _actor: Actor) -> None:
+        self.write(await self.host.log(CHANNEL, int(args[0]) if args and args[0].isdigit() else 20))
+
+    async def _rules(self, args: list[str], _actor: Actor) -> None:
+        self.write(self.host.rules_text(args[0] if args else None, args[1] if len(args) > 1 else None))
+
+    async def _stats(self, args: list[str], actor: Actor) -> None:
+        name = args[0] if args else actor.name
+        records = await player_records(self.host.store, f"console:{name}", args[1] if len(args) > 1 else None)
+        self.write(records_text(name, records).replace("**", ""))
+        if len(args) > 1 and args[1] == "principes":
+            self.write(await principes_report(self.host.store))
+
+    async def _leaderboard(self, args: list[str], _actor: Actor) -> None:
+        standings = await leaderboard(self.host.store, args[0])
+        self.write(leaderboard_text(args[0], standings, "all servers").replace("**", ""))
+
+    async def _as(self, args: list[str], _actor: Actor) -> None:
+        self.speaker = args[0]
+        self.write(f"Now typing as {self.speaker}.")
+
+    async def _help(self, _args: list[str], _actor: Actor) -> None:
+        self.write(HELP)
+
+    _COMMANDS: dict[str, Callable[[Console, list[str], Actor], Awaitable[None]]] = {
+        "/game": lambda self, args, actor: self._game(args, actor),
+        "/move": lambda self, args, actor: self._move(" ".join(args), actor),
+        "/moves": lambda self, args, actor: self._moves(" ".join(args), actor),
+        "/board": _board,
+        "/hand": _hand,
+        "/catchup": lambda self, _args, actor: self._catchup_of(actor),
+        "/log": _log,
+        "/undo": lambda self, _args, actor: self._undo(actor),
+        "/rules": _rules,
+        "/stats": _stats,
+        "/leaderboard": _leaderboard,
+        "/orders": lambda self, args, actor: self._orders(args, actor),
+        "/as": _as,
+        "/help": _help,
+    }
+
+    async def _catchup_of(self, actor: Actor) -> None:
+        await self._catchup(await self.host.catchup(CHANNEL, actor), actor.name)
 
     async def _orders(self, args: list[str], actor: Actor) -> None:
         """``/orders`` lists the speaker's standing orders; ``/orders TOPIC CHOICE [NAMES, ...]`` sets one."""

@@ -858,41 +858,52 @@ class HostCore(ABC):
         new = []
         orders = await self._game_orders(db, live.id) if pending else {}
         for seat, decision in pending.items():
-            if live.seats[seat].is_ai:
-                continue
-            if (seat, "deadline") not in armed:
-                span = (
-                    live.row["window_seconds"]
-                    if decision.timing == "window"
-                    else live.row["deadline_seconds"]
-                )
-                new += [
-                    (live.id, "reminder", seat, decision.id, now + span * (1 - REMINDER_FRACTION)),
-                    (live.id, "deadline", seat, decision.id, now + span),
-                ]
-            wants_autopass = live.seats[seat].user_id not in live.autopass_off
-            passes = wants_autopass and live.game.auto_pass(live.state, seat) is not None
-            if (seat, "autopass") not in armed and passes:
-                # a random moment, so that being passed at once does not tell the table the hand is empty
-                delay = self.autopass_rng.uniform(*AUTOPASS_DELAY)
-                new.append((live.id, "autopass", seat, decision.id, now + delay))
-            user = live.seats[seat].user_id or ""
-            if seat in change.orders_off and (seat, "standing_off") not in armed:
-                # a marker that lives as long as the decision: its orders stay silent until the next one
-                new.append((live.id, "standing_off", seat, decision.id, now + live.row["deadline_seconds"]))
-                armed.add((seat, "standing_off"))
-            silenced = (seat, "standing_off") in armed
-            if (seat, "standing") not in armed and not passes and not silenced and user in orders:
-                if self._standing_action(live, seat, decision, orders[user]) is not None:
-                    # the auto-pass's random moment: an order's answer tells the table nothing by its timing
-                    delay = self.autopass_rng.uniform(*AUTOPASS_DELAY)
-                    new.append((live.id, "standing", seat, decision.id, now + delay))
+            if not live.seats[seat].is_ai:
+                new += self._seat_timers(live, seat, decision, armed, change, orders, now)
         if new:
             await db.executemany(
                 "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, ?, ?, ?, ?)", new
             )
             self.timers_changed.set()
         return {seat for _game, kind, seat, _decision, _due in new if kind == "deadline"}
+
+    def _seat_timers(
+        self,
+        live: Live,
+        seat: int,
+        decision: Decision,
+        armed: set[tuple[int, str]],
+        change: Change,
+        orders: dict[str, Any],
+        now: float,
+    ) -> list[tuple[int, str, int, str, float]]:
+        """The timers a person's open decision still needs: reminder and deadline, the auto-pass, the standing
+        order's answer (or the marker that keeps their orders silent after an undo)."""
+        new = []
+        if (seat, "deadline") not in armed:
+            span = live.row["window_seconds"] if decision.timing == "window" else live.row["deadline_seconds"]
+            new += [
+                (live.id, "reminder", seat, decision.id, now + span * (1 - REMINDER_FRACTION)),
+                (live.id, "deadline", seat, decision.id, now + span),
+            ]
+        wants_autopass = live.seats[seat].user_id not in live.autopass_off
+        passes = wants_autopass and live.game.auto_pass(live.state, seat) is not None
+        if (seat, "autopass") not in armed and passes:
+            # a random moment, so that being passed at once does not tell the table the hand is empty
+            delay = self.autopass_rng.uniform(*AUTOPASS_DELAY)
+            new.append((live.id, "autopass", seat, decision.id, now + delay))
+        user = live.seats[seat].user_id or ""
+        if seat in change.orders_off and (seat, "standing_off") not in armed:
+            # a marker that lives as long as the decision: its orders stay silent until the next one
+            new.append((live.id, "standing_off", seat, decision.id, now + live.row["deadline_seconds"]))
+            armed.add((seat, "standing_off"))
+        silenced = (seat, "standing_off") in armed
+        if (seat, "standing") not in armed and not passes and not silenced and user in orders:
+            if self._standing_action(live, seat, decision, orders[user]) is not None:
+                # the auto-pass's random moment: an order's answer tells the table nothing by its timing
+                delay = self.autopass_rng.uniform(*AUTOPASS_DELAY)
+                new.append((live.id, "standing", seat, decision.id, now + delay))
+        return new
 
     async def _close_stale_offers(self, db: Connection, live: Live, change: Change, armed: set[int]) -> None:
         """Close every deadline offer this change makes stale, and take its buttons off: the late seat's turn

@@ -199,24 +199,56 @@ class AlphaBeta:
         if self._can_win_now(seat):
             return WIN - ply - 1
         if depth <= 0:
-            score = self.evaluations.get(key)
-            if score is None:
-                score = self.evaluations[key] = balanced_evaluate(self.board, seat, self.confined)
-            return score
+            return self._leaf(seat, key)
         entry = self.table.get(key)
-        if entry is not None and entry.depth >= depth:
-            if entry.bound == EXACT:
-                return entry.score
-            if entry.bound == LOWER and entry.score >= beta:
-                return entry.score
-            if entry.bound == UPPER and entry.score <= alpha:
-                return entry.score
+        stored = self._stored(entry, depth, alpha, beta)
+        if stored is not None:
+            return stored
         moves = self.board.moves(seat, self.confined, self.long_jump)
         if not moves:  # a pass; when the other side cannot move either, its pass draws
             if not self._has_moves(1 - seat):
                 return self._draw_score(seat)
             return -self._negamax(1 - seat, depth - 1, -beta, -alpha, ply + 1)
-        original_alpha, best, best_move = alpha, -WIN - 1, moves[0]
+        best, best_move = self._search_moves(seat, moves, entry, key, depth, alpha, beta, ply)
+        bound = UPPER if best <= alpha else LOWER if best >= beta else EXACT
+        self.table[key] = _Entry(depth, best, bound, best_move)
+        return best
+
+    def _leaf(self, seat: int, key: int) -> int:
+        """The position's evaluation at the search horizon (each position evaluated once)."""
+        score = self.evaluations.get(key)
+        if score is None:
+            score = self.evaluations[key] = balanced_evaluate(self.board, seat, self.confined)
+        return score
+
+    @staticmethod
+    def _stored(entry: _Entry | None, depth: int, alpha: int, beta: int) -> int | None:
+        """The table's score when its entry settles the node: searched deep enough, and exact or a bound that
+        falls outside the window; None when the node must be searched."""
+        if entry is None or entry.depth < depth:
+            return None
+        if entry.bound == EXACT:
+            return entry.score
+        if entry.bound == LOWER and entry.score >= beta:
+            return entry.score
+        if entry.bound == UPPER and entry.score <= alpha:
+            return entry.score
+        return None
+
+    def _search_moves(
+        self,
+        seat: int,
+        moves: list[Move],
+        entry: _Entry | None,
+        key: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+    ) -> tuple[int, Move]:
+        """The best score among ``moves`` and its move; ``alpha`` rises as they are searched and a cut-off
+        (``alpha >= beta``) stops the search."""
+        best, best_move = -WIN - 1, moves[0]
         self.path.append(key)
         try:
             for index, move in enumerate(self._ordered(moves, entry, ply)):
@@ -230,9 +262,7 @@ class AlphaBeta:
                             break
         finally:
             self.path.pop()
-        bound = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        self.table[key] = _Entry(depth, best, bound, best_move)
-        return best
+        return best, best_move
 
     def _search_move(
         self, seat: int, move: Move, index: int, depth: int, alpha: int, beta: int, ply: int

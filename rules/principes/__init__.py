@@ -21,11 +21,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from rules.engine import Applied, Decision, Game, Option, Outcome, Rng, RoundStatus, State, View
+from rules.engine import Applied, Decision, Game, Option, Outcome, Rng, RoundStatus
 from rules.engine.standing import Orders
 
 from . import play
 from .data import checked_catalog
+from .schema import PState, PView
 from .state import COMBINATIONS, build_view, new_game
 
 RULES_NOTES = """\
@@ -71,7 +72,7 @@ only when Silesia is played.
 """
 
 
-class Principes(Game):
+class Principes(Game[PState, PView]):
     key = "principes"
     title = "PRINCIPES"
     min_players = 2
@@ -98,68 +99,69 @@ class Principes(Game):
         Option("elimination", "on", ("on", "off"), "off = the no-elimination variant (no Heir card)."),
     )
 
-    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
+    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> PState:
         self.check_players(num_players)
         checked_catalog()  # load and validate the data once, before any game starts
         return play.start_play(new_game(num_players, self.resolve_options(options), rng), rng)
 
-    def pending(self, state: State) -> dict[int, Decision]:
+    def pending(self, state: PState) -> dict[int, Decision]:
         return play.pending(state)
 
-    def legal_actions(self, state: State, seat: int) -> list[str]:
+    def legal_actions(self, state: PState, seat: int) -> list[str]:
         return play.legal_actions(state, seat)
 
-    def is_free(self, state: State, seat: int, action: str) -> bool:
+    def is_free(self, state: PState, seat: int, action: str) -> bool:
         return play.is_free(state, seat, action)
 
-    def apply(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
+    def apply(self, state: PState, seat: int, action: str, rng: Rng) -> Applied[PState]:
         return play.apply(state, seat, action, rng)
 
-    def outcome(self, state: State) -> Outcome:
+    def outcome(self, state: PState) -> Outcome:
         return play.outcome(state)
 
-    def parse(self, state: State, seat: int, text: str) -> str:
+    def parse(self, state: PState, seat: int, text: str) -> str:
         return play.parse(state, seat, text)
 
-    def describe(self, state: State, action: str) -> str:
+    def describe(self, state: PState, action: str) -> str:
         return play.describe(state, action)
 
-    def on_deadline(self, state: State, seat: int) -> str | None:
+    def on_deadline(self, state: PState, seat: int) -> str | None:
         return play.on_deadline(state, seat)
 
-    def auto_pass(self, state: State, seat: int) -> str | None:
+    def auto_pass(self, state: PState, seat: int) -> str | None:
         return play.auto_pass(state, seat)
 
     def standing_answer(
-        self, view: View, seat: int, decision: Decision, legal: list[str], orders: Orders
+        self, view: PView, seat: int, decision: Decision, legal: list[str], orders: Orders
     ) -> str | None:
         return play.standing_answer(view, seat, decision, legal, orders)
 
-    def view(self, state: State, seat: int | None) -> View:
+    def view(self, state: PState, seat: int | None) -> PView:
         return play.view_play(state, self.copy_state(build_view(state, seat)), seat)
 
-    def round_status(self, state: State) -> RoundStatus | None:
+    def round_status(self, state: PState) -> RoundStatus | None:
         """Round, Period and the History card revealed this Round (by its title)."""
         if not state or "round" not in state or "period" not in state:
             return None
-        card = (state.get("history") or {}).get("revealed")
+        history = state.get("history")
+        card = history["revealed"] if history else None
         return RoundStatus(state["round"], state["period"], self.describe(state, card) if card else None)
 
-    def progress(self, state: State) -> float | None:
+    def progress(self, state: PState) -> float | None:
         """Rounds played of the last Round planned (the game may end sooner, at a coronation)."""
         play_state = state.get("play") if state else None
         if not play_state or "round" not in state:
             return None
         return min(1.0, (state["round"] - 1) / max(1, play_state["last_round"]))
 
-    def secrets(self, state: State, seat: int) -> list[str]:
+    def secrets(self, state: PState, seat: int) -> list[str]:
         """The seat's card instance ids and sealed plan: no other seat, nor the public, may see them."""
         if not 0 <= seat < len(state["seats"]):
             return []
         return list(state["players"][state["seats"][seat]]["hand"]) + play.secrets_play(state, seat)
 
     def choose_action(
-        self, view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random
+        self, view: PView, seat: int, legal: Sequence[str], level: str, rng: random.Random
     ) -> str:
         return play.choose_action(view, seat, legal, level, rng)
 

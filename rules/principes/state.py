@@ -1,6 +1,6 @@
 """PRINCIPES state: the starting position, derived values (control, Might) and the views.
 
-State layout (plain JSON data; every id refers to ``data/*.json``; the top of a deck or stack is index 0)::
+``schema.py`` declares this layout as TypedDicts (``PState``, ``PView``) that mypy checks. State layout (plain JSON data; every id refers to ``data/*.json``; the top of a deck or stack is index 0)::
 
     {
       "num_players": 2..4,
@@ -39,11 +39,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 from itertools import combinations
-from typing import Any
+from typing import cast
 
-from rules.engine import OptionError, Rng, State, View
+from rules.engine import OptionError, Rng
 
 from .data import COLOURS, DECK_KINDS, PRINCIPALITIES, Catalog, catalog, instances
+from .schema import AreaState, Board, LandState, MarketPile, PlayerState, PState, PublicPlayer, PView
 
 #: principalities played by default: the rulebook's recommended duel, then Masovia left neutral for three
 STANDARD = {2: ("PMA", "PMI"), 3: ("PMA", "PMI", "SIL"), 4: PRINCIPALITIES}
@@ -70,7 +71,7 @@ def choose_principalities(num_players: int, choice: str, rng: Rng) -> tuple[str,
     return combo
 
 
-def _add_units(target: dict[str, Any], faction: str, units: Mapping[str, int]) -> None:
+def _add_units(target: LandState | AreaState, faction: str, units: Mapping[str, int]) -> None:
     pieces = target["units"].setdefault(faction, {})
     for unit, count in units.items():
         pieces[unit] = pieces.get(unit, 0) + count
@@ -81,7 +82,7 @@ def _take_from_pool(pool: dict[str, int], units: Mapping[str, int]) -> None:
         pool[unit] -= count
 
 
-def _deploy(state: State, data: Catalog, played: tuple[str, ...]) -> None:
+def _deploy(state: PState, data: Catalog, played: tuple[str, ...]) -> None:
     """Units on the map and off it, the rest in the supply (resolutions 1.2, setup.json ``deployment``)."""
     supply = {faction: dict(pool) for faction, pool in data.setup["pools"].items()}
     for principality in PRINCIPALITIES:
@@ -129,9 +130,9 @@ def _history_deck(data: Catalog, rng: Rng) -> list[str]:
     return deck
 
 
-def _market(data: Catalog, rng: Rng) -> dict[str, dict[str, list[str]]]:
+def _market(data: Catalog, rng: Rng) -> dict[str, MarketPile]:
     """Six shuffled stacks, two face-up tiles each; an identical second tile goes under its stack (step 16)."""
-    market = {}
+    market: dict[str, MarketPile] = {}
     for colour in COLOURS:
         stack = _shuffled(
             [tile for r in data.components["progress"] if r["colour"] == colour for tile in instances(r)], rng
@@ -161,7 +162,7 @@ def princeps_holder(played: tuple[str, ...], data: Catalog) -> str:
     return next(code for code in data.setup["princeps_priority"] if code in played)
 
 
-def new_game(num_players: int, options: Mapping[str, str], rng: Rng) -> State:
+def new_game(num_players: int, options: Mapping[str, str], rng: Rng) -> PState:
     """The full starting position for ``num_players`` with resolved ``options``."""
     data = catalog()
     played = choose_principalities(num_players, options["principalities"], rng)
@@ -169,7 +170,7 @@ def new_game(num_players: int, options: Mapping[str, str], rng: Rng) -> State:
     tokens["division"] = data.setup["supplies"]["division"]
     coins = sum(int(value) * count for value, count in data.setup["supplies"]["coins"].items())
     start = data.setup["start"]
-    state: State = {
+    state: PState = {
         "num_players": num_players,
         "options": dict(options),
         "seats": list(played),
@@ -224,7 +225,7 @@ def new_game(num_players: int, options: Mapping[str, str], rng: Rng) -> State:
 # ---- derived values -----------------------------------------------------------------------------------------
 
 
-def turn_order(state: State) -> list[str]:
+def turn_order(state: Board) -> list[str]:
     """Players' principalities from the Princeps, clockwise unless the Princeps chose counter-clockwise."""
     cycle = [code for code in state["turn_cycle"] if code in state["players"]]
     if state["princeps"]["direction"] == "ccw":
@@ -242,7 +243,13 @@ def _home_principalities() -> dict[str, str | None]:
     }
 
 
-def controllers(state: State) -> dict[str, str | None]:
+def _contested(state: Board) -> Mapping[str, str | None]:
+    """Land fought over -> its controller before the fight (``play.common.add_units`` keeps it)."""
+    play = state.get("play")
+    return play.get("contested", {}) if play else {}
+
+
+def controllers(state: Board) -> dict[str, str | None]:
     """Land -> controlling principality (player or neutral) or None (rulebook 'Control of lands').
 
     A principality controls the lands where its units stand, and every land of its own borders that holds
@@ -254,7 +261,7 @@ def controllers(state: State) -> dict[str, str | None]:
     """
     # the rules ask this many times per action (views, Might, movement, effects): kept to one pass, no calls
     homes = _home_principalities()
-    contested = (state.get("play") or {}).get("contested") or {}
+    contested = _contested(state)
     result: dict[str, str | None] = {}
     for land, land_state in state["lands"].items():
         units = land_state["units"]
@@ -272,20 +279,20 @@ def controllers(state: State) -> dict[str, str | None]:
     return result
 
 
-def land_controller(state: State, land: str) -> str | None:
+def land_controller(state: Board, land: str) -> str | None:
     """The controller of one land, as ``controllers`` finds it (without walking the whole map)."""
     land_state = state["lands"][land]
     occupants = [
         f for f, pieces in land_state["units"].items() if any(n for u, n in pieces.items() if u != "princess")
     ]
     if len(occupants) > 1:
-        return (state.get("play") or {}).get("contested", {}).get(land)
+        return _contested(state).get(land)
     if occupants:
         return occupants[0] if occupants[0] in PRINCIPALITIES else None
     return None if land_state["division"] else _home_principalities()[land]
 
 
-def land_might(state: State, land: str) -> int:
+def land_might(state: Board, land: str) -> int:
     """Might of a land: each gord's Might, +1 where it became a City; a Division token makes it 0."""
     land_state = state["lands"][land]
     if land_state["division"]:
@@ -294,7 +301,7 @@ def land_might(state: State, land: str) -> int:
     return sum(gord["might"] + (1 if gord["id"] in land_state["cities"] else 0) for gord in gords)
 
 
-def might(state: State, control: Mapping[str, str | None] | None = None) -> dict[str, int]:
+def might(state: Board, control: Mapping[str, str | None] | None = None) -> dict[str, int]:
     """Might of every principality, computed from the map (resolution 2); the track shows min(value, 10).
 
     ``control`` is ``controllers(state)`` when the caller has it already."""
@@ -308,19 +315,22 @@ def might(state: State, control: Mapping[str, str | None] | None = None) -> dict
 # ---- views --------------------------------------------------------------------------------------------------
 
 
-def public_player(player: Mapping[str, Any]) -> dict[str, Any]:
+def public_player(player: PlayerState) -> PublicPlayer:
     """A player as everyone sees them: the hand as a count, the plan only as sealed or not."""
     shown = {key: value for key, value in player.items() if key not in ("hand", "plan")}
     shown["hand_size"] = len(player["hand"])
     shown["plan_sealed"] = player["plan"] is not None
-    return shown
+    return cast(PublicPlayer, shown)
 
 
-def build_view(state: State, seat: int | None) -> View:
+def build_view(state: PState, seat: int | None) -> PView:
     """The public view (``seat`` None) or a seat's view, which adds its own hand and sealed plan."""
     hidden = {"players", "decks", "market", "history"}
-    view: View = {key: value for key, value in state.items() if key not in hidden}
-    view = {key: (dict(value) if isinstance(value, dict) else value) for key, value in view.items()}
+    shown = {key: value for key, value in state.items() if key not in hidden}
+    # the state's other keys, one level copied; the keys a view replaces or adds are written below
+    view = cast(
+        PView, {key: (dict(value) if isinstance(value, dict) else value) for key, value in shown.items()}
+    )
     view["players"] = {code: public_player(player) for code, player in state["players"].items()}
     view["decks"] = {deck: len(cards) for deck, cards in state["decks"].items()}
     view["market"] = {

@@ -19,7 +19,7 @@ Drafts (the ``state`` each component carries) are short texts:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 import discord
@@ -28,6 +28,7 @@ from bot.models import HostError
 from rules.principes.play.battle import swords_and_shields
 from rules.principes.play.common import ACTION_TITLES, ACTIONS, ROMAN, land_name, name
 from rules.principes.play.labels import describe_action
+from rules.principes.schema import Battle, PView
 
 from .base import BACK, CUSTOM_ID, Form, FormContext, FormPage, form_custom_id
 
@@ -97,7 +98,7 @@ class PrincipesForm(Form):
 
     def summary(self, ctx: FormContext, state: str) -> str:
         action = self.action(ctx, state)
-        return describe_action(ctx.view, action) + "." if action else "Not complete yet."
+        return describe_action(_view(ctx), action) + "." if action else "Not complete yet."
 
 
 # ---------------------------------------------------------------------------------------------- shared parts
@@ -125,7 +126,7 @@ def _picked(ctx: FormContext, token: str) -> str:
 
 
 def _label(ctx: FormContext, action: str) -> str:
-    return describe_action(ctx.view, action)
+    return describe_action(_view(ctx), action)
 
 
 def _option(ctx: FormContext, index: int) -> discord.SelectOption:
@@ -231,9 +232,14 @@ def _kind_heading(ctx: FormContext) -> str:
     return f"**Battle in {where}**: card window ({window})."
 
 
-def _battle(ctx: FormContext) -> dict[str, Any] | None:
+def _view(ctx: FormContext) -> PView:
+    """The seat's view, which PRINCIPES built (it reaches the forms as the host's plain JSON)."""
+    return cast(PView, ctx.view)
+
+
+def _battle(ctx: FormContext) -> Battle | None:
     battle = (ctx.view.get("play") or {}).get("battle")
-    return battle if isinstance(battle, dict) else None
+    return cast(Battle, battle) if isinstance(battle, dict) else None
 
 
 def _battle_strength(ctx: FormContext) -> list[str]:
@@ -243,7 +249,7 @@ def _battle_strength(ctx: FormContext) -> list[str]:
         return []
     lines = []
     for side, role in (("A", "Attacker"), ("D", "Defender")):
-        swords, shields = swords_and_shields(ctx.view, battle, side)
+        swords, shields = swords_and_shields(_view(ctx), battle, side)
         lines.append(f"{role} {name(battle['sides'][side])}: {swords} swords, {shields} shields")
     return lines
 

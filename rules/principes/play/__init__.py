@@ -69,9 +69,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
-from rules.engine import Applied, Game, IllegalAction, InvalidAction, Outcome, Rng, State, View
+from rules.engine import Applied, Game, IllegalAction, InvalidAction, Outcome, Rng
+
+from ..schema import PlayView, PState, PView
 
 # every rules module is imported here (through ``decisions``, which wires them) and so is every AI level: the
 # effect primitives and AI levels they register are complete before anything runs
@@ -94,7 +95,7 @@ ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "directio
 # ---- answering -------------------------------------------------------------------------------------------------
 
 
-def is_free(state: State, seat: int, action: str) -> bool:
+def is_free(state: PState, seat: int, action: str) -> bool:
     words = action.split()
     if words and words[0] == "play" and state.get("play") is not None:
         return is_any_time_play(state, principality_of(state, seat), words)
@@ -104,7 +105,7 @@ def is_free(state: State, seat: int, action: str) -> bool:
     return not (decision is not None and decision.kind == "hand_limit" and words[0] in ("sell", "support"))
 
 
-def apply(state: State, seat: int, action: str, rng: Rng) -> Applied:
+def apply(state: PState, seat: int, action: str, rng: Rng) -> Applied[PState]:
     """Never mutates ``state``; refuses with ``IllegalAction`` and a sentence."""
     if state["play"]["result"] is not None:
         raise IllegalAction("The game is over.")
@@ -154,16 +155,17 @@ def _settle(ctx: Ctx) -> None:
 FREE_MODE_STAGES = ("move", "consent")
 
 
-def in_free_mode(play: dict[str, Any]) -> bool:
+def in_free_mode(play: PlayView) -> bool:
     """Whether a Movement, or a Neighbour, neutral or Invader army, is still being moved (undo allowed)."""
     action = play["action"]
     if action is not None and action["kind"] == "movement" and action["stage"] in FREE_MODE_STAGES:
         return True
-    armies = ((play.get("event") or {}).get("army"), (action or {}).get("neighbour"))
+    event = play.get("event")
+    armies = (event.get("army") if event else None, action.get("neighbour") if action else None)
     return any(army is not None and army.get("stage") in FREE_MODE_STAGES for army in armies)
 
 
-def outcome(state: State) -> Outcome:
+def outcome(state: PState) -> Outcome:
     found = flow.result(state)
     if found is None:
         return Outcome(finished=False)
@@ -173,7 +175,7 @@ def outcome(state: State) -> Outcome:
 # ---- notation ----------------------------------------------------------------------------------------------
 
 
-def parse(state: State, seat: int, text: str) -> str:
+def parse(state: PState, seat: int, text: str) -> str:
     """Lower case, single spaces, commas dropped; a few aliases (skip = done, cw/ccw = direction); cards,
     tiles, lands, gords, areas and factions may be named by their titles (``notation``). Text that does not
     read as an action (an unknown verb, a word that names nothing of its kind, a word missing or too many) is
@@ -201,11 +203,11 @@ def parse(state: State, seat: int, text: str) -> str:
     return read
 
 
-def describe(state: State, action: str) -> str:
+def describe(state: PState, action: str) -> str:
     return describe_action(state, action)
 
 
-def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random) -> str:
+def choose_action(view: PView, seat: int, legal: Sequence[str], level: str, rng: random.Random) -> str:
     return ai.choose_action(view, seat, legal, level, rng)
 
 

@@ -16,17 +16,17 @@ The action sub-state is ``state["play"]["action"] = {"who", "kind", "stage", ...
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
+from ..schema import Action
 from . import assembly, building, council, movement, neighbours, neutrals, politics, progress, taxes
 from .cards import play as play_text
 from .common import Ctx, name, prompt
 from .effects_engine import begin_action, fire
 
 #: an action's answers for its player, given the action sub-state
-Listing = Callable[[Ctx, str, dict[str, Any]], list[str]]
+Listing = Callable[[Ctx, str, Action], list[str]]
 #: applies an answer; True when the action is over
-Handler = Callable[[Ctx, str, dict[str, Any], list[str]], bool]
+Handler = Callable[[Ctx, str, Action, list[str]], bool]
 
 PROMPTS = {
     "progress": progress.PROMPT,
@@ -57,14 +57,14 @@ def begin(ctx: Ctx, code: str, kind: str) -> None:
 
 
 def end(ctx: Ctx) -> None:
-    ctx.play["private"][ctx.play["action"]["who"]].pop("drawn", None)
-    ctx.play["action"] = neutrals.follow_up(ctx, ctx.play["action"])  # the active variant's Combined Action
+    ctx.play["private"][ctx.action["who"]].pop("drawn", None)
+    ctx.play["action"] = neutrals.follow_up(ctx, ctx.action)  # the active variant's Combined Action
 
 
 def step(ctx: Ctx) -> None:
     """Pose the current action's next prompt (or finish it)."""
-    action = ctx.play["action"]
-    code, kind, stage = action["who"], action["kind"], action["stage"]
+    action = ctx.action
+    code, kind = action["who"], action["kind"]
     if kind == "combined":
         neutrals.step(ctx, action)
     elif kind == "movement":
@@ -73,7 +73,14 @@ def step(ctx: Ctx) -> None:
             ctx.play["action"] = neutrals.follow_up(ctx, action)  # the active variant's Combined Action
     elif ctx.state["players"][code]["eliminated"]:
         end(ctx)
-    elif stage == "main" and options(ctx, code, kind) == ["done"]:
+    else:
+        _stage_step(ctx, action)
+
+
+def _stage_step(ctx: Ctx, action: Action) -> None:
+    """The next prompt of an action of a player still in the game (other than a Movement or Combined)."""
+    code, kind, stage = action["who"], action["kind"], action["stage"]
+    if stage == "main" and options(ctx, code, kind) == ["done"]:
         if action["count"] == 0 and not action["founded"]:
             ctx.log("skip", f"{name(code)} can do nothing with its {kind.title()} action.")
         end(ctx)  # nothing left to do: no need to ask
@@ -90,11 +97,11 @@ def step(ctx: Ctx) -> None:
         neighbours.step(ctx, action)
 
 
-def _council_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
+def _council_options(ctx: Ctx, code: str, action: Action) -> list[str]:
     return council.council_options(ctx, code)
 
 
-def _pledge(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> bool:
+def _pledge(ctx: Ctx, code: str, action: Action, words: list[str]) -> bool:
     council.pledge(ctx, code, words)
     return False
 
@@ -122,11 +129,11 @@ KINDS = tuple(LISTINGS)
 
 
 def options(ctx: Ctx, code: str, kind: str) -> list[str]:
-    return LISTINGS[kind](ctx, code, ctx.play["action"])
+    return LISTINGS[kind](ctx, code, ctx.action)
 
 
 def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    action = ctx.play["action"]
+    action = ctx.action
     if words[0] == "play":
         play_text(ctx, code, words)
         return

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ..data import catalog
+from ..schema import PView
+from .ai_eval import acting, army_moved, fought, track_of
+from .battle import rolled
 from .common import capital
 from .currency import FREE_VERBS
 from .history_ai import CHOOSERS as HISTORY_CHOOSERS
 from .movement import asker, passage_record
 
-View = dict[str, Any]
+View = PView
 Chooser = Callable[[View, str, list[str], random.Random], str]
 #: a level's whole decision: (view, seat, legal actions, rng) -> action
 Level = Callable[[View, int, Sequence[str], random.Random], str]
@@ -82,7 +84,7 @@ def _convert(view: View, me: str, answers: list[str]) -> str:
     supports = [a for a in answers if a.startswith("support")]
     player = view["players"][me]
     for action in supports:
-        if player[action.split()[2]] < 10:
+        if track_of(player, action.split()[2]) < 10:
             return action
     sells = [a for a in answers if a.startswith("sell")]
     return sells[0] if sells else answers[0]
@@ -143,14 +145,14 @@ def _with_texts(chooser: Chooser) -> Chooser:
 
 def _block(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Block when the announcing player is at least as mighty (a rival's army is a threat)."""
-    asker = view["play"]["action"]["who"]
+    asker = acting(view)["who"]
     blocks = [a for a in answers if a.startswith("block")]
     return blocks[0] if blocks and view["might"][asker] >= view["might"][me] else "pass"
 
 
 def _neighbour_move(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Send the Neighbour at the strongest rival's lands, a few moves, then stop."""
-    army = view["play"]["action"]["neighbour"]
+    army = army_moved(acting(view).get("neighbour"))
     moves = [a for a in answers if a.startswith("move ")]
     if "done" in answers and (army["ops"] >= 4 or not moves or rng.random() < 0.2):
         return "done"
@@ -166,7 +168,7 @@ def _council(view: View, me: str, answers: list[str], rng: random.Random) -> str
     if view["play"].get("council") != me:
         return "done"
     player = view["players"][me]
-    pledges = [a for a in answers if a.startswith("pledge") and player[a.split()[2]] < 10]
+    pledges = [a for a in answers if a.startswith("pledge") and track_of(player, a.split()[2]) < 10]
     return pledges[0] if pledges else "done"
 
 
@@ -175,7 +177,7 @@ def _strength(units: dict[str, int]) -> int:
 
 
 def _movement(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    action = view["play"]["action"]
+    action = acting(view)
     if action["ops"] >= 4:
         return "done"
     lands = view["lands"]
@@ -201,7 +203,9 @@ def _consent(view: View, me: str, answers: list[str], rng: random.Random) -> str
     record = passage_record(view["play"])
     if record is None:
         return "deny"
-    land, mover = record["asking"]["land"], asker(view["play"], record)
+    asking = record.get("asking")
+    assert asking is not None, "a request to pass waits"
+    land, mover = asking["land"], asker(view["play"], record)
     guarded = view["lands"][land]["units"].get(me, {}).get("prince") or capital(me) == land
     rival = view["might"][mover] >= view["might"][me]
     return "deny" if guarded or rival or record.get("faction") else "allow"
@@ -217,7 +221,7 @@ def _before(view: View, me: str, answers: list[str], rng: random.Random) -> str:
 
 
 def _extra(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    battle = view["play"]["battle"]
+    battle = fought(view)
     symbol = "sword" if battle["sides"]["A"] == me else "shield"
     played = sum(battle["extra"]["A" if battle["sides"]["A"] == me else "D"])
     if played >= 1:
@@ -226,10 +230,10 @@ def _extra(view: View, me: str, answers: list[str], rng: random.Random) -> str:
 
 
 def _reroll(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    battle = view["play"]["battle"]
+    battle = fought(view)
     side = "A" if battle["sides"]["A"] == me else "D"
     wanted = "sword" if side == "A" else "shield"
-    return "keep" if wanted in battle["dice"][side] else "reroll"
+    return "keep" if wanted in rolled(battle, side) else "reroll"
 
 
 def _after(view: View, me: str, answers: list[str], rng: random.Random) -> str:

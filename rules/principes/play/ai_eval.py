@@ -9,18 +9,44 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from ..data import catalog
+from ..schema import Action, Army, Battle, PublicPlayer, PView, Track
 from .battle import casualties, fortification
 from .common import CAVALRY, FIGHTERS, capital
 from .common import card_record as catalog_record
 
-View = dict[str, Any]
+View = PView
 TRACKS = ("might", "people", "clergy")
 TRACK_MAX = 10
 #: each land's own strategic weight beyond its Might: the seats of the principality powers
 POWER_LANDS = {"cracovia": "PMI", "gnesna": "PMA"}
+
+
+def acting(view: View) -> Action:
+    """The action being performed: the decisions that read it are posed only during one."""
+    action = view["play"]["action"]
+    assert action is not None, "an action is being performed"
+    return action
+
+
+def fought(view: View) -> Battle:
+    """The battle being fought: the decisions that read it are posed only during one."""
+    battle = view["play"]["battle"]
+    assert battle is not None, "a battle is being fought"
+    return battle
+
+
+def army_moved(army: Army | None) -> Army:
+    """An army the decision moves (a Neighbour's, a neutral principality's, the Invaders')."""
+    assert army is not None, "an army is being moved"
+    return army
+
+
+def track_of(player: PublicPlayer, word: str) -> int:
+    """The People or Clergy track an answer names (``support <card> people``, ``pledge <card> clergy``)."""
+    return player[cast(Track, word)]
 
 
 def rivals(view: View, me: str) -> list[str]:

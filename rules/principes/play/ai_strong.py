@@ -23,15 +23,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..data import catalog
+from ..schema import Battle, PView
 from . import ai
 from .ai_eval import (
     TRACK_MAX,
+    acting,
     battle_odds,
     best_council_bonus,
     card_record,
     distances,
     fighters_of,
     foreign,
+    fought,
     land_value,
     penalty_land,
     positions,
@@ -44,7 +47,7 @@ from .battle import casualties, fortification
 from .common import capital
 from .currency import FREE_VERBS
 
-View = dict[str, Any]
+View = PView
 Chooser = Callable[[View, str, list[str], random.Random], str]
 #: the order in which a plan performs its actions: gold first, units before they move, the Council last
 PLAN_ORDER = ("taxes", "progress", "assembly", "building", "movement", "politics")
@@ -186,7 +189,7 @@ def _return(view: View, me: str, answers: list[str], rng: random.Random) -> str:
 
 
 def _council(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    host = view["play"]["council"] or view["play"]["action"]["who"]
+    host = view["play"]["council"] or acting(view)["who"]
     if host == me:
         return _host_pledge(view, me, answers)
     return _defend(view, me, host, answers)
@@ -231,14 +234,14 @@ def _host_pledge(view: View, me: str, answers: list[str]) -> str:
 
 def _margin_safe(view: View, me: str) -> bool:
     """No rival still to answer in this Council's card phase could undo my lead."""
-    queue = view["play"]["action"].get("queue", [])
+    queue = acting(view).get("queue", [])
     later = [code for code in queue[1:] if code != me]
     return not any(view["players"][code]["hand_size"] for code in later)
 
 
 def _best_other(view: View, me: str) -> tuple[int, int, int]:
     table = [positions(view, code) for code in rivals(view, me)] or [(0, 0, 0)]
-    return tuple(max(row[i] for row in table) for i in range(3))  # type: ignore[return-value]
+    return (max(row[0] for row in table), max(row[1] for row in table), max(row[2] for row in table))
 
 
 def _index(track: str) -> int:
@@ -255,7 +258,7 @@ def _defend(view: View, me: str, host: str, answers: list[str]) -> str:
         return "done"
     host_pos = positions(view, host)
     mine = positions(view, me)
-    queue = view["play"]["action"].get("queue", [])
+    queue = acting(view).get("queue", [])
     host_after = host in queue[1:]
     spare = view["players"][host]["hand_size"] if host_after else 0
     leading = qualifying(view, host, others={me: mine})
@@ -268,8 +271,9 @@ def _defend(view: View, me: str, host: str, answers: list[str]) -> str:
             continue
         raised = list(mine)
         raised[index] = min(TRACK_MAX, raised[index] + amount)
+        might, people, clergy = raised
         key = (
-            qualifying(view, host, others={me: tuple(raised)}),  # type: ignore[dict-item]
+            qualifying(view, host, others={me: (might, people, clergy)}),
             host_pos[index] - mine[index],
             -amount,
             action,
@@ -314,7 +318,7 @@ def _groups(view: View, me: str, planning: bool) -> list[tuple[str, str, int]]:
             for unit, n in state["units"].get(me, {}).items()
             if n and unit in reach
         ]
-    pieces = view["play"]["action"]["pieces"]
+    pieces = acting(view)["pieces"]
     return sorted({(p["type"], p["at"], p["mp"]) for p in pieces if p["mp"] > 0 and not p["stopped"]})
 
 
@@ -429,7 +433,7 @@ def _attackers_in_reach(memo: _Reach, target: str) -> dict[str, int]:
 
 
 def _movement(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    action = view["play"]["action"]
+    action = acting(view)
     if action["ops"] >= MAX_MOVES:
         return "done" if "done" in answers else answers[-1]
     candidates = [(gain, move) for gain, move in _candidate_moves(view, me) if move in answers]
@@ -456,12 +460,12 @@ def _penalty(view: View, me: str, answers: list[str], rng: random.Random) -> str
 
 
 def _side(view: View, me: str) -> str:
-    return "A" if view["play"]["battle"]["sides"]["A"] == me else "D"
+    return "A" if fought(view)["sides"]["A"] == me else "D"
 
 
 def _extra(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Play an extra sword or shield when it turns the battle my way (computed on the rolled dice)."""
-    battle = view["play"]["battle"]
+    battle = fought(view)
     side = _side(view, me)
     now = _battle_won(view, battle, side, (0, 0))
     if now:
@@ -473,7 +477,7 @@ def _extra(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     return "pass"
 
 
-def _battle_won(view: View, battle: dict[str, Any], side: str, extra: tuple[int, int]) -> bool:
+def _battle_won(view: View, battle: Battle, side: str, extra: tuple[int, int]) -> bool:
     """Whether ``side`` wins with the rolled dice and the cards so far, plus ``extra`` (swords, shields)."""
 
     def total(s: str) -> tuple[int, int]:
@@ -509,13 +513,13 @@ def _before(view: View, me: str, answers: list[str], rng: random.Random) -> str:
 
 
 def _reroll(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    battle = view["play"]["battle"]
+    battle = fought(view)
     side = _side(view, me)
     return "keep" if _battle_won(view, battle, side, (0, 0)) else "reroll"
 
 
 def _flip(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    battle = view["play"]["battle"]
+    battle = fought(view)
     side = _side(view, me)
     return "keep" if _battle_won(view, battle, side, (0, 0)) else "flip"
 
@@ -531,9 +535,11 @@ def _withdraw(view: View, me: str, answers: list[str], rng: random.Random) -> st
     (a Neighbour, a neutral principality, the Mongols) go home when they may, else where they are worth least
     to me. Answers that name no land (``home``) rank last for my own units."""
     lands = view["lands"]
-    battle = view["play"].get("battle") or {}
-    sides = battle.get("sides") or {}
-    loser = sides.get("D" if battle.get("winner") == "A" else "A")
+    battle = view["play"].get("battle")
+    loser = None
+    if battle:
+        sides = battle.get("sides") or {}
+        loser = sides.get("D" if battle.get("winner") == "A" else "A")
     if loser is not None and loser != me:
         home = [a for a in answers if a.split()[-1] not in lands]
         if home:

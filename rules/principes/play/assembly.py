@@ -6,8 +6,7 @@ change it through the effect interpreter.
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..schema import Action, PState
 from ..state import controllers, land_might
 from .cards import plays
 from .common import Ctx, capital, land_name, name, pay_gold, prince_land
@@ -17,7 +16,7 @@ PROMPT = "Assembly: bring up to 3 units from your pool (Knights cost 1 gold), th
 ASSEMBLY_LIMIT = 3
 
 
-def assembly_targets(state: dict[str, Any], code: str) -> list[str]:
+def assembly_targets(state: PState, code: str) -> list[str]:
     """The Prince's land and the controlled Capital; if either is missing, also the richest controlled
     land(s) (resolution 7)."""
     control = controllers(state)
@@ -42,13 +41,13 @@ def assembly_targets(state: dict[str, Any], code: str) -> list[str]:
     return targets
 
 
-def knight_cost(state: dict[str, Any], code: str, action: dict[str, Any]) -> int:
+def knight_cost(state: PState, code: str, action: Action) -> int:
     """1 gold; Knightly Fiefs makes the first Knight of each Assembly free."""
     free = any(term.args[0].name == "first_knight" for term in rule_terms(state, code, "cost_discount"))
     return 0 if free and not action["free_knight"] else 1
 
 
-def options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
+def options(ctx: Ctx, code: str, action: Action) -> list[str]:
     state = ctx.state
     result = plays(ctx, code, "own_action:assembly")
     if action["count"] < ASSEMBLY_LIMIT + action["extra_units"]:
@@ -64,7 +63,7 @@ def options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     return result + ["done"]
 
 
-def answer(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> bool:
+def answer(ctx: Ctx, code: str, action: Action, words: list[str]) -> bool:
     """``assemble <unit> <land>``; the action goes on (False) until ``done``."""
     unit, land = words[1], words[2]
     state = ctx.state

@@ -13,9 +13,9 @@ first cancel loose wounds, then raise units in reverse order, which is the same 
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 from ..data import MONGOLS, catalog
+from ..schema import Battle, Board, PState
 from ..state import controllers
 from .building import queue_army_destruction, queue_destruction
 from .common import (
@@ -85,12 +85,12 @@ def start(ctx: Ctx, land: str, attacker: str) -> None:
     ctx.log("battle", f"Battle in {land_name(land)}: {name(attacker)} attacks {name(defender)}.")
 
 
-def side_player(state: dict[str, Any], battle: dict[str, Any], side: str) -> str | None:
+def side_player(state: PState, battle: Battle, side: str) -> str | None:
     faction = battle["sides"][side]
     return faction if active(state, faction) else None
 
 
-def unit_count(battle: dict[str, Any], side: str) -> int:
+def unit_count(battle: Battle, side: str) -> int:
     return sum(battle["units"][side].values())
 
 
@@ -98,7 +98,7 @@ def unit_count(battle: dict[str, Any], side: str) -> int:
 
 
 def step(ctx: Ctx) -> None:
-    battle = ctx.play["battle"]
+    battle = ctx.battle
     stage = battle["stage"]
     if stage in ("before_A", "before_D", "extra_A", "extra_D"):
         _window(ctx, battle, stage)
@@ -119,7 +119,7 @@ def step(ctx: Ctx) -> None:
 NEXT = {"before_A": "before_D", "before_D": "roll", "extra_A": "extra_D", "extra_D": "resolve"}
 
 
-def _window(ctx: Ctx, battle: dict[str, Any], stage: str) -> None:
+def _window(ctx: Ctx, battle: Battle, stage: str) -> None:
     kind, side = stage.split("_")
     code = side_player(ctx.state, battle, side)
     if code is None or not window_open(ctx, battle, kind, side):
@@ -150,7 +150,7 @@ def _window(ctx: Ctx, battle: dict[str, Any], stage: str) -> None:
 WINDOW_NAMES = {"before": "before_battle", "extra": "extra_phase"}
 
 
-def blocked(ctx: Ctx, battle: dict[str, Any], side: str, window: str) -> bool:
+def blocked(ctx: Ctx, battle: Battle, side: str, window: str) -> bool:
     """Whether a card of the other side (Night March) closes this side's window."""
     other = OTHER[side]
     return any(
@@ -161,14 +161,14 @@ def blocked(ctx: Ctx, battle: dict[str, Any], side: str, window: str) -> bool:
     )
 
 
-def window_open(ctx: Ctx, battle: dict[str, Any], kind: str, side: str) -> bool:
+def window_open(ctx: Ctx, battle: Battle, kind: str, side: str) -> bool:
     """Whether the side may still play in this window for public reasons (one card per unit, no Night March):
     the window is then offered whatever the hand holds, so neither the prompt nor its absence reveals it."""
     played = len(battle["cards"][side]) if kind == "before" else sum(battle["extra"][side])
     return played < unit_count(battle, side) and not blocked(ctx, battle, side, WINDOW_NAMES[kind])
 
 
-def window_options(ctx: Ctx, code: str, battle: dict[str, Any], kind: str, side: str) -> list[str]:
+def window_options(ctx: Ctx, code: str, battle: Battle, kind: str, side: str) -> list[str]:
     hand = ctx.state["players"][code]["hand"]
     result: list[str] = []
     if window_open(ctx, battle, kind, side):
@@ -188,13 +188,13 @@ def window_options(ctx: Ctx, code: str, battle: dict[str, Any], kind: str, side:
 
 def window_answers(ctx: Ctx, code: str) -> list[str]:
     """The answers of the card window open now (``before_battle`` or ``extra_cards``, by the battle's stage)."""
-    battle = ctx.play["battle"]
+    battle = ctx.battle
     kind, side = battle["stage"].split("_")
     return window_options(ctx, code, battle, kind, side)
 
 
 def window_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    battle = ctx.play["battle"]
+    battle = ctx.battle
     stage = battle["stage"]
     side = stage.split("_")[1]
     if words == ["pass"]:
@@ -217,7 +217,7 @@ def window_answer(ctx: Ctx, code: str, words: list[str]) -> None:
         ctx.log("battle_extra", f"{name(code)} plays a Battle card for an extra {words[2]}.")
 
 
-def apply_before_cards(ctx: Ctx, battle: dict[str, Any]) -> None:
+def apply_before_cards(ctx: Ctx, battle: Battle) -> None:
     """Both sides have played: Scouts cancel an opponent's card (the first one played that is not a Scouts),
     then every remaining card's text applies in play order, then the held 'before battle' tiles (Town Walls)."""
     for side in SIDES:
@@ -251,12 +251,19 @@ def _face(ctx: Ctx) -> list[str]:
     return list(faces[ctx.rng.roll(len(faces)) - 1])
 
 
-def _roll(ctx: Ctx, battle: dict[str, Any]) -> None:
-    battle["dice"] = {"A": _face(ctx), "D": _face(ctx)}
+def rolled(battle: Battle, side: str) -> list[str]:
+    """The face ``side``'s die shows, once the dice are rolled."""
+    die = battle["dice"][side]
+    assert die is not None, "the dice were rolled"
+    return die
+
+
+def _roll(ctx: Ctx, battle: Battle) -> None:
+    attacker, defender = _face(ctx), _face(ctx)
+    battle["dice"] = {"A": attacker, "D": defender}
     ctx.log(
         "dice",
-        f"Dice in {land_name(battle['land'])}: attacker {'+'.join(battle['dice']['A'])}, "
-        f"defender {'+'.join(battle['dice']['D'])}.",
+        f"Dice in {land_name(battle['land'])}: attacker {'+'.join(attacker)}, defender {'+'.join(defender)}.",
     )
     damage = damages(ctx.state, battle)
     ctx.log(
@@ -267,7 +274,7 @@ def _roll(ctx: Ctx, battle: dict[str, Any]) -> None:
     battle["stage"] = "reroll"
 
 
-def _offer_reroll(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _offer_reroll(ctx: Ctx, battle: Battle) -> None:
     """Die modifications after the initial count, attacker then defender (resolution 15): Masovia's reroll,
     then Learning Chess's flip."""
     for side in SIDES:
@@ -280,7 +287,7 @@ def _offer_reroll(ctx: Ctx, battle: dict[str, Any]) -> None:
                 ctx,
                 REROLLER,
                 "reroll",
-                f"With the Wind: your die shows {'+'.join(battle['dice'][side])}. "
+                f"With the Wind: your die shows {'+'.join(rolled(battle, side))}. "
                 "Reroll it once, or keep it?",
                 timing="window",
             )
@@ -292,15 +299,15 @@ def _offer_reroll(ctx: Ctx, battle: dict[str, Any]) -> None:
                 ctx,
                 code,
                 "flip",
-                f"Learning Chess: your die shows {'+'.join(battle['dice'][side])}. Flip it "
-                f"to its opposite face ({'+'.join(opposite(battle['dice'][side]))}), or keep it?",
+                f"Learning Chess: your die shows {'+'.join(rolled(battle, side))}. Flip it "
+                f"to its opposite face ({'+'.join(opposite(rolled(battle, side)))}), or keep it?",
                 timing="window",
             )
             return
     battle["stage"] = "extra_A"
 
 
-def can_flip(state: dict[str, Any], code: str) -> bool:
+def can_flip(state: PState, code: str) -> bool:
     return any(term.args[0].name == "own" for term in rule_terms(state, code, "flip_die"))
 
 
@@ -319,12 +326,12 @@ def flip_options(ctx: Ctx, code: str) -> list[str]:
 
 
 def flip_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    battle = ctx.play["battle"]
+    battle = ctx.battle
     side = "A" if battle["sides"]["A"] == code else "D"
     battle["flipped"].append(side)
     if words == ["flip"]:
-        battle["dice"][side] = opposite(battle["dice"][side])
-        ctx.log("flip", f"{name(code)} flips its die (Learning Chess): {'+'.join(battle['dice'][side])}.")
+        battle["dice"][side] = opposite(rolled(battle, side))
+        ctx.log("flip", f"{name(code)} flips its die (Learning Chess): {'+'.join(rolled(battle, side))}.")
 
 
 def reroll_options(ctx: Ctx, code: str) -> list[str]:
@@ -332,18 +339,18 @@ def reroll_options(ctx: Ctx, code: str) -> list[str]:
 
 
 def reroll_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    battle = ctx.play["battle"]
+    battle = ctx.battle
     battle["rerolled"] = True
     if words == ["reroll"]:
         side = "A" if battle["sides"]["A"] == REROLLER else "D"
         battle["dice"][side] = _face(ctx)
-        ctx.log("reroll", f"Masovia rerolls with the wind: {'+'.join(battle['dice'][side])}.")
+        ctx.log("reroll", f"Masovia rerolls with the wind: {'+'.join(rolled(battle, side))}.")
 
 
 # ---- counting ----------------------------------------------------------------------------------------------
 
 
-def fortification(state: dict[str, Any], land: str, ignore: tuple[str, ...] = ()) -> int:
+def fortification(state: Board, land: str, ignore: tuple[str, ...] = ()) -> int:
     """The defender's shields: 1 per gord, 2 per City, +2 for a Castle (both gords count in W. Pomerania);
     ``ignore`` drops the settlement or Castle shields (Siege Engines)."""
     land_state = state["lands"][land]
@@ -355,7 +362,7 @@ def fortification(state: dict[str, Any], land: str, ignore: tuple[str, ...] = ()
     return (0 if "settlement" in ignore else shields) + (0 if "castle" in ignore else castle)
 
 
-def swords_and_shields(state: dict[str, Any], battle: dict[str, Any], side: str) -> tuple[int, int]:
+def swords_and_shields(state: Board, battle: Battle, side: str) -> tuple[int, int]:
     units = battle["units"][side]
     swords = sum(count * (2 if unit in CAVALRY else 1) for unit, count in units.items())
     die = battle["dice"][side] or []
@@ -366,7 +373,7 @@ def swords_and_shields(state: dict[str, Any], battle: dict[str, Any], side: str)
     return swords, shields
 
 
-def damages(state: dict[str, Any], battle: dict[str, Any]) -> dict[str, int]:
+def damages(state: PState, battle: Battle) -> dict[str, int]:
     """Damage each side takes: the other side's swords minus its own shields."""
     a_swords, a_shields = swords_and_shields(state, battle, "A")
     d_swords, d_shields = swords_and_shields(state, battle, "D")
@@ -392,7 +399,7 @@ def casualties(units: dict[str, int], damage: int, order: str = "") -> tuple[dic
     return {unit: n for unit, n in toppled.items() if n}, wound, damage
 
 
-def winner(battle: dict[str, Any], toppled: dict[str, dict[str, int]]) -> str:
+def winner(battle: Battle, toppled: dict[str, dict[str, int]]) -> str:
     """All enemies toppled with one unit standing wins; otherwise more toppled wins; ties to the defender."""
     lost = {side: sum(toppled[side].values()) for side in SIDES}
     wiped = {side: lost[side] == unit_count(battle, side) for side in SIDES}
@@ -406,10 +413,10 @@ def winner(battle: dict[str, Any], toppled: dict[str, dict[str, int]]) -> str:
 # ---- resolution --------------------------------------------------------------------------------------------
 
 
-def _steal(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _steal(ctx: Ctx, battle: Battle) -> None:
     """A coin face steals 1 gold on the final faces (resolution 14)."""
     for side in SIDES:
-        if "coin" not in battle["dice"][side]:
+        if "coin" not in rolled(battle, side):
             continue
         thief, victim = (side_player(ctx.state, battle, s) for s in (side, OTHER[side]))
         if thief is None and victim is None:
@@ -428,7 +435,7 @@ def _steal(ctx: Ctx, battle: dict[str, Any]) -> None:
         )
 
 
-def vault(state: dict[str, Any], code: str) -> bool:
+def vault(state: PState, code: str) -> bool:
     """A held ``coin_steal(against_self, 0)`` tile: coin faces rolled against this player steal nothing."""
     return any(
         term.args[0].name == "against_self" and term.args[1].number == 0
@@ -436,7 +443,7 @@ def vault(state: dict[str, Any], code: str) -> bool:
     )
 
 
-def _resolve(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _resolve(ctx: Ctx, battle: Battle) -> None:
     state = ctx.state
     _steal(ctx, battle)
     damage = damages(state, battle)
@@ -471,7 +478,7 @@ def _resolve(ctx: Ctx, battle: dict[str, Any]) -> None:
     battle["stage"] = "withdraw"
 
 
-def _remove(ctx: Ctx, battle: dict[str, Any], faction: str, unit: str, count: int) -> None:
+def _remove(ctx: Ctx, battle: Battle, faction: str, unit: str, count: int) -> None:
     """Removed units go to their pool, or home (Neighbours), or off the map (Pomeranians beaten at home)."""
     state = ctx.state
     record = catalog().factions[faction]
@@ -496,7 +503,7 @@ def _remove(ctx: Ctx, battle: dict[str, Any], faction: str, unit: str, count: in
         to_pool(state, faction, unit, count)
 
 
-def _remover(state: dict[str, Any], battle: dict[str, Any], faction: str) -> str | None:
+def _remover(state: PState, battle: Battle, faction: str) -> str | None:
     """The player who removed ``faction``'s unit: the other side's, else the player who moved the units."""
     sides = battle.get("sides") or {}
     other = next((f for f in sides.values() if f != faction), None)
@@ -512,7 +519,7 @@ def _remover(state: dict[str, Any], battle: dict[str, Any], faction: str) -> str
 HOME = "home"  # ``withdraw <unit> home``: beaten Neighbour units may go back to their area (resolution 51)
 
 
-def retreat_lands(state: dict[str, Any], land: str, faction: str) -> list[str]:
+def retreat_lands(state: PState, land: str, faction: str) -> list[str]:
     """Adjacent lands the beaten ``faction`` controls: for a Neighbour, the lands only its units hold
     (resolution 51); for the Mongols, lands without units or tokens (resolution 29)."""
     if faction == MONGOLS:  # beaten Mongols may withdraw to a land without units or tokens (resolution 29)
@@ -523,7 +530,7 @@ def retreat_lands(state: dict[str, Any], land: str, faction: str) -> list[str]:
     return sorted(near for near in catalog().adjacency[land] if control[near] == faction)
 
 
-def mongol_refuges(state: dict[str, Any], land: str) -> list[str]:
+def mongol_refuges(state: PState, land: str) -> list[str]:
     """Where beaten Mongols may withdraw: adjacent lands without units, Cities, buildings or Division tokens."""
     result = []
     for near in sorted(catalog().adjacency[land]):
@@ -543,18 +550,25 @@ def is_neighbour(faction: str) -> bool:
     return record is not None and record["group"] == "neighbour"
 
 
-def withdraw_decider(state: dict[str, Any], battle: dict[str, Any]) -> str | None:
+def won_by(battle: Battle) -> str:
+    """The side that won the battle, once it is decided."""
+    side = battle["winner"]
+    assert side is not None, "the battle is decided"
+    return side
+
+
+def withdraw_decider(state: PState, battle: Battle) -> str | None:
     """The loser; for neutral units the player who moved them, else the player involved."""
-    lose = OTHER[battle["winner"]]
-    for code in (battle["sides"][lose], battle["mover"], battle["sides"][battle["winner"]]):
-        if active(state, code):
-            return str(code)
+    lose = OTHER[won_by(battle)]
+    for code in (battle["sides"][lose], battle["mover"], battle["sides"][won_by(battle)]):
+        if code is not None and active(state, code):
+            return code
     return None
 
 
-def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _withdraw_step(ctx: Ctx, battle: Battle) -> None:
     state = ctx.state
-    loser = battle["sides"][OTHER[battle["winner"]]]
+    loser = battle["sides"][OTHER[won_by(battle)]]
     standing = battle["retreat"]
     if not any(standing.values()):
         battle["stage"] = "after"
@@ -582,9 +596,9 @@ def _withdraw_step(ctx: Ctx, battle: dict[str, Any]) -> None:
     )
 
 
-def withdraw_options(ctx: Ctx, battle: dict[str, Any]) -> list[str]:
+def withdraw_options(ctx: Ctx, battle: Battle) -> list[str]:
     """``withdraw <unit> <land>``; a Neighbour's units may instead go home (listed first: the default)."""
-    loser = battle["sides"][OTHER[battle["winner"]]]
+    loser = battle["sides"][OTHER[won_by(battle)]]
     targets = ([HOME] if is_neighbour(loser) else []) + retreat_lands(ctx.state, battle["land"], loser)
     return [
         f"withdraw {unit} {land}"
@@ -595,12 +609,12 @@ def withdraw_options(ctx: Ctx, battle: dict[str, Any]) -> list[str]:
 
 
 def withdraw_answers(ctx: Ctx, code: str) -> list[str]:
-    return withdraw_options(ctx, ctx.play["battle"])
+    return withdraw_options(ctx, ctx.battle)
 
 
 def withdraw_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    battle = ctx.play["battle"]
-    loser = battle["sides"][OTHER[battle["winner"]]]
+    battle = ctx.battle
+    loser = battle["sides"][OTHER[won_by(battle)]]
     unit, land = words[1], words[2]
     add_units(ctx.state, battle["land"], loser, unit, -1)
     if land == HOME:
@@ -614,7 +628,7 @@ def withdraw_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     ctx.log("withdrawal", f"{name(loser)} withdraws a {unit.title()} to {land_name(land)}.")
 
 
-def _retreated(battle: dict[str, Any], unit: str) -> None:
+def _retreated(battle: Battle, unit: str) -> None:
     battle["retreat"][unit] -= 1
     if not battle["retreat"][unit]:
         del battle["retreat"][unit]
@@ -631,7 +645,7 @@ def after_cards(ctx: Ctx, code: str) -> list[str]:
     ]
 
 
-def _after_window(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _after_window(ctx: Ctx, battle: Battle) -> None:
     seats = [code for side in SIDES if (code := side_player(ctx.state, battle, side))]  # whatever the hands
     if battle["after_sealed"] or not seats:
         _reveal_after(ctx, battle)
@@ -664,7 +678,7 @@ def after_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     ctx.log("after_sealed", f"{name(code)} has sealed its 'after battle' choice.")
 
 
-def _reveal_after(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _reveal_after(ctx: Ctx, battle: Battle) -> None:
     for code in battle["after_sealed"]:
         chosen = ctx.play["private"][code].pop("after", [])
         if not active(ctx.state, code):
@@ -682,12 +696,12 @@ def _reveal_after(ctx: Ctx, battle: dict[str, Any]) -> None:
             )
             run(Effect(ctx, code, card, battle, side))
     for side in SIDES:  # then the 'after battle' rules in force (a History text of this Round)
-        if (code := side_player(ctx.state, battle, side)) is not None:
-            fire(ctx, code, "after_battle", battle, side)
+        if (player := side_player(ctx.state, battle, side)) is not None:
+            fire(ctx, player, "after_battle", battle, side)
     battle["stage"] = "draw"
 
 
-def _draw(ctx: Ctx, battle: dict[str, Any]) -> None:
+def _draw(ctx: Ctx, battle: Battle) -> None:
     """Each player who fought draws 1 Battle card; then the dead Princes' successions and destruction."""
     used = list(battle["used"])
     ctx.rng.shuffle(used)

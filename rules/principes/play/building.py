@@ -20,6 +20,7 @@ from typing import Any
 
 from ..data import catalog, city_token
 from ..effects import Term
+from ..schema import Action, Army, Board, PState
 from ..state import controllers
 from .cards import plays
 from .common import Ctx, a, active, card_title, change_track, land_name, name, occupants, pay_gold
@@ -34,7 +35,7 @@ BUILDINGS_PER_ACTION = 2
 # ---- prices ------------------------------------------------------------------------------------------------
 
 
-def build_cost(state: dict[str, Any], code: str, item: str, base: int) -> int:
+def build_cost(state: Board, code: str, item: str, base: int) -> int:
     """The gold ``item`` (city, abbey, tiltyard, castle) costs the player: ``cost_discount(item, free|n, min)``
     of the ruling Prince and held tiles lower it, never below its minimum."""
     cost = base
@@ -49,7 +50,7 @@ def build_cost(state: dict[str, Any], code: str, item: str, base: int) -> int:
     return cost
 
 
-def city_cost(state: dict[str, Any], code: str, gord: dict[str, Any]) -> int:
+def city_cost(state: Board, code: str, gord: dict[str, Any]) -> int:
     """A City costs its Might (gord Might + 1), lowered by every ``cost_discount(city, n, min)`` in force: a
     History text this Round, a held tile, the ruling Prince (``build_cost`` reads them all)."""
     return build_cost(state, code, "city", int(gord["might"]) + 1)
@@ -68,7 +69,7 @@ def gord_site(gord_id: str) -> tuple[str, dict[str, Any]]:
     )
 
 
-def foundable(state: dict[str, Any], lands: list[str]) -> list[tuple[str, dict[str, Any]]]:
+def foundable(state: PState, lands: list[str]) -> list[tuple[str, dict[str, Any]]]:
     """(land, gord) where a City may be founded: one City per land (two in Western Pomerania), tokens left."""
     tokens = state["supply"]["tokens"]
     found = []
@@ -87,7 +88,7 @@ def foundable(state: dict[str, Any], lands: list[str]) -> list[tuple[str, dict[s
 # ---- the Building action -------------------------------------------------------------------------------------
 
 
-def options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
+def options(ctx: Ctx, code: str, action: Action) -> list[str]:
     state = ctx.state
     player = state["players"][code]
     tokens = state["supply"]["tokens"]
@@ -112,7 +113,7 @@ def options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     return result + ["done"]
 
 
-def answer(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> bool:
+def answer(ctx: Ctx, code: str, action: Action, words: list[str]) -> bool:
     """``found <gord>`` or ``build <building> <land>``; the action goes on (False) until ``done``."""
     state = ctx.state
     tokens = state["supply"]["tokens"]
@@ -192,7 +193,7 @@ def _build(effect: Effect, args: tuple[Term, ...]) -> bool:
 # ---- destruction (resolutions 12 and 48) ---------------------------------------------------------------------
 
 
-def destruction_choices(state: dict[str, Any], land: str) -> list[str]:
+def destruction_choices(state: PState, land: str) -> list[str]:
     """``keep <land>``, or ``destroy <land>`` with any non-empty set of its Cities and its building."""
     land_state = state["lands"][land]
     items = sorted(land_state["cities"]) + ([land_state["building"]] if land_state["building"] else [])
@@ -200,7 +201,7 @@ def destruction_choices(state: dict[str, Any], land: str) -> list[str]:
     return [f"keep {land}"] + [f"destroy {land} {subset}" for subset in subsets]
 
 
-def raze(state: dict[str, Any], land: str, items: list[str]) -> None:
+def raze(state: PState, land: str, items: list[str]) -> None:
     """The named Cities and building of ``land`` go back to the supply as tokens."""
     land_state = state["lands"][land]
     tokens = state["supply"]["tokens"]
@@ -212,7 +213,7 @@ def raze(state: dict[str, Any], land: str, items: list[str]) -> None:
             land_state["building"] = None
 
 
-def queue_destruction(ctx: Ctx, action: dict[str, Any], land: str) -> None:
+def queue_destruction(ctx: Ctx, action: Action, land: str) -> None:
     """A land taken by a Movement with a City or building offers destruction, never of the taker's own
     (rulebook p. 22)."""
     land_state = ctx.state["lands"][land]
@@ -230,7 +231,7 @@ def destroy(ctx: Ctx, code: str, land: str, items: list[str]) -> None:
     change_track(ctx, code, "clergy", -1, "destruction")
 
 
-def army_may_destroy(state: dict[str, Any], code: str, faction: str, land: str) -> bool:
+def army_may_destroy(state: PState, code: str, faction: str, land: str) -> bool:
     """A land an army moved by ``code`` took (its units alone there) with a City or building, outside the mover's
     borders."""
     land_state = state["lands"][land]
@@ -241,13 +242,13 @@ def army_may_destroy(state: dict[str, Any], code: str, faction: str, land: str) 
     )
 
 
-def queue_army_destruction(ctx: Ctx, army: dict[str, Any] | None, land: str) -> None:
+def queue_army_destruction(ctx: Ctx, army: Army | None, land: str) -> None:
     """The army won its battle on ``land``: the mover may destroy there as on a land taken unopposed ("When
     Neighbor's units take control of a land, the player who moved them may decide to destroy", resolution
     48)."""
     if army is None or army.get("stage") != "battles":
         return
-    code = ctx.play["action"]["who"]
+    code = ctx.action["who"]
     if active(ctx.state, code) and army_may_destroy(ctx.state, code, army["faction"], land):
         army["destroy"].append(land)
         army["stage"] = "destroy"

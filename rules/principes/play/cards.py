@@ -11,12 +11,11 @@ for support. The Truce of God's land is kept in ``play["round_effects"]`` until 
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.engine import IllegalAction
 
 from ..data import PRINCIPALITIES, catalog
 from ..effects import Term
+from ..schema import PState
 from ..state import controllers
 from .common import (
     Ctx,
@@ -69,7 +68,7 @@ def _uses(card: str) -> set[str]:
     return found
 
 
-def _land_choices(state: dict[str, Any], code: str, card: str) -> list[str]:
+def _land_choices(state: PState, code: str, card: str) -> list[str]:
     """Lands where the card's text can act."""
     control = controllers(state)
     lands = catalog().lands
@@ -196,7 +195,8 @@ def reaction_options(ctx: Ctx, code: str) -> list[str]:
 
 
 def reaction_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    reaction = ctx.play["reaction"]
+    reaction = ctx.play.get("reaction")
+    assert reaction is not None, "a court_reaction prompt answers a waiting Court text"
     reaction["waiting"].remove(code)
     if words[0] == "cancel" and not reaction.get("cancelled"):
         legate = card_id_from(ctx.state, code, words[1])

@@ -7,11 +7,13 @@ recorded ``Rng`` and the public events of one ``apply`` call.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from rules.engine import Event, Rng, State
+from rules.engine import Event as LogEvent
+from rules.engine import Rng
 
 from ..data import PRINCIPALITIES, catalog, instance_kind
+from ..schema import Action, Battle, Board, Event, Play, PState, Track
 from ..state import controllers, land_controller
 
 #: the six Action tokens in the rulebook's order (the deadline default takes the first three)
@@ -35,17 +37,37 @@ ROMAN = ("I", "II", "III")
 class Ctx:
     """One ``apply`` call: the (already copied) state, its chance source and the public log lines."""
 
-    state: State
+    state: PState
     rng: Rng
-    events: list[Event] = field(default_factory=list)
+    events: list[LogEvent] = field(default_factory=list)
 
     @property
-    def play(self) -> dict[str, Any]:
-        play: dict[str, Any] = self.state["play"]
-        return play
+    def play(self) -> Play:
+        return self.state["play"]
+
+    @property
+    def action(self) -> Action:
+        """The action being performed (where the rules know one is)."""
+        action = self.play["action"]
+        assert action is not None, "no action is being performed"
+        return action
+
+    @property
+    def battle(self) -> Battle:
+        """The battle being fought (where the rules know one is)."""
+        battle = self.play["battle"]
+        assert battle is not None, "no battle is being fought"
+        return battle
+
+    @property
+    def event(self) -> Event:
+        """The History card's text or icons being resolved (where the rules know they are)."""
+        event = self.play["event"]
+        assert event is not None, "no History event is being resolved"
+        return event
 
     def log(self, kind: str, text: str) -> None:
-        self.events.append(Event(kind, text))
+        self.events.append(LogEvent(kind, text))
 
 
 def name(faction: str) -> str:
@@ -68,25 +90,25 @@ def land_name(land: str) -> str:
 # ---- players ----------------------------------------------------------------------------------------------
 
 
-def active(state: State, principality: str) -> bool:
+def active(state: PState, principality: str) -> bool:
     """A principality played by someone who is still in the game."""
     player = state["players"].get(principality)
     return player is not None and not player["eliminated"]
 
 
-def active_players(state: State) -> list[str]:
+def active_players(state: PState) -> list[str]:
     return [code for code in state["seats"] if active(state, code)]
 
 
-def seat_of(state: State, principality: str) -> int:
+def seat_of(state: PState, principality: str) -> int:
     return int(state["players"][principality]["seat"])
 
 
-def principality_of(state: State, seat: int) -> str:
+def principality_of(state: Board, seat: int) -> str:
     return str(state["seats"][seat])
 
 
-def round_order(state: State) -> list[str]:
+def round_order(state: PState) -> list[str]:
     """Active players in the turn order fixed at the start of the Round (the Princeps first)."""
     return [code for code in state["play"]["order"] if active(state, code)]
 
@@ -131,14 +153,15 @@ def change_track(ctx: Ctx, principality: str, track: str, amount: int, why: str)
     if not active(ctx.state, principality) or amount == 0:
         return 0
     player = ctx.state["players"][principality]
-    before = player[track]
-    player[track] = max(0, min(TRACK_MAX, before + amount))
-    done = player[track] - before
+    key = cast(Track, track)  # the answers and texts that move a track name one of the two
+    before = player[key]
+    player[key] = max(0, min(TRACK_MAX, before + amount))
+    done = player[key] - before
     if done:
         ctx.log(
             f"track_{track}",
             f"{name(principality)} {'gains' if done > 0 else 'loses'} {abs(done)} "
-            f"{track.title()} ({why}): now {player[track]}.",
+            f"{track.title()} ({why}): now {player[key]}.",
         )
     return int(done)
 
@@ -179,12 +202,12 @@ def card_title(card: str) -> str:
     return str(record.get("title") or record.get("name") or instance_kind(card))
 
 
-def to_deck_bottom(state: State, card: str) -> None:
+def to_deck_bottom(state: PState, card: str) -> None:
     """Played and discarded cards go face down under their deck (resolution 41)."""
     state["decks"][card_deck(card)].append(card)
 
 
-def draw(state: State, principality: str, deck: str) -> str | None:
+def draw(state: PState, principality: str, deck: str) -> str | None:
     """The top card of ``deck`` into the hand; an empty deck draws nothing (resolution 41)."""
     cards = state["decks"][deck]
     if not cards:
@@ -203,7 +226,7 @@ def support_tracks(card: str) -> tuple[str, ...]:
     return ("people", "clergy") if support == "either" else (str(support),)
 
 
-def card_id_from(state: State, principality: str, token: str) -> str | None:
+def card_id_from(state: PState, principality: str, token: str) -> str | None:
     """The hand card whose id matches the lower-case notation token."""
     for card in state["players"][principality]["hand"]:
         if card.lower() == token:
@@ -214,12 +237,12 @@ def card_id_from(state: State, principality: str, token: str) -> str | None:
 # ---- units on the map ---------------------------------------------------------------------------------------
 
 
-def units_at(state: State, land: str, faction: str) -> dict[str, int]:
+def units_at(state: PState, land: str, faction: str) -> dict[str, int]:
     units: dict[str, int] = state["lands"][land]["units"].get(faction, {})
     return units
 
 
-def add_units(state: State, land: str, faction: str, unit: str, count: int) -> None:
+def add_units(state: PState, land: str, faction: str, unit: str, count: int) -> None:
     """Put ``count`` units on a land (a negative count takes them off). A land where a second side arrives
     keeps its controller until the fight is decided (``state.controllers``, resolution 47): the controller it
     had is noted in ``play["contested"]`` as long as two sides stand there."""
@@ -242,7 +265,7 @@ def add_units(state: State, land: str, faction: str, unit: str, count: int) -> N
         play.get("contested", {}).pop(land, None)
 
 
-def to_pool(state: State, faction: str, unit: str, count: int) -> None:
+def to_pool(state: PState, faction: str, unit: str, count: int) -> None:
     pool = state["supply"]["units"].setdefault(faction, {})
     pool[unit] = pool.get(unit, 0) + count
 
@@ -252,19 +275,19 @@ def fighters(units: dict[str, int]) -> dict[str, int]:
     return {unit: count for unit, count in units.items() if unit in FIGHTERS and count > 0}
 
 
-def occupants(state: State, land: str) -> list[str]:
+def occupants(state: PState, land: str) -> list[str]:
     """Factions with fighting units on a land."""
     return [faction for faction, units in state["lands"][land]["units"].items() if fighters(units)]
 
 
-def prince_land(state: State, principality: str) -> str | None:
+def prince_land(state: PState, principality: str) -> str | None:
     for land, land_state in state["lands"].items():
         if land_state["units"].get(principality, {}).get("prince"):
             return str(land)
     return None
 
 
-def controlled_lands(state: State, principality: str) -> list[str]:
+def controlled_lands(state: PState, principality: str) -> list[str]:
     return [land for land, owner in controllers(state).items() if owner == principality]
 
 
@@ -272,7 +295,7 @@ def capital(principality: str) -> str:
     return str(catalog().map["principalities"][principality]["capital"])
 
 
-def is_neutral_faction(state: State, faction: str) -> bool:
+def is_neutral_faction(state: PState, faction: str) -> bool:
     """Units nobody plays: unplayed or eliminated principalities, Neighbours, Balts and Invaders."""
     return not active(state, faction)
 
@@ -280,7 +303,7 @@ def is_neutral_faction(state: State, faction: str) -> bool:
 # ---- assets: Tiltyards, Abbeys and Lancicia (resolutions 1 and 5) ------------------------------------------
 
 
-def assets(state: State) -> dict[str, list[int]]:
+def assets(state: PState) -> dict[str, list[int]]:
     """Per principality: [Tiltyards, Abbeys + Lancicia] it controls; their changes move People and Clergy."""
     held = {code: [0, 0] for code in PRINCIPALITIES}
     for land, owner in controllers(state).items():

@@ -9,8 +9,7 @@ The Common Council of a History card (``history``) uses the same card phase and 
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..schema import Action, PState
 from ..state import controllers, might
 from .cards import plays
 from .common import (
@@ -32,7 +31,7 @@ ELDER_BLOOD_CLERGY = 2
 PROMPT = "Council: play Court and Neighbour cards for their support, then done."
 
 
-def summon_council(ctx: Ctx, code: str, action: dict[str, Any]) -> None:
+def summon_council(ctx: Ctx, code: str, action: Action) -> None:
     ctx.log("council", f"{name(code)} summons a Council.")
     if code == "PMA" and controllers(ctx.state).get("gnesna") == "PMA":
         change_track(ctx, code, "clergy", ELDER_BLOOD_CLERGY, "Elder Blood: the Archbishop of Gnesna")
@@ -45,7 +44,7 @@ def summon_council(ctx: Ctx, code: str, action: dict[str, Any]) -> None:
         fire(ctx, player, "council_start")  # Knightly Culture: every Council, not only one's own
 
 
-def step(ctx: Ctx, action: dict[str, Any]) -> bool:
+def step(ctx: Ctx, action: Action) -> bool:
     """Ask the next player of the card phase; once everyone has played, the verdict. True when the Council (and
     with it the Politics action) is over and the game goes on."""
     queue = action["queue"]
@@ -79,7 +78,7 @@ def pledge(ctx: Ctx, code: str, words: list[str]) -> None:
     change_track(ctx, code, words[2], 1, "Council card")
 
 
-def positions(state: dict[str, Any], code: str) -> tuple[int, int, int]:
+def positions(state: PState, code: str) -> tuple[int, int, int]:
     """Might (the track shows at most 10), People, Clergy."""
     player = state["players"][code]
     return min(might(state)[code], TRACK_MAX), player["people"], player["clergy"]
@@ -92,7 +91,7 @@ def qualifying_tracks(table: dict[str, tuple[int, int, int]], code: str) -> int:
     return sum(1 for track in range(3) if all(mine[track] >= other[track] for other in table.values()))
 
 
-def tracks_needed(state: dict[str, Any], code: str) -> int:
+def tracks_needed(state: PState, code: str) -> int:
     """Two tracks; Polonia Minor holding Cracovia needs one (House of Princeps)."""
     return 1 if code == "PMI" and controllers(state).get("cracovia") == "PMI" else 2
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 
-from rules.engine import IllegalAction, State
+from rules.engine import IllegalAction
 from rules.engine.rng import NoChance
 
+from ..schema import PState
 from .cards import play, plays
 from .common import (
     Ctx,
@@ -33,12 +34,12 @@ STANDING = ("allow", "deny", "ask")
 HAND_LIMIT = 6
 
 
-def hand_limit(state: State, principality: str) -> int:
+def hand_limit(state: PState, principality: str) -> int:
     """6 cards, or more with a held tile saying ``card_rule(hand_limit(n))`` (the Ducal Chancery: 9)."""
     return HAND_LIMIT + hand_limit_bonus(state, principality)
 
 
-def hand_limit_bonus(state: State, principality: str) -> int:
+def hand_limit_bonus(state: PState, principality: str) -> int:
     """Extra hand size from a held tile saying ``card_rule(hand_limit(n))`` (the Ducal Chancery: 9 cards).
 
     Never negative: a rule can raise the limit of 6, none lowers it (``over_limit`` relies on it)."""
@@ -50,7 +51,7 @@ def hand_limit_bonus(state: State, principality: str) -> int:
     return max(0, max(limits, default=HAND_LIMIT) - HAND_LIMIT)
 
 
-def over_limit(state: dict, code: str) -> int:
+def over_limit(state: PState, code: str) -> int:
     """How many cards the player must convert now (0 when within the hand limit; resolution 20)."""
     if not active(state, code):
         return 0
@@ -62,7 +63,7 @@ def over_limit(state: dict, code: str) -> int:
     return max(0, held - hand_limit(state, code))
 
 
-def card_support(state: dict, code: str, card: str) -> tuple[str, ...]:
+def card_support(state: PState, code: str, card: str) -> tuple[str, ...]:
     """The tracks a card may raise: its support icon; a Battle card either track with Heralds of Peace."""
     tracks = support_tracks(card)
     if (
@@ -74,7 +75,7 @@ def card_support(state: dict, code: str, card: str) -> tuple[str, ...]:
     return tracks
 
 
-def conversions(state: dict, code: str) -> list[str]:
+def conversions(state: PState, code: str) -> list[str]:
     """Every card for 1 gold; Court and Neighbour cards for their support icon (not during a Council)."""
     result = []
     for card in state["players"][code]["hand"]:
@@ -89,7 +90,7 @@ def conversion_options(ctx: Ctx, code: str) -> list[str]:
     return conversions(ctx.state, code)
 
 
-def free_listing(state: dict, code: str, deciding: bool) -> list[str]:
+def free_listing(state: PState, code: str, deciding: bool) -> list[str]:
     """The free actions listed to a player: conversions, standing resets and, while the player has no decision
     to take, a 1-gold gift to each other player (``give`` of any amount is accepted at any time; listing it
     beside every decision would only crowd the prompt)."""
@@ -104,14 +105,14 @@ def free_listing(state: dict, code: str, deciding: bool) -> list[str]:
     return result
 
 
-def any_time_plays(state: dict, code: str) -> list[str]:
+def any_time_plays(state: PState, code: str) -> list[str]:
     """Court cards whose text may be played at any time (Chronicle of Master Vincent)."""
     if state["play"].get("reaction"):
         return []  # one Court text at a time: the one announced waits for its answers
     return plays(Ctx(state, _NO_CHANCE), code, "any_time")
 
 
-def is_any_time_play(state: dict, code: str, words: list[str]) -> bool:
+def is_any_time_play(state: PState, code: str, words: list[str]) -> bool:
     return len(words) >= 2 and words[0] == "play" and " ".join(words) in any_time_plays(state, code)
 
 

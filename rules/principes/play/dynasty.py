@@ -7,6 +7,7 @@ works on its head: choose the Prince (resolution 32), then place his figure on a
 from __future__ import annotations
 
 from ..data import catalog
+from ..schema import Succession
 from .common import (
     Ctx,
     active,
@@ -46,7 +47,9 @@ def prince_died(ctx: Ctx, codes: list[str]) -> None:
     fallen = []
     for code in codes:
         player = ctx.state["players"][code]
-        ctx.log("prince_death", f"{name(code)}'s Prince {prince_name(player['prince'])} dies in battle.")
+        fallen_prince = player["prince"]
+        assert fallen_prince is not None, "only a ruling Prince falls in battle"
+        ctx.log("prince_death", f"{name(code)}'s Prince {prince_name(fallen_prince)} dies in battle.")
         player["prince"] = None
         if candidates(ctx, code, "death"):
             ctx.play["succession"].append({"who": code, "why": "death", "stage": None})
@@ -146,7 +149,7 @@ def step(ctx: Ctx) -> None:
         _place_stage(ctx, entry)
 
 
-def _choose_stage(ctx: Ctx, entry: dict) -> None:
+def _choose_stage(ctx: Ctx, entry: Succession) -> None:
     code, why = entry["who"], entry["why"]
     player = ctx.state["players"][code]
     ruling = player["prince"]
@@ -182,7 +185,7 @@ def choice_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     crown(ctx, entry, next(p for p in entry["candidates"] if p.lower() == words[1]))
 
 
-def crown(ctx: Ctx, entry: dict, prince: str) -> None:
+def crown(ctx: Ctx, entry: Succession, prince: str) -> None:
     code = entry["who"]
     player = ctx.state["players"][code]
     player.pop("heir", None)  # the Heir's regency ends when a Prince takes the throne
@@ -195,7 +198,7 @@ def crown(ctx: Ctx, entry: dict, prince: str) -> None:
     entry["stage"] = "place"
 
 
-def _place_stage(ctx: Ctx, entry: dict) -> None:
+def _place_stage(ctx: Ctx, entry: Succession) -> None:
     code = entry["who"]
     lands = controlled_lands(ctx.state, code)
     if not lands:

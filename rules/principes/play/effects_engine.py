@@ -29,10 +29,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
 
 from ..data import PRINCIPALITIES, catalog, instance_kind, parse_text
 from ..effects import Term
+from ..schema import Battle, Board, PState
 from ..state import controllers
 from .common import (
     CAVALRY,
@@ -61,7 +61,7 @@ class Effect:
     ctx: Ctx
     who: str
     source: str
-    battle: dict[str, Any] | None = None
+    battle: Battle | None = None
     side: str | None = None
     target: str | None = None  # the chosen player (``target``)
     choice: str | None = None  # the chosen track or alternative (``either``, ``a|b``)
@@ -69,7 +69,7 @@ class Effect:
     done: list[str] = field(default_factory=list)  # primitives that changed something
 
     @property
-    def state(self) -> dict[str, Any]:
+    def state(self) -> PState:
         return self.ctx.state
 
 
@@ -116,7 +116,7 @@ def reachable(effect: Effect, primitive: str) -> list[Term]:
     return found
 
 
-def affordable(state: dict[str, Any], code: str, component: str) -> bool:
+def affordable(state: PState, code: str, component: str) -> bool:
     """Whether the player holds the gold every top-level ``pay(self, n)`` of the component asks."""
     due = sum(
         term.args[1].number or 0
@@ -184,7 +184,7 @@ def holds(effect: Effect, term: Term) -> bool:
     raise KeyError(word)
 
 
-def _opponent_kind(state: dict[str, Any], battle: dict[str, Any], side: str | None) -> str:
+def _opponent_kind(state: PState, battle: Battle, side: str | None) -> str:
     faction = battle["sides"]["D" if side == "A" else "A"]
     group = catalog().factions[faction]["group"]
     if group == "principality":
@@ -192,7 +192,7 @@ def _opponent_kind(state: dict[str, Any], battle: dict[str, Any], side: str | No
     return "neighbour" if group in ("neighbour", "pomerania") else "invader"
 
 
-def holds_foreign_land(state: dict[str, Any], code: str) -> bool:
+def holds_foreign_land(state: PState, code: str) -> bool:
     """Controls a land inside another principality's borders."""
     lands = catalog().lands
     return any(
@@ -503,14 +503,14 @@ def register_primitive(name: str) -> Callable[[Handler], Handler]:
 # ---- rules changed while a tile is held --------------------------------------------------------------------
 
 
-def tiles_of(state: dict[str, Any], code: str) -> list[str]:
+def tiles_of(state: Board, code: str) -> list[str]:
     player = state["players"].get(code)
     if player is None or player["eliminated"]:
         return []
     return [tile for tiles in player["progress"].values() for tile in tiles]
 
 
-def sources_of(state: dict[str, Any], code: str) -> list[str]:
+def sources_of(state: Board, code: str) -> list[str]:
     """The tiles ``code`` holds and the card of its ruling Prince (his rule lasts while he rules)."""
     player = state["players"].get(code)
     prince = (
@@ -519,7 +519,7 @@ def sources_of(state: dict[str, Any], code: str) -> list[str]:
     return tiles_of(state, code) + prince
 
 
-def rule_terms(state: dict[str, Any], code: str, primitive: str) -> list[Term]:
+def rule_terms(state: Board, code: str, primitive: str) -> list[Term]:
     """Every statement ``primitive(...)`` on the tiles ``code`` holds (a tile's rule lasts while it is held), on
     its ruling Prince's card, and on a History card's "In this Round" text."""
     found = []
@@ -530,12 +530,12 @@ def rule_terms(state: dict[str, Any], code: str, primitive: str) -> list[Term]:
     return found + round_terms(state, primitive)  # and a History card's "In this Round" rule, for everyone
 
 
-def has_rule(state: dict[str, Any], code: str, primitive: str, word: str) -> bool:
+def has_rule(state: Board, code: str, primitive: str, word: str) -> bool:
     """Whether a held tile says ``primitive(word, ...)`` (the first argument, a word or a call's name)."""
     return any(term.args and term.args[0].name == word for term in rule_terms(state, code, primitive))
 
 
-def rule_number(state: dict[str, Any], code: str, primitive: str, word: str) -> int:
+def rule_number(state: Board, code: str, primitive: str, word: str) -> int:
     """The sum of the numbers of ``primitive(word(n))`` or ``primitive(word, n)`` on held tiles."""
     total = 0
     for term in rule_terms(state, code, primitive):
@@ -550,7 +550,7 @@ def rule_number(state: dict[str, Any], code: str, primitive: str, word: str) -> 
 
 
 def fire(
-    ctx: Ctx, code: str, timing: str, battle: dict[str, Any] | None = None, side: str | None = None
+    ctx: Ctx, code: str, timing: str, battle: Battle | None = None, side: str | None = None
 ) -> list[str]:
     """Run the effects of the tiles ``code`` holds and of its ruling Prince whose timing is ``timing``; returns
     the sources that acted."""
@@ -567,11 +567,12 @@ def fire(
 # ---- "In this Round" texts of the History card -------------------------------------------------------------
 
 
-def _round_statements(state: dict[str, Any]) -> list[tuple[str, Term]]:
+def _round_statements(state: Board) -> list[tuple[str, Term]]:
     """(card, statement) of every ``this_round(statement)`` of a History card applied this Round."""
-    play = state.get("play") or {}
+    play = state.get("play")
+    effects = play.get("round_effects", []) if play else []
     found = []
-    for source in dict.fromkeys(entry["source"] for entry in play.get("round_effects", [])):
+    for source in dict.fromkeys(entry["source"] for entry in effects):
         if card_record(source).get("deck") != "history":
             continue
         found += [(source, term.args[0]) for term in effect_of(source) if term.name == "this_round"]
@@ -586,13 +587,13 @@ def begin_action(ctx: Ctx, code: str, kind: str) -> None:
             apply_term(Effect(ctx, code, source), term)
 
 
-def round_terms(state: dict[str, Any], primitive: str) -> list[Term]:
+def round_terms(state: Board, primitive: str) -> list[Term]:
     """The History rule statements ``primitive(...)`` in force this Round (they apply to every player)."""
     return [term for _, term in _round_statements(state) if term.name == primitive]
 
 
 def fire_round(
-    ctx: Ctx, code: str, timing: str, battle: dict[str, Any] | None = None, side: str | None = None
+    ctx: Ctx, code: str, timing: str, battle: Battle | None = None, side: str | None = None
 ) -> list[str]:
     """Apply the History texts ``at(timing, statement)`` in force this Round for ``code``."""
     acted = []
@@ -605,7 +606,7 @@ def fire_round(
     return acted
 
 
-def _lower_track(state: dict[str, Any], code: str) -> str:
+def _lower_track(state: PState, code: str) -> str:
     """A tile's 'People or Clergy' goes to the lower track (People on a tie): the choice a player makes."""
     player = state["players"][code]
     return "clergy" if player["clergy"] < player["people"] else "people"

@@ -8,11 +8,11 @@ Round's own phase.
 from __future__ import annotations
 
 from itertools import permutations
-from typing import Any
 
-from rules.engine import Rng, State
+from rules.engine import Rng
 
 from ..data import catalog
+from ..schema import PState, Result
 from ..state import turn_order
 from . import actions, battle, dynasty, princesses
 from . import history as history_cards
@@ -35,7 +35,7 @@ LAST_ROUND = 6
 PLANS = [f"plan {' '.join(p)}" for p in permutations(ACTIONS, 3)]
 
 
-def start_play(state: State, rng: Rng) -> State:
+def start_play(state: PState, rng: Rng) -> PState:
     """Add the play sub-state to P1's starting position and pose Round 1's first decision."""
     state["phase"] = "play"
     state["play"] = {
@@ -149,7 +149,7 @@ def _reveal_history(ctx: Ctx) -> None:
     history_cards.reveal(ctx, card)
 
 
-def plan_id(state: State) -> str:
+def plan_id(state: PState) -> str:
     return f"plan-r{state['round']}"
 
 
@@ -200,7 +200,9 @@ def _next_action(ctx: Ctx) -> None:
         play["turn"] += 1
         if not active(ctx.state, code):
             continue  # an eliminated player's remaining actions are skipped (resolution 33)
-        kind = ctx.state["players"][code]["plan"][play["slot"]]
+        plan = ctx.state["players"][code]["plan"]
+        assert plan is not None, "every active player sealed a plan before the actions"
+        kind = plan[play["slot"]]
         play["revealed"][code].append(kind)
         ctx.log("reveal", f"{name(code)} reveals Action {ROMAN[play['slot']]}: {ACTION_TITLES[kind]}.")
         actions.begin(ctx, code, kind)
@@ -235,9 +237,9 @@ def _end_round(ctx: Ctx) -> None:
     play["phase"] = "direction"
 
 
-def result(state: State) -> dict[str, Any] | None:
-    found: dict[str, Any] | None = state.get("play", {}).get("result")
-    return found
+def result(state: PState) -> Result | None:
+    play = state.get("play")
+    return play.get("result") if play is not None else None
 
 
 __all__ = ["ACTIONS", "advance", "choose_direction", "seal_plan", "start_play"]

@@ -35,10 +35,11 @@ The event sub-state is ``play["event"] = {"part": "text"|"icons", "card", "queue
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..data import catalog, city_token
 from ..effects import Term
+from ..schema import Event, PState, Track
 from ..state import controllers
 from . import invaders
 from .building import city_cost, foundable, gord_site
@@ -122,7 +123,7 @@ def reveal(ctx: Ctx, card: str) -> None:
         }
 
 
-def _statement(event: dict[str, Any]) -> Term:
+def _statement(event: Event) -> Term:
     return effect_of(event["card"])[event["statements"][0]]
 
 
@@ -138,17 +139,17 @@ def _alternative(term: Term) -> str:
     return "pay" if term.name == "pay" else term.args[1].name if term.name == "gain_track" else term.name
 
 
-def _possible(state: dict[str, Any], code: str, term: Term) -> bool:
+def _possible(state: PState, code: str, term: Term) -> bool:
     player = state["players"][code]
     if term.name == "pay":
         return bool(player["gold"] >= (term.args[1].number or 0))
     if term.name == "gain_track" and (term.args[2].number or 0) < 0:
-        return bool(player[term.args[1].name] > 0)
+        return bool(player[cast(Track, term.args[1].name)] > 0)  # the texts name people or clergy
     return True
 
 
 def _text_options(ctx: Ctx, code: str, kind: str) -> list[str]:
-    state, term = ctx.state, _statement(ctx.play["event"])
+    state, term = ctx.state, _statement(ctx.event)
     if kind == "history_choice":
         return [f"choose {_alternative(alt)}" for alt in term.args if _possible(state, code, alt)]
     if kind == "history_relocate":
@@ -178,7 +179,7 @@ def _text_options(ctx: Ctx, code: str, kind: str) -> list[str]:
 
 
 def _text_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    event = ctx.play["event"]
+    event = ctx.event
     event["queue"].pop(0)
     term, card = _statement(event), event["card"]
     if kind == "history_choice":
@@ -192,7 +193,7 @@ def _text_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         apply_term(Effect(ctx, code, card, land=land), for_one(term))
 
 
-def _text_step(ctx: Ctx, event: dict[str, Any]) -> None:
+def _text_step(ctx: Ctx, event: Event) -> None:
     while event["statements"]:
         kind = PROMPTED[_statement(event).name]
         while event["queue"]:
@@ -210,7 +211,7 @@ def _text_step(ctx: Ctx, event: dict[str, Any]) -> None:
     ctx.play["event"] = None
 
 
-def _text_prompt(event: dict[str, Any], kind: str) -> str:
+def _text_prompt(event: Event, kind: str) -> str:
     record = _record(event["card"])
     return f"{record['title']}: {record['text']}" + (" (or pass)" if kind == "history_build" else "")
 
@@ -236,10 +237,12 @@ def start_icons(ctx: Ctx) -> bool:
     icons = list(state["history"].get("icons", []))
     if state["round"] >= play["last_round"] or play.get("icons_round") == state["round"] or not icons:
         return False
+    card = state["history"]["revealed"]
+    assert card is not None, "the Round's History card is revealed"
     play["icons_round"] = state["round"]
     play["event"] = {
         "part": "icons",
-        "card": state["history"]["revealed"],
+        "card": card,
         "icons": icons,
         "icon": None,
         "queue": [],
@@ -249,7 +252,7 @@ def start_icons(ctx: Ctx) -> bool:
     return True
 
 
-def _icons_step(ctx: Ctx, event: dict[str, Any]) -> None:
+def _icons_step(ctx: Ctx, event: Event) -> None:
     if event["icon"] is None:
         if not event["icons"]:
             ctx.play["event"] = None
@@ -314,7 +317,7 @@ def _icon_options(ctx: Ctx, code: str, kind: str) -> list[str]:
 
 
 def _icon_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    event = ctx.play["event"]
+    event = ctx.event
     if kind == "common_council":
         if words[0] == "pledge":
             pledge(ctx, code, words)
@@ -341,7 +344,7 @@ def _icon_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
         ctx.log("released", f"{name(code)} sends a {unit.title()} home from {land_name(land)}.")
 
 
-def division_lands(state: dict[str, Any], code: str) -> list[str]:
+def division_lands(state: PState, code: str) -> list[str]:
     """Lands of another player's principality that player controls, with no unit at all and no token
     (resolution 24); none when no Division token is left."""
     if state["supply"]["tokens"]["division"] <= 0:
@@ -413,7 +416,7 @@ def common_verdict(ctx: Ctx) -> None:
 
 
 def step(ctx: Ctx) -> None:
-    event = ctx.play["event"]
+    event = ctx.event
     if event["part"] == "text":
         _text_step(ctx, event)
     else:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ..data import catalog
+from ..schema import PView
+from .ai_eval import army_moved, track_of
 
-View = dict[str, Any]
+View = PView
 
 
 def _strongest_rival(view: View, me: str) -> str | None:
@@ -68,13 +69,15 @@ def _council(view: View, me: str, answers: list[str], rng: random.Random) -> str
     player = view["players"][me]
     if view["princeps"]["holder"] == me or player["people"] + player["clergy"] < 10:
         return "done"
-    pledges = [a for a in answers if a.startswith("pledge") and player[a.split()[2]] < 10]
+    pledges = [a for a in answers if a.startswith("pledge") and track_of(player, a.split()[2]) < 10]
     return pledges[0] if pledges else "done"
 
 
 def _invader_move(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Send the Invaders a few steps towards the strongest rival's lands, then stop."""
-    army = view["play"]["event"]["army"]
+    event = view["play"]["event"]
+    assert event is not None, "a History event moves the Invaders"
+    army = army_moved(event.get("army"))
     moves = [a for a in answers if a.startswith("move ")]
     if "done" in answers and (army["ops"] >= 4 or not moves):
         return "done"

@@ -28,9 +28,8 @@ resolutions 23, 28-30):
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..data import LITHUANIANS, MONGOLS, PRUSSIANS, TEUTONS, catalog
+from ..schema import Army, Event, PState
 from ..state import controllers
 from .common import (
     FIGHTERS,
@@ -65,7 +64,7 @@ def teuton_land() -> str:
     return next(land for land, record in catalog().lands.items() if "teutonic" in record["marks"])
 
 
-def units_on_map(state: dict[str, Any], faction: str) -> int:
+def units_on_map(state: PState, faction: str) -> int:
     return sum(
         n
         for land in state["lands"].values()
@@ -74,7 +73,7 @@ def units_on_map(state: dict[str, Any], faction: str) -> int:
     )
 
 
-def _army_size(state: dict[str, Any], faction: str) -> dict[str, int]:
+def _army_size(state: PState, faction: str) -> dict[str, int]:
     """The faction's Knights and Footmen on the map and in the off-map areas (all of them may move)."""
     places = [area["units"] for area in state["offmap"].values()] + [
         land["units"] for land in state["lands"].values()
@@ -85,7 +84,7 @@ def _army_size(state: dict[str, Any], faction: str) -> dict[str, int]:
 # ---- starting an icon --------------------------------------------------------------------------------------
 
 
-def start(ctx: Ctx, event: dict[str, Any], icon: str) -> None:
+def start(ctx: Ctx, event: Event, icon: str) -> None:
     """Queue the armies the icon activates (``event["movers"]``: [faction, mover] pairs)."""
     state = ctx.state
     princeps = state["princeps"]["holder"]
@@ -115,7 +114,7 @@ def start(ctx: Ctx, event: dict[str, Any], icon: str) -> None:
         _mongols_arrive(ctx, event)
 
 
-def _mongols_arrive(ctx: Ctx, event: dict[str, Any]) -> None:
+def _mongols_arrive(ctx: Ctx, event: Event) -> None:
     state = ctx.state
     pool = state["supply"]["units"].get(MONGOLS, {})
     riders = min(MONGOL_RIDERS - state["mongol_invasions"], pool.get("knight", 0))
@@ -137,12 +136,11 @@ def _mongols_arrive(ctx: Ctx, event: dict[str, Any]) -> None:
 # ---- the steps ---------------------------------------------------------------------------------------------
 
 
-def step(ctx: Ctx, event: dict[str, Any]) -> bool:
+def step(ctx: Ctx, event: Event) -> bool:
     """Pose the next decision of an Invader icon or resolve its automatic part; True once the icon is over."""
     if event.get("withdrawing") and _withdrawal_step(ctx, event):
         return False
-    if event.get("caller"):
-        code = event["caller"]
+    if code := event.get("caller"):
         if active(ctx.state, code) and controllers(ctx.state)[teuton_land()] == code:
             prompt(
                 ctx,
@@ -178,18 +176,19 @@ def step(ctx: Ctx, event: dict[str, Any]) -> bool:
     return False
 
 
-def _next_army(ctx: Ctx, event: dict[str, Any]) -> dict[str, Any] | None:
+def _next_army(ctx: Ctx, event: Event) -> Army | None:
     while event["movers"]:
         faction, mover = event["movers"].pop(0)
         size = _army_size(ctx.state, faction)
         if not active(ctx.state, mover) or not any(size.values()):
             continue
-        army = {
+        army: Army = {
             "invader": True,
             "faction": faction,
             "mover": mover,
             "knights": size["knight"],
             "footmen": size["footman"],
+            "stage": "move",  # begin_move sets it too
         }
         begin_move(ctx, mover, army)
         event["army"] = army
@@ -207,7 +206,7 @@ def options(ctx: Ctx, code: str, kind: str) -> list[str]:
 
 
 def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    event = ctx.play["event"]
+    event = ctx.event
     if kind == "culmen_withdraw":
         _withdraw_from_culmen(ctx, code, words[1], words[2])
         return
@@ -233,7 +232,7 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
     ctx.log("invaders_moved", f"{name(code)} ends the move of the {name(army['faction'])}.")
 
 
-def _battles_step(ctx: Ctx, event: dict[str, Any], army: dict[str, Any]) -> None:
+def _battles_step(ctx: Ctx, event: Event, army: Army) -> None:
     """The Invaders attack where they stand with others; then devastation, then home (Mongols stay)."""
     faction = army["faction"]
     if army_battle_step(ctx, army):  # the player moving them chooses the order and their withdrawals
@@ -355,7 +354,7 @@ def call_teutons(ctx: Ctx, code: str) -> None:
             None  # "After calling upon the Teutonic Knights, the player loses control"
         )
     ctx.play["teutons"] = True
-    ctx.play["event"]["withdrawing"] = code
+    ctx.event["withdrawing"] = code
     ctx.log(
         "teutons_called",
         f"{name(code)} calls the Teutonic Knights to {land_name(land)}: "
@@ -363,17 +362,17 @@ def call_teutons(ctx: Ctx, code: str) -> None:
     )
 
 
-def _culmen_units(state: dict[str, Any], code: str) -> dict[str, int]:
+def _culmen_units(state: PState, code: str) -> dict[str, int]:
     units = state["lands"][teuton_land()]["units"].get(code, {})
     return {unit: n for unit, n in units.items() if unit in FIGHTERS and n}
 
 
-def _refuges(state: dict[str, Any], code: str) -> list[str]:
+def _refuges(state: PState, code: str) -> list[str]:
     control = controllers(state)
     return sorted(near for near in catalog().adjacency[teuton_land()] if control[near] == code)
 
 
-def culmen_withdraw_options(state: dict[str, Any], code: str) -> list[str]:
+def culmen_withdraw_options(state: PState, code: str) -> list[str]:
     """``withdraw <unit> <land>``: the caller's units on Culmen to the adjacent lands it controls."""
     return [
         f"withdraw {unit} {land}"
@@ -382,10 +381,11 @@ def culmen_withdraw_options(state: dict[str, Any], code: str) -> list[str]:
     ]
 
 
-def _withdrawal_step(ctx: Ctx, event: dict[str, Any]) -> bool:
+def _withdrawal_step(ctx: Ctx, event: Event) -> bool:
     """The caller's units leave Culmen: a prompt while it may choose; none left, or nowhere to go (they are
     removed to its pool, as after a battle): the withdrawal is over. True when a prompt was posed."""
-    code = event["withdrawing"]
+    code = event.get("withdrawing")
+    assert code is not None, "a caller's units are withdrawing"
     units = _culmen_units(ctx.state, code)
     if units and active(ctx.state, code) and _refuges(ctx.state, code):
         prompt(

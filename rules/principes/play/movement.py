@@ -12,9 +12,10 @@ until ``done`` (resolution 10). Then, in this order: Division tokens where a mov
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from ..data import PRINCIPALITIES, catalog
+from ..schema import Action, Army, Asking, Piece, PlayerState, PlayView, PState
 from ..state import controllers
 from .battle import start as start_battle
 from .building import destroy, destruction_choices, queue_destruction
@@ -42,8 +43,8 @@ MAX_OPERATIONS = 40
 
 def begin(ctx: Ctx, code: str) -> None:
     state = ctx.state
-    action = ctx.play["action"]
-    pieces = []
+    action = ctx.action
+    pieces: list[Piece] = []
     bonus = movement_bonus(state, code)
     for land, land_state in sorted(state["lands"].items()):
         for unit in ("prince", "knight", "footman"):
@@ -74,7 +75,7 @@ def begin(ctx: Ctx, code: str) -> None:
     )
 
 
-def movement_bonus(state: dict[str, Any], code: str) -> dict[str, int]:
+def movement_bonus(state: PState, code: str) -> dict[str, int]:
     """Extra Movement Points per unit type from held tiles (Mounts for Infantry: Footmen +1)."""
     bonus = dict.fromkeys(MOVEMENT_POINTS, 0)
     for term in rule_terms(state, code, "movement_bonus"):
@@ -86,7 +87,7 @@ def movement_bonus(state: dict[str, Any], code: str) -> dict[str, int]:
     return bonus
 
 
-def border_guard(state: dict[str, Any], land: str, code: str) -> str | None:
+def border_guard(state: PState, land: str, code: str) -> str | None:
     """The player other than ``code`` whose Border Guards watch ``land`` (a land that player controls)."""
     owner = controllers(state).get(land)
     if owner is None or owner == code or not active(state, owner):
@@ -97,7 +98,7 @@ def border_guard(state: dict[str, Any], land: str, code: str) -> str | None:
 def step(ctx: Ctx) -> bool:
     """Pose the Movement's next prompt or resolve its next automatic part; True once it is over (no penalty,
     destruction or battle left)."""
-    action = ctx.play["action"]
+    action = ctx.action
     code = action["who"]
     stage = action["stage"]
     if stage == "move":
@@ -120,7 +121,7 @@ def step(ctx: Ctx) -> bool:
 # ---- moving ------------------------------------------------------------------------------------------------
 
 
-def _enemy_players(state: dict[str, Any], land: str, code: str) -> list[str]:
+def _enemy_players(state: PState, land: str, code: str) -> list[str]:
     """Who stops a unit entering ``land``: foreign occupants, and a Border Guards holder controlling it."""
     found = [faction for faction in occupants(state, land) if faction != code]
     guard = border_guard(state, land, code)
@@ -128,7 +129,7 @@ def _enemy_players(state: dict[str, Any], land: str, code: str) -> list[str]:
 
 
 def options(ctx: Ctx, code: str) -> list[str]:
-    action = ctx.play["action"]
+    action = ctx.action
     state = ctx.state
     result: list[str] = []
     asked = set(action["consent"]) | set(action["denied"])
@@ -161,7 +162,7 @@ def answer(ctx: Ctx, code: str, words: list[str]) -> None:
         finish_moves(ctx)
 
 
-def truce_lands(state: dict[str, Any], code: str) -> set[str]:
+def truce_lands(state: PState, code: str) -> set[str]:
     """Lands where ``code``'s units (or the Neighbour units it moves) may not end a move this Round: the land
     chosen with a Truce of God by another player."""
     effects = state["play"].get("round_effects", [])
@@ -173,7 +174,7 @@ def truce_lands(state: dict[str, Any], code: str) -> set[str]:
 
 
 def move(ctx: Ctx, code: str, unit: str, origin: str, target: str) -> None:
-    action = ctx.play["action"]
+    action = ctx.action
     index = max(
         (
             i
@@ -196,7 +197,7 @@ def move(ctx: Ctx, code: str, unit: str, origin: str, target: str) -> None:
 
 
 def undo(ctx: Ctx, code: str) -> None:
-    action = ctx.play["action"]
+    action = ctx.action
     last = action["log"].pop()
     piece = action["pieces"][last["piece"]]
     add_units(ctx.state, piece["at"], code, piece["type"], -1)
@@ -215,29 +216,50 @@ def undo(ctx: Ctx, code: str) -> None:
 # refused (``denied``); its stage is "consent" while an owner is asked.
 
 
-def passage_record(play: dict[str, Any]) -> dict[str, Any] | None:
+def passage_record(play: PlayView) -> Action | Army | None:
     """The Movement or army whose request to pass waits for an answer (``play`` may be a view's)."""
-    event_army = (play.get("event") or {}).get("army")
-    action = play.get("action")
-    for record in (event_army, (action or {}).get("neighbour"), action):
+    event, action = play.get("event"), play.get("action")
+    records: tuple[Action | Army | None, ...] = (
+        event.get("army") if event else None,
+        action.get("neighbour") if action else None,
+        action,
+    )
+    for record in records:
         if record is not None and record.get("stage") == "consent":
-            found: dict[str, Any] = record
-            return found
+            return record
     return None
 
 
-def asker(play: dict[str, Any], record: dict[str, Any]) -> str:
+def _fields(record: Action | Army) -> Mapping[str, object]:
+    """A record read by keys only one of the two kinds has (an army's ``mover`` and ``faction``)."""
+    return record
+
+
+def _asking(record: Action | Army) -> Asking:
+    """The request waiting for answers (the record's stage is "consent")."""
+    asking = record.get("asking")
+    assert asking is not None, "a request to pass waits"
+    return asking
+
+
+def asker(play: PlayView, record: Action | Army) -> str:
     """The player who asks: the mover of an army, else the player performing the Movement."""
-    return str(record.get("mover") or record.get("who") or play["action"]["who"])
+    fields = _fields(record)
+    mover = fields.get("mover") or fields.get("who")
+    if mover:
+        return str(mover)
+    action = play["action"]
+    assert action is not None, "a Movement asks"
+    return action["who"]
 
 
-def pose_consent(ctx: Ctx, record: dict[str, Any]) -> None:
+def pose_consent(ctx: Ctx, record: Action | Army) -> None:
     """Ask the first owner who has not answered yet."""
     code = asker(ctx.play, record)
-    owner = record["asking"]["owners"][0]
-    land = land_name(record["asking"]["land"])
-    faction = record.get("faction")
-    whose = f"the {name(faction)} units it moves" if faction else "its units"
+    owner = _asking(record)["owners"][0]
+    land = land_name(_asking(record)["land"])
+    faction = _fields(record).get("faction")
+    whose = f"the {name(str(faction))} units it moves" if faction else "its units"
     prompt(
         ctx,
         owner,
@@ -247,10 +269,10 @@ def pose_consent(ctx: Ctx, record: dict[str, Any]) -> None:
 
 
 def ask(
-    ctx: Ctx, code: str, land: str, record: dict[str, Any] | None = None, owners: list[str] | None = None
+    ctx: Ctx, code: str, land: str, record: Action | Army | None = None, owners: list[str] | None = None
 ) -> None:
     """``ask <land>``: the owners of the units there are asked in turn (standing answers decide at once)."""
-    record = ctx.play["action"] if record is None else record
+    record = ctx.action if record is None else record
     owners = _enemy_players(ctx.state, land, code) if owners is None else owners
     record["asking"] = {"land": land, "owners": owners}
     ctx.log(
@@ -261,11 +283,11 @@ def ask(
     _apply_standing(ctx, record)
 
 
-def _apply_standing(ctx: Ctx, record: dict[str, Any]) -> None:
+def _apply_standing(ctx: Ctx, record: Action | Army) -> None:
     """Standing answers decide at once; the first owner without one is asked."""
     code = asker(ctx.play, record)
-    while record["asking"]["owners"]:
-        owner = record["asking"]["owners"][0]
+    while _asking(record)["owners"]:
+        owner = _asking(record)["owners"][0]
         standing = ctx.play["standing"][owner].get(code)
         if standing is None:
             return
@@ -275,21 +297,21 @@ def _apply_standing(ctx: Ctx, record: dict[str, Any]) -> None:
             return
 
 
-def _consent(ctx: Ctx, record: dict[str, Any], owner: str, allowed: bool) -> None:
-    land = record["asking"]["land"]
+def _consent(ctx: Ctx, record: Action | Army, owner: str, allowed: bool) -> None:
+    land = _asking(record)["land"]
     if not allowed:
         record.setdefault("denied", []).append(land)
         ctx.log("consent_denied", f"{name(owner)} denies passage through {land_name(land)}.")
         _end_asking(record)
         return
-    record["asking"]["owners"].pop(0)
-    if not record["asking"]["owners"]:
+    _asking(record)["owners"].pop(0)
+    if not _asking(record)["owners"]:
         record.setdefault("consent", []).append(land)
         ctx.log("consent_allowed", f"Passage through {land_name(land)} is allowed.")
         _end_asking(record)
 
 
-def _end_asking(record: dict[str, Any]) -> None:
+def _end_asking(record: Action | Army) -> None:
     record["asking"] = None
     record["stage"] = "move"
 
@@ -315,7 +337,7 @@ def consent_answer(ctx: Ctx, owner: str, words: list[str]) -> None:
 def finish_moves(ctx: Ctx) -> None:
     """``done``: Division tokens, the Clergy penalty lands, control changes and destruction are worked out."""
     state = ctx.state
-    action = ctx.play["action"]
+    action = ctx.action
     code = action["who"]
     action["stage"] = "resolve"
     ended = sorted({p["at"] for p in action["pieces"] if p["moved"]})
@@ -339,7 +361,7 @@ def finish_moves(ctx: Ctx) -> None:
     action["pieces"], action["log"] = [], []
 
 
-def _resolve_step(ctx: Ctx, action: dict[str, Any]) -> bool:
+def _resolve_step(ctx: Ctx, action: Action) -> bool:
     """The penalties, then the destruction, then the battles; True when nothing is left."""
     code = action["who"]
     player = ctx.state["players"][code]
@@ -403,7 +425,7 @@ def battle_lands(ctx: Ctx, code: str) -> list[str]:
     )
 
 
-def penalty_cap(state: dict[str, Any], code: str) -> int | None:
+def penalty_cap(state: PState, code: str) -> int | None:
     """At most this many Clergy penalty lands (a held ``penalty_waiver(cap(n))`` tile), else no cap."""
     caps = [
         term.args[0].args[0].number or 0
@@ -413,7 +435,7 @@ def penalty_cap(state: dict[str, Any], code: str) -> int | None:
     return min(caps) if caps else None
 
 
-def penalty_choices(player: dict[str, Any]) -> list[str]:
+def penalty_choices(player: PlayerState) -> list[str]:
     """-1 Clergy or 1 gold; nothing at 0 Clergy and 0 gold (resolution 11)."""
     return [choice for choice, can in (("clergy", player["clergy"] > 0), ("gold", player["gold"] > 0)) if can]
 
@@ -427,7 +449,7 @@ def pay_penalty(ctx: Ctx, code: str, land: str, choice: str) -> None:
 
 
 def resolve_options(ctx: Ctx, code: str, kind: str) -> list[str]:
-    action = ctx.play["action"]
+    action = ctx.action
     if kind == "clergy_penalty":
         land = action["penalties"][0]
         return [f"penalty {land} {choice}" for choice in penalty_choices(ctx.state["players"][code])]
@@ -437,7 +459,7 @@ def resolve_options(ctx: Ctx, code: str, kind: str) -> list[str]:
 
 
 def resolve_answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
-    action = ctx.play["action"]
+    action = ctx.action
     if kind == "clergy_penalty":
         action["penalties"].pop(0)
         pay_penalty(ctx, code, words[1], words[2])

@@ -24,9 +24,8 @@ Neighbours already played this action.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..data import catalog
+from ..schema import Action, Army, Piece, PlayView, PState
 from ..state import controllers
 from .battle import start as start_battle
 from .building import army_may_destroy, destruction_choices, raze
@@ -75,7 +74,7 @@ def _home(faction: str) -> str:
 # ---- playing a card ----------------------------------------------------------------------------------------
 
 
-def card_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
+def card_options(ctx: Ctx, code: str, action: Action) -> list[str]:
     """``neighbour <card> <faction>`` for each Neighbour card in hand the player can pay for."""
     player = ctx.state["players"][code]
     done = action.get("neighbours_done", [])
@@ -91,7 +90,7 @@ def card_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     return result
 
 
-def play_card(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> None:
+def play_card(ctx: Ctx, code: str, action: Action, words: list[str]) -> None:
     card = card_id_from(ctx.state, code, words[1])
     assert card is not None
     faction = words[2].upper()
@@ -123,8 +122,15 @@ def play_card(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> 
 # ---- the steps ---------------------------------------------------------------------------------------------
 
 
-def step(ctx: Ctx, action: dict[str, Any]) -> None:
-    army = action["neighbour"]
+def moved_army(action: Action) -> Army:
+    """The Neighbour's (or neutral principality's) army the action moves."""
+    army = action.get("neighbour")
+    assert army is not None, "the action moves an army"
+    return army
+
+
+def step(ctx: Ctx, action: Action) -> None:
+    army = moved_army(action)
     code = action["who"]
     if army["stage"] == "block":
         _block_step(ctx, code, army)
@@ -154,7 +160,7 @@ def step(ctx: Ctx, action: dict[str, Any]) -> None:
         _battle_step(ctx, action, army)
 
 
-def _block_step(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
+def _block_step(ctx: Ctx, code: str, army: Army) -> None:
     queue = army["queue"]
     while queue and ctx.state["players"][queue[0]]["eliminated"]:
         queue.pop(0)
@@ -176,13 +182,13 @@ def _block_step(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
     begin_move(ctx, code, army)
 
 
-def begin_move(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
+def begin_move(ctx: Ctx, code: str, army: Army) -> None:
     """Every unit of the army's faction, wherever it stands, becomes a piece ``code`` may move (Invaders too)."""
     state, faction = ctx.state, army["faction"]
     bonus = movement_bonus(state, code)  # the Neighbour's units move with the mover's range
     places = [(area, data["units"]) for area, data in state["offmap"].items()]
     places += [(land, data["units"]) for land, data in sorted(state["lands"].items())]
-    pieces = [
+    pieces: list[Piece] = [
         {
             "type": unit,
             "at": place,
@@ -210,7 +216,7 @@ def begin_move(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
 
 
 def _finish(ctx: Ctx, code: str) -> None:
-    action = ctx.play["action"]
+    action = ctx.action
     action["neighbour"] = None
     action["stage"] = "main"
 
@@ -219,13 +225,13 @@ def _finish(ctx: Ctx, code: str) -> None:
 
 
 def block_options(ctx: Ctx, code: str) -> list[str]:
-    army = ctx.play["action"]["neighbour"]
+    army = moved_army(ctx.action)
     cards = [card for card in ctx.state["players"][code]["hand"] if _matches(card, army["faction"])]
     return [f"block {card.lower()}" for card in cards] + ["pass"]
 
 
 def block_answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    army = ctx.play["action"]["neighbour"]
+    army = moved_army(ctx.action)
     if words == ["pass"]:
         army["queue"].pop(0)
         return
@@ -246,7 +252,7 @@ def block_answer(ctx: Ctx, code: str, words: list[str]) -> None:
 # ---- moving ------------------------------------------------------------------------------------------------
 
 
-def _allowance(army: dict[str, Any], unit: str) -> int:
+def _allowance(army: Army, unit: str) -> int:
     used = sum(1 for piece in army["pieces"] if piece["type"] == unit and piece["moved"])
     return int(army["knights" if unit == "knight" else "footmen"]) - used
 
@@ -258,17 +264,17 @@ def _exits(place: str) -> list[str]:
     return sorted(data.adjacency[place])
 
 
-def army_of(ctx: Ctx) -> dict[str, Any]:
+def army_of(ctx: Ctx) -> Army:
     """The army being moved: a History event's Invaders (``history``), else the Politics action's Neighbour."""
     event = ctx.play.get("event")
-    if event is not None and event.get("army") is not None:
-        army: dict[str, Any] = event["army"]
-        return army
-    neighbour: dict[str, Any] = ctx.play["action"]["neighbour"]
-    return neighbour
+    if event is not None:
+        army = event.get("army")
+        if army is not None:
+            return army
+    return moved_army(ctx.action)
 
 
-def forbidden(state: dict[str, Any], code: str, army: dict[str, Any], land: str) -> bool:
+def forbidden(state: PState, code: str, army: Army, land: str) -> bool:
     """Neighbours and Invaders may not end on a land the mover controlled when the move began (resolution 23),
     nor where ``ending_banned`` says so."""
     owner = army["start_control"].get(land)
@@ -277,7 +283,7 @@ def forbidden(state: dict[str, Any], code: str, army: dict[str, Any], land: str)
     return ending_banned(state, army["faction"], land, owner)
 
 
-def ending_banned(state: dict[str, Any], faction: str, land: str, owner: str | None) -> bool:
+def ending_banned(state: PState, faction: str, land: str, owner: str | None) -> bool:
     """Whether units of ``faction`` (a Neighbour or an Invader, whoever moves them) may not end a move on
     ``land``, which ``owner`` controlled when the move began: a land of a player whose Princess is married to
     that Neighbour (resolution 23), or of a player whose Prince's rule bars that faction (Siemowit I: the Rus;
@@ -287,7 +293,7 @@ def ending_banned(state: dict[str, Any], faction: str, land: str, owner: str | N
     return owner in married or immune(state, owner, faction)
 
 
-def _blockers(state: dict[str, Any], army: dict[str, Any], code: str, land: str) -> list[str]:
+def _blockers(state: PState, army: Army, code: str, land: str) -> list[str]:
     """Whose units stop the army on ``land``: every other side's but the mover's own (the mover lets the
     army it moves pass its units, resolution 49)."""
     return [f for f in occupants(state, land) if f not in (army["faction"], code)]
@@ -320,7 +326,7 @@ def move_options(ctx: Ctx, code: str) -> list[str]:
     return result
 
 
-def _place_units(state: dict[str, Any], place: str, faction: str, unit: str, count: int) -> None:
+def _place_units(state: PState, place: str, faction: str, unit: str, count: int) -> None:
     if place in state["offmap"]:
         units = state["offmap"][place]["units"].setdefault(faction, {})
         units[unit] = units.get(unit, 0) + count
@@ -384,7 +390,7 @@ def _place_name(place: str) -> str:
     return str(data.offmap[place]["name"]) if place in data.offmap else land_name(place)
 
 
-def _end_moves(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
+def _end_moves(ctx: Ctx, code: str, army: Army) -> None:
     state, faction = ctx.state, army["faction"]
     ended = sorted({p["at"] for p in army["pieces"] if p["moved"]})
     for land in ended:
@@ -403,12 +409,12 @@ def _end_moves(ctx: Ctx, code: str, army: dict[str, Any]) -> None:
 
 
 def destroy_options(ctx: Ctx, code: str) -> list[str]:
-    return destruction_choices(ctx.state, ctx.play["action"]["neighbour"]["destroy"][0])
+    return destruction_choices(ctx.state, moved_army(ctx.action)["destroy"][0])
 
 
 def destroy_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     """Tokens back to the pool; a Neighbour's destruction costs the mover no track point (rulebook p. 25)."""
-    army = ctx.play["action"]["neighbour"]
+    army = moved_army(ctx.action)
     land = army["destroy"].pop(0)
     if words[0] != "destroy":
         return
@@ -419,7 +425,7 @@ def destroy_answer(ctx: Ctx, code: str, words: list[str]) -> None:
     )
 
 
-def _battle_step(ctx: Ctx, action: dict[str, Any], army: dict[str, Any]) -> None:
+def _battle_step(ctx: Ctx, action: Action, army: Army) -> None:
     faction = army["faction"]
     if army_battle_step(ctx, army):
         return
@@ -427,13 +433,13 @@ def _battle_step(ctx: Ctx, action: dict[str, Any], army: dict[str, Any]) -> None
     _finish(ctx, action["who"])
 
 
-def army_battle_step(ctx: Ctx, army: dict[str, Any]) -> bool:
+def army_battle_step(ctx: Ctx, army: Army) -> bool:
     """The army's next battle, the army attacking: with several to fight, the mover chooses which comes next
     (``battle_order``, resolution 50). False when none is left."""
     contested = contested_lands(ctx.state, army)
     if not contested:
         return False
-    mover = army.get("mover") or ctx.play["action"]["who"]
+    mover = army.get("mover") or ctx.action["who"]
     if len(contested) > 1 and active(ctx.state, mover):
         places = ", ".join(land_name(land) for land in contested)
         prompt(
@@ -444,18 +450,18 @@ def army_battle_step(ctx: Ctx, army: dict[str, Any]) -> bool:
     return True
 
 
-def start_army_battle(ctx: Ctx, army: dict[str, Any], land: str) -> None:
+def start_army_battle(ctx: Ctx, army: Army, land: str) -> None:
     start_battle(ctx, land, army["faction"])
-    ctx.play["battle"]["mover"] = army.get("mover") or ctx.play["action"]["who"]  # decides its withdrawals
+    ctx.battle["mover"] = army.get("mover") or ctx.action["who"]  # decides its withdrawals
 
 
-def battling_army(play: dict[str, Any]) -> dict[str, Any] | None:
+def battling_army(play: PlayView) -> Army | None:
     """The army whose battles are being fought: the Invaders of a History icon, else a Neighbour's or a
     neutral principality's army of the action."""
-    for army in ((play.get("event") or {}).get("army"), (play.get("action") or {}).get("neighbour")):
+    event, action = play.get("event"), play.get("action")
+    for army in (event.get("army") if event else None, action.get("neighbour") if action else None):
         if army is not None and army.get("stage") == "battles":
-            found: dict[str, Any] = army
-            return found
+            return army
     return None
 
 
@@ -494,7 +500,7 @@ def answer(ctx: Ctx, code: str, kind: str, words: list[str]) -> None:
 KINDS = ("neighbour_block", "neighbour_move", "neighbour_destroy")
 
 
-def contested_lands(state: dict[str, Any], army: dict[str, Any]) -> list[str]:
+def contested_lands(state: PState, army: Army) -> list[str]:
     """The lands where the army's moved units ended beside other units: each is a battle, the army attacking."""
     faction = army["faction"]
     return [

@@ -16,8 +16,7 @@ lives in ``action["neighbour"]`` like a Neighbour's.
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..schema import Action, Army, PState
 from ..state import controllers
 from . import neighbours
 from .common import Ctx, capital, land_name, name, occupants, prompt
@@ -26,7 +25,7 @@ FOLLOWS = ("assembly", "movement", "building")
 ASSEMBLY_UNITS = 3
 
 
-def follow_up(ctx: Ctx, ended: dict[str, Any] | None) -> dict[str, Any] | None:
+def follow_up(ctx: Ctx, ended: Action | None) -> Action | None:
     """The Combined Action offered after ``ended`` (None when the variant is off or nothing is possible)."""
     state = ctx.state
     if ended is None or ended["kind"] not in FOLLOWS or state["options"].get("neutrals") != "active":
@@ -44,11 +43,11 @@ def follow_up(ctx: Ctx, ended: dict[str, Any] | None) -> dict[str, Any] | None:
     return None
 
 
-def _neutral_principalities(state: dict[str, Any]) -> list[str]:
+def _neutral_principalities(state: PState) -> list[str]:
     return [code for code in state["neutral"] if code not in state["players"]]
 
 
-def _options(state: dict[str, Any], follows: str) -> list[str]:
+def _options(state: PState, follows: str) -> list[str]:
     result: list[str] = []
     control = controllers(state)
     for faction in _neutral_principalities(state):
@@ -76,10 +75,10 @@ def _options(state: dict[str, Any], follows: str) -> list[str]:
 
 
 def options(ctx: Ctx, code: str) -> list[str]:
-    return [*_options(ctx.state, ctx.play["action"]["follows"]), "done"]
+    return [*_options(ctx.state, ctx.action["follows"]), "done"]
 
 
-def step(ctx: Ctx, action: dict[str, Any]) -> None:
+def step(ctx: Ctx, action: Action) -> None:
     if action["stage"] == "choose":
         prompt(
             ctx,
@@ -94,7 +93,6 @@ def step(ctx: Ctx, action: dict[str, Any]) -> None:
 
 
 def answer(ctx: Ctx, code: str, words: list[str]) -> None:
-    action = ctx.play["action"]
     if words == ["done"]:
         ctx.play["action"] = None
         return
@@ -105,7 +103,7 @@ def answer(ctx: Ctx, code: str, words: list[str]) -> None:
         _castle(ctx, code, words[2])
         ctx.play["action"] = None
     else:
-        _start_move(ctx, code, action, words[2].upper())
+        _start_move(ctx, code, ctx.action, words[2].upper())
 
 
 def _assemble(ctx: Ctx, code: str, faction: str) -> None:
@@ -141,10 +139,10 @@ def _castle(ctx: Ctx, code: str, land: str) -> None:
     )
 
 
-def _start_move(ctx: Ctx, code: str, action: dict[str, Any], faction: str) -> None:
+def _start_move(ctx: Ctx, code: str, action: Action, faction: str) -> None:
     """A neutral army moved as a Neighbour's: all its Knights and Footmen may move."""
     units = [land["units"].get(faction, {}) for land in ctx.state["lands"].values()]
-    army = {
+    army: Army = {
         "card": None,
         "faction": faction,
         "knights": sum(u.get("knight", 0) for u in units),

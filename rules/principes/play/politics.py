@@ -5,8 +5,7 @@ Court cards whose text belongs to the action (``cards``) and Neighbour cards (``
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..schema import Action
 from .cards import plays
 from .common import Ctx, card_id_from, draw, name, to_deck_bottom
 from .council import summon_council
@@ -22,12 +21,12 @@ DRAW_SPLITS = {
 }
 
 
-def options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
+def options(ctx: Ctx, code: str, action: Action) -> list[str]:
     texts = plays(ctx, code, "own_action:politics") + card_options(ctx, code, action)
     return [*DRAW_SPLITS, "council", *texts, "done"]
 
 
-def answer(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> bool:
+def answer(ctx: Ctx, code: str, action: Action, words: list[str]) -> bool:
     """``council``, or a draw split; True when the action is over (fewer than 3 cards were left to draw)."""
     if words == ["council"]:
         summon_council(ctx, code, action)
@@ -53,12 +52,12 @@ def answer(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> boo
     return True
 
 
-def return_options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
+def return_options(ctx: Ctx, code: str, action: Action) -> list[str]:
     hand = ctx.state["players"][code]["hand"]
     return [f"return {card.lower()}" for card in ctx.play["private"][code].get("drawn", []) if card in hand]
 
 
-def return_answer(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> bool:
+def return_answer(ctx: Ctx, code: str, action: Action, words: list[str]) -> bool:
     """``return <card>``: the action is over (True)."""
     card = card_id_from(ctx.state, code, words[1])
     assert card is not None

@@ -17,14 +17,13 @@ Building action's prices (``building.build_cost``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..data import catalog
+from ..schema import Action, PState
 from .common import Ctx, active, land_name, name
 from .effects_engine import rule_terms
 
 
-def ruling_prince(state: dict[str, Any], code: str) -> str | None:
+def ruling_prince(state: PState, code: str) -> str | None:
     """The Prince card of the ruling Prince (None for an heir without a Prince or an eliminated player)."""
     player = state["players"].get(code)
     if player is None or not active(state, code):
@@ -33,7 +32,7 @@ def ruling_prince(state: dict[str, Any], code: str) -> str | None:
     return prince
 
 
-def clergy_taxes(state: dict[str, Any], code: str) -> bool:
+def clergy_taxes(state: PState, code: str) -> bool:
     """Spindleshanks: Taxes may be paid with 1 Clergy instead of 1 People (``track_cost(taxes, people|clergy)``)."""
     return (
         any(
@@ -44,7 +43,7 @@ def clergy_taxes(state: dict[str, Any], code: str) -> bool:
     )
 
 
-def immune(state: dict[str, Any], code: str | None, faction: str) -> bool:
+def immune(state: PState, code: str | None, faction: str) -> bool:
     """Whether ``faction``'s units may not end a move on the lands ``code`` controls (Siemowit I: the Rus
     Fiefdoms; Bolesław II of Masovia: the Lithuanians)."""
     if code is None or code not in state["players"]:
@@ -52,7 +51,7 @@ def immune(state: dict[str, Any], code: str | None, faction: str) -> bool:
     return any(term.args[0].name in (faction, "any") for term in rule_terms(state, code, "immunity"))
 
 
-def waived_lands(state: dict[str, Any], code: str, lands: list[str]) -> list[str]:
+def waived_lands(state: PState, code: str, lands: list[str]) -> list[str]:
     """The lands of ``lands`` whose end-of-move penalty a ``penalty_waiver(principality(P))`` waives."""
     waived = {
         term.args[0].args[0].name
@@ -62,7 +61,7 @@ def waived_lands(state: dict[str, Any], code: str, lands: list[str]) -> list[str
     return [land for land in lands if catalog().lands[land]["principality"] in waived]
 
 
-def waive_penalties(ctx: Ctx, code: str, action: dict[str, Any]) -> None:
+def waive_penalties(ctx: Ctx, code: str, action: Action) -> None:
     """Drop the penalties the ruling Prince waives (Henry III of Głogów: the lands of Polonia Maior)."""
     waived = waived_lands(ctx.state, code, action["penalties"])
     if not waived:
@@ -75,7 +74,7 @@ def waive_penalties(ctx: Ctx, code: str, action: dict[str, Any]) -> None:
     )
 
 
-def coin_loot(state: dict[str, Any], code: str | None) -> int:
+def coin_loot(state: PState, code: str | None) -> int:
     """Gold a coin face rolled by ``code``'s side steals: 1, or n with ``coin_steal(self, n)`` (the Bald)."""
     if code is None:
         return 1

@@ -25,10 +25,9 @@ Sub-state: ``play["princesses"] = {p: {"last": area | None, "host": controller w
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..data import catalog
 from ..effects import Term
+from ..schema import PrincessRecord, PrincessStep, PState, Units
 from ..state import controllers
 from .common import (
     Ctx,
@@ -53,10 +52,9 @@ NEIGHBOUR_FACTIONS = ("GER", "BOH", "HUN", "RUS", "WPOM", "EPOM")
 AWAY = ("home", "removed")
 
 
-def _record(ctx_state: dict[str, Any], code: str) -> dict[str, Any]:
-    book: dict[str, Any] = ctx_state["play"].setdefault("princesses", {})
-    entry: dict[str, Any] = book.setdefault(code, {"last": None, "host": None})
-    return entry
+def _record(ctx_state: PState, code: str) -> PrincessRecord:
+    book = ctx_state["play"].setdefault("princesses", {})
+    return book.setdefault(code, {"last": None, "host": None})
 
 
 def neighbour_areas() -> dict[str, str]:
@@ -70,7 +68,7 @@ def area_name(area: str) -> str:
     return str(data.offmap[area]["name"]) if area in data.offmap else land_name(area)
 
 
-def strength(state: dict[str, Any], code: str) -> int:
+def strength(state: PState, code: str) -> int:
     """Cards a Princess gives or takes each time: 1, or n with ``princess(strength(n))`` (Lady of the Court)."""
     values = [
         term.args[0].args[0].number or 1
@@ -80,7 +78,7 @@ def strength(state: dict[str, Any], code: str) -> int:
     return max(values, default=1)
 
 
-def legal_areas(state: dict[str, Any], code: str) -> list[str]:
+def legal_areas(state: PState, code: str) -> list[str]:
     """Where the player may send the Princess: own Capital first (if controlled), then the other players'
     controlled Capitals, then the Neighbours; never the previous mission's area nor another Princess's."""
     control = controllers(state)
@@ -102,13 +100,12 @@ def legal_areas(state: dict[str, Any], code: str) -> list[str]:
 # ---- the figure ----------------------------------------------------------------------------------------------
 
 
-def _units(state: dict[str, Any], area: str) -> dict[str, Any]:
+def _units(state: PState, area: str) -> dict[str, Units]:
     place = state["offmap"][area] if area in state["offmap"] else state["lands"][area]
-    units: dict[str, Any] = place["units"]
-    return units
+    return place["units"]
 
 
-def _lift(state: dict[str, Any], code: str) -> None:
+def _lift(state: PState, code: str) -> None:
     """Take the figure off the map back to the supply (wherever she stands)."""
     where = state["players"][code]["princess"]
     if where in AWAY:
@@ -127,7 +124,7 @@ def _lift(state: dict[str, Any], code: str) -> None:
         to_pool(state, code, "princess", 1)
 
 
-def _clear_figure(state: dict[str, Any], code: str) -> None:
+def _clear_figure(state: PState, code: str) -> None:
     """An eliminated player's Princess leaves the map, wherever she stands (resolution 44)."""
     for area in [*state["lands"], *state["offmap"]]:
         if _units(state, area).get(code, {}).get("princess"):
@@ -136,7 +133,7 @@ def _clear_figure(state: dict[str, Any], code: str) -> None:
     state["players"][code]["princess"] = "removed"
 
 
-def _place(state: dict[str, Any], code: str, area: str) -> None:
+def _place(state: PState, code: str, area: str) -> None:
     pool = state["supply"]["units"].get(code, {})
     if pool.get("princess"):
         pool["princess"] -= 1
@@ -150,7 +147,7 @@ def _place(state: dict[str, Any], code: str, area: str) -> None:
     state["players"][code]["princess"] = area
 
 
-def remove_princess(state: dict[str, Any], land: str, ctx: Ctx | None = None) -> list[str]:
+def remove_princess(state: PState, land: str, ctx: Ctx | None = None) -> list[str]:
     """Remove every Princess standing on ``land`` (devastation, resolution 30; takeover); she returns at the
     next Period. Returns the principalities whose Princess left; logs when ``ctx`` is given."""
     removed = [code for code, player in state["players"].items() if player["princess"] == land]
@@ -188,7 +185,7 @@ def start_round(ctx: Ctx) -> None:
     """At the start of a Period: the old Princesses leave and everyone sends one; in the second Round of a
     Period: the Princesses in Capitals give or take their cards again (resolution 31)."""
     state = ctx.state
-    queue: list[dict[str, str]] = ctx.play.setdefault("princess_queue", [])
+    queue = ctx.play.setdefault("princess_queue", [])
     if state["round"] % 2 == 1:
         for code in state["seats"]:
             _lift(state, code)
@@ -201,7 +198,7 @@ def start_round(ctx: Ctx) -> None:
         queue += arrival_steps(state, code)
 
 
-def arrival_steps(state: dict[str, Any], code: str) -> list[dict[str, str]]:
+def arrival_steps(state: PState, code: str) -> list[PrincessStep]:
     """The draws or discards a Princess's presence causes (none at a Neighbour's)."""
     where = state["players"][code]["princess"]
     if where in AWAY or where not in state["lands"] or not catalog().lands[where]["capital"]:

@@ -10,9 +10,8 @@ tile_taken``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..data import COLOURS, catalog, instance_kind
+from ..schema import Action, PlayerState, PState
 from .cards import tile_taken
 from .common import Ctx, name, pay_gold
 from .effects_engine import effect_of, rule_terms
@@ -23,15 +22,15 @@ EXTRA_TILE_GOLD = 2
 WILDCARD_ACTIONS = ("taxes", "movement", "assembly", "building", "politics")
 
 
-def _owned_kinds(player: dict[str, Any]) -> set[str]:
+def _owned_kinds(player: PlayerState) -> set[str]:
     return {instance_kind(tile) for tiles in player["progress"].values() for tile in tiles}
 
 
-def _holds_rule(state: dict[str, Any], code: str, rule: str) -> bool:
+def _holds_rule(state: PState, code: str, rule: str) -> bool:
     return any(term.args[0].name == rule for term in rule_terms(state, code, "progress_rule"))
 
 
-def _slots(state: dict[str, Any], code: str, tile: str) -> int:
+def _slots(state: PState, code: str, tile: str) -> int:
     """2 tiles per colour; German Settlers allows a third (also for itself: tiles act as soon as taken)."""
     settlers = _holds_rule(state, code, "third_slot") or any(
         term.name == "progress_rule" and term.args[0].name == "third_slot" for term in effect_of(tile)
@@ -39,7 +38,7 @@ def _slots(state: dict[str, Any], code: str, tile: str) -> int:
     return 3 if settlers else 2
 
 
-def options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
+def options(ctx: Ctx, code: str, action: Action) -> list[str]:
     state = ctx.state
     player = state["players"][code]
     result = []
@@ -64,7 +63,7 @@ def options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
     return result + ["done"]
 
 
-def _find_tile(state: dict[str, Any], token: str) -> tuple[str, str]:
+def _find_tile(state: PState, token: str) -> tuple[str, str]:
     for colour in COLOURS:
         for tile in state["market"][colour]["face_up"]:
             if tile.lower() == token:
@@ -72,7 +71,7 @@ def _find_tile(state: dict[str, Any], token: str) -> tuple[str, str]:
     raise KeyError(token)
 
 
-def replenish(state: dict[str, Any], colour: str) -> None:
+def replenish(state: PState, colour: str) -> None:
     """Refill a colour's two face-up tiles; an identical pair sends the newcomer under its stack (setup 16)."""
     pile = state["market"][colour]
     tries = len(pile["stack"])
@@ -86,7 +85,7 @@ def replenish(state: dict[str, Any], colour: str) -> None:
         pile["face_up"].append(tile)  # no other tile left: both identical tiles stay revealed
 
 
-def answer(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> bool:
+def answer(ctx: Ctx, code: str, action: Action, words: list[str]) -> bool:
     """``take <tile>`` or ``exchange <own tile> <tile>``; the action goes on (False) until ``done``."""
     state = ctx.state
     player = state["players"][code]

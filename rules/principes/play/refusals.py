@@ -11,14 +11,19 @@ more precise applies, it lists the closest legal answers.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from ..data import catalog, instances
+from ..schema import PState
 from ..state import controllers
 from .common import a, card_record, card_title, name
 from .naming import titled
 from .notation import Verb, problem
+
+#: why an answer of one verb is refused, from the state, the player, the words and the first word that fails
+Explain = Callable[[PState, str, list[str], int], "str | None"]
 
 TIMINGS = {
     "before_battle": "before a battle",
@@ -55,7 +60,7 @@ def _titled(token: str) -> str:
 
 
 def why_not(
-    state: dict[str, Any], code: str, deciding: str, action: str, answers: list[str], form: Verb | None
+    state: PState, code: str, deciding: str, action: str, answers: list[str], form: Verb | None
 ) -> str:
     """The sentence for an answer that is not among ``answers`` of the decision the player is ``deciding``
     ("your Movement"); ``form`` is the notation of the action's verb (None: no such verb)."""
@@ -91,7 +96,7 @@ def why_not(
     )
 
 
-def _difference(state: dict[str, Any], code: str, words: list[str], same_verb: list[str]) -> str | None:
+def _difference(state: PState, code: str, words: list[str], same_verb: list[str]) -> str | None:
     """Explain the first word where the answer leaves every legal answer of its verb."""
     split = [answer.split() for answer in same_verb]
     position = 1
@@ -107,51 +112,92 @@ def _difference(state: dict[str, Any], code: str, words: list[str], same_verb: l
 # ---- per verb ------------------------------------------------------------------------------------------------
 
 
-def _card_use(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _card_use(state: PState, code: str, words: list[str], position: int) -> str | None:
     token = words[1]
     if token not in _instances():
         return None
-    record = card_record(_instances()[token])
-    title = _titled(token)
-    verb = words[0]
-    if verb == "extra":
-        if record["deck"] != "battle":
-            return f"Only Battle cards give an extra sword or shield; {title} is a {record['deck'].title()} card."
-        corner = record.get("corner")
-        if position == 2 and corner in ("sword", "shield") and words[2] != corner:
-            return f"{title}'s corner is a {corner}, not a {words[2]}."
-    if verb in ("before", "after"):
-        wanted = f"{verb}_battle"
-        if record.get("timing") != wanted:
-            when = TIMINGS.get(str(record.get("timing")), str(record.get("timing", "")).replace("_", " "))
-            return f"{title} is not a '{verb} battle' card: it is played {when}."
-        if verb == "before":
-            return f"{title}'s cost cannot be paid now, or the window is closed for your side."
-    if verb in ("support", "pledge"):
-        tracks = [t for t in ("people", "clergy") if record.get("support") in (t, "either")]
-        if record["deck"] not in ("court", "neighbour"):
-            return f"{title} is a {record['deck'].title()} card: it gives no support (sell it for 1 gold)."
-        if position == 2 and tracks and words[2] not in tracks:
-            return f"{title} gives support to {' or '.join(tracks)} only."
-    if verb == "play":
-        if record["deck"] != "court":
-            return f"Only Court cards are played for their text; {title} is a {record['deck'].title()} card."
-        timing = str(record.get("timing", ""))
-        if timing.startswith("own_action:"):
-            return f"{title} is played during your own {timing.split(':')[1].title()} action."
-        if position == 2:
-            return f"{title} cannot act on '{words[2]}' now."
-        return f"{title} is played {TIMINGS.get(timing, timing.replace('_', ' '))}."
-    if verb == "neighbour":
-        return _neighbour_card(state, code, words, record, title)
-    if verb == "block":
-        return f"{title} does not name the Neighbour being moved."
+    use = CARD_USES.get(words[0])
+    return use(state, code, words, position) if use is not None else None
+
+
+def _card_of(words: list[str]) -> tuple[dict[str, Any], str]:
+    """The catalog record and the title of the card the words name (``_card_use`` checked it exists)."""
+    return card_record(_instances()[words[1]]), _titled(words[1])
+
+
+def _extra_card(state: PState, code: str, words: list[str], position: int) -> str | None:
+    record, title = _card_of(words)
+    if record["deck"] != "battle":
+        return f"Only Battle cards give an extra sword or shield; {title} is a {record['deck'].title()} card."
+    corner = record.get("corner")
+    if position == 2 and corner in ("sword", "shield") and words[2] != corner:
+        return f"{title}'s corner is a {corner}, not a {words[2]}."
     return None
 
 
+def _battle_card(state: PState, code: str, words: list[str], position: int) -> str | None:
+    """``before`` and ``after``: a Battle card of that window."""
+    record, title = _card_of(words)
+    verb = words[0]
+    wanted = f"{verb}_battle"
+    if record.get("timing") != wanted:
+        when = TIMINGS.get(str(record.get("timing")), str(record.get("timing", "")).replace("_", " "))
+        return f"{title} is not a '{verb} battle' card: it is played {when}."
+    if verb == "before":
+        return f"{title}'s cost cannot be paid now, or the window is closed for your side."
+    return None
+
+
+def _support_card(state: PState, code: str, words: list[str], position: int) -> str | None:
+    """``support`` and ``pledge``: a Court or Neighbour card, on a track it supports."""
+    record, title = _card_of(words)
+    tracks = [t for t in ("people", "clergy") if record.get("support") in (t, "either")]
+    if record["deck"] not in ("court", "neighbour"):
+        return f"{title} is a {record['deck'].title()} card: it gives no support (sell it for 1 gold)."
+    if position == 2 and tracks and words[2] not in tracks:
+        return f"{title} gives support to {' or '.join(tracks)} only."
+    return None
+
+
+def _text_card(state: PState, code: str, words: list[str], position: int) -> str | None:
+    """``play``: a Court card's text, in its timing."""
+    record, title = _card_of(words)
+    if record["deck"] != "court":
+        return f"Only Court cards are played for their text; {title} is a {record['deck'].title()} card."
+    timing = str(record.get("timing", ""))
+    if timing.startswith("own_action:"):
+        return f"{title} is played during your own {timing.split(':')[1].title()} action."
+    if position == 2:
+        return f"{title} cannot act on '{words[2]}' now."
+    return f"{title} is played {TIMINGS.get(timing, timing.replace('_', ' '))}."
+
+
+def _neighbour_use(state: PState, code: str, words: list[str], position: int) -> str | None:
+    record, title = _card_of(words)
+    return _neighbour_card(state, code, words, record, title)
+
+
+def _block_card(state: PState, code: str, words: list[str], position: int) -> str | None:
+    return f"{_titled(words[1])} does not name the Neighbour being moved."
+
+
+#: why a card cannot be used so, by the verb that uses it
+CARD_USES: dict[str, Explain] = {
+    "extra": _extra_card,
+    "before": _battle_card,
+    "after": _battle_card,
+    "support": _support_card,
+    "pledge": _support_card,
+    "play": _text_card,
+    "neighbour": _neighbour_use,
+    "block": _block_card,
+}
+
+
 def _neighbour_card(
-    state: dict[str, Any], code: str, words: list[str], record: dict[str, Any], title: str
+    state: PState, code: str, words: list[str], record: dict[str, Any], title: str
 ) -> str | None:
+    """``record``: the Neighbour card's catalog entry."""
     if record["deck"] != "neighbour":
         return f"{title} is not a Neighbour card."
     gold = state["players"][code]["gold"]
@@ -162,7 +208,7 @@ def _neighbour_card(
     return None
 
 
-def _move(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _move(state: PState, code: str, words: list[str], position: int) -> str | None:
     if len(words) != 4:
         return None
     unit, origin, target = words[1:]
@@ -182,7 +228,7 @@ def _move(state: dict[str, Any], code: str, words: list[str], position: int) -> 
     return None
 
 
-def _assemble(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _assemble(state: PState, code: str, words: list[str], position: int) -> str | None:
     unit = words[1]
     if position == 1:
         pool = state["supply"]["units"].get(code, {})
@@ -197,7 +243,7 @@ def _assemble(state: dict[str, Any], code: str, words: list[str], position: int)
     )
 
 
-def _build(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _build(state: PState, code: str, words: list[str], position: int) -> str | None:
     building = words[1]
     if position == 1:
         if state["supply"]["tokens"].get(building, 0) <= 0:
@@ -206,12 +252,13 @@ def _build(state: dict[str, Any], code: str, words: list[str], position: int) ->
     land = words[2]
     if controllers(state).get(land) != code:
         return f"You do not control {_place_name(land)}."
-    if state["lands"][land]["building"]:
-        return f"{_place_name(land)} already has {a(state['lands'][land]['building'].title())}: one building per land."
+    built = state["lands"][land]["building"]
+    if built:
+        return f"{_place_name(land)} already has {a(built.title())}: one building per land."
     return None
 
 
-def _found(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _found(state: PState, code: str, words: list[str], position: int) -> str | None:
     gord = words[1]
     land = next(
         key for key, record in catalog().lands.items() if any(g["id"] == gord for g in record["gords"])
@@ -223,7 +270,7 @@ def _found(state: dict[str, Any], code: str, words: list[str], position: int) ->
     return f"You cannot pay for the City of {_gords()[gord]} now (gold: {state['players'][code]['gold']})."
 
 
-def _land_choice(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _land_choice(state: PState, code: str, words: list[str], position: int) -> str | None:
     place = _place_name(words[position])
     if words[0] in ("withdraw", "release") and position == 1:
         return f"You have no {words[1].title()} that can do that now."
@@ -240,7 +287,7 @@ def _land_choice(state: dict[str, Any], code: str, words: list[str], position: i
     }.get(words[0])
 
 
-def _tile(state: dict[str, Any], code: str, words: list[str], position: int) -> str | None:
+def _tile(state: PState, code: str, words: list[str], position: int) -> str | None:
     token = words[position]
     if token not in _instances():
         return None

@@ -24,10 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from rules.engine import OptionError, View
+from rules.engine import OptionError
 from rules.engine.standing import ASK, Order, Topic
 
 from ..data import DECK_KINDS, PRINCIPALITIES
+from ..schema import PView
 from .common import NAMES, card_deck
 from .movement import asker, passage_record
 from .naming import card_titles
@@ -83,10 +84,10 @@ def _cards_in(answer: str, hand: Sequence[str]) -> list[str]:
 # ---- answering -------------------------------------------------------------------------------------------------
 
 #: (the seat's view, its principality, the answers its decision offers, the order) -> the action, or None: ask
-Answerer = Callable[[View, str, list[str], Order], "str | None"]
+Answerer = Callable[[PView, str, list[str], Order], "str | None"]
 
 
-def _consent(view: View, code: str, offered: list[str], order: Order) -> str | None:
+def _consent(view: PView, code: str, offered: list[str], order: Order) -> str | None:
     if order.choice in ("allow", "deny"):
         return order.choice
     record = passage_record(view["play"])
@@ -98,7 +99,7 @@ def _consent(view: View, code: str, offered: list[str], order: Order) -> str | N
 def _unless_marked(closing: str) -> Answerer:
     """``closing`` (pass, done) unless an answer offered would play a marked card of the seat's hand."""
 
-    def answer(view: View, code: str, offered: list[str], order: Order) -> str | None:
+    def answer(view: PView, code: str, offered: list[str], order: Order) -> str | None:
         hand = view.get("you", {}).get("hand", [])
         playable = (card for action in offered if action != closing for card in _cards_in(action, hand))
         return None if any(marked(card, order.names) for card in playable) else closing
@@ -106,7 +107,7 @@ def _unless_marked(closing: str) -> Answerer:
     return answer
 
 
-def _council(view: View, code: str, offered: list[str], order: Order) -> str | None:
+def _council(view: PView, code: str, offered: list[str], order: Order) -> str | None:
     """``keep``: done unless a marked card could be pledged or played; ``pledge``: each card for its first
     support track, one decision after the other, then done."""
     if order.choice == "pledge":
@@ -114,7 +115,7 @@ def _council(view: View, code: str, offered: list[str], order: Order) -> str | N
     return _unless_marked("done")(view, code, offered, order)
 
 
-def _the_answer(view: View, code: str, offered: list[str], order: Order) -> str | None:
+def _the_answer(view: PView, code: str, offered: list[str], order: Order) -> str | None:
     """The choice is the action itself (``collect``, ``draw court``)."""
     return {"collect": "collect", "court": "draw court", "neighbour": "draw neighbour"}.get(order.choice)
 

@@ -8,8 +8,7 @@ none, Renovatio Monetae: 2; written by ``track_cost`` texts); Władysław Spindl
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..schema import Action, PState
 from ..state import might
 from .cards import plays
 from .common import Ctx, change_track, gain_gold, name
@@ -24,24 +23,24 @@ def tax_cost(people: int, track: str = "People") -> str:
     return f"costs no {track}" if people <= 0 else f"costs {people} {track}"
 
 
-def prompt_text(action: dict[str, Any]) -> str:
+def prompt_text(action: Action) -> str:
     return f"Taxes: collect ({tax_cost(int(action['tax_people']))}) or done to skip."
 
 
-def tax_income(state: dict[str, Any], code: str) -> int:
+def tax_income(state: PState, code: str) -> int:
     """Might of the controlled lands (a Division token's land pays nothing); Silesia's Colour of Gold adds 2."""
     income = might(state)[code]
     return income + (SILESIA_TAX_BONUS if code == "SIL" else 0)
 
 
-def options(ctx: Ctx, code: str, action: dict[str, Any]) -> list[str]:
+def options(ctx: Ctx, code: str, action: Action) -> list[str]:
     if ctx.state["players"][code]["people"] <= 0:
         return ["done"]  # 0 People forbids Taxes, whatever the cards (Immunity Charter's own words)
     clergy = ["collect clergy"] if clergy_taxes(ctx.state, code) else []  # Spindleshanks
     return ["collect", *clergy, *plays(ctx, code, "own_action:taxes"), "done"]
 
 
-def answer(ctx: Ctx, code: str, action: dict[str, Any], words: list[str]) -> bool:
+def answer(ctx: Ctx, code: str, action: Action, words: list[str]) -> bool:
     """``collect`` (or ``collect clergy``): the action is over (True)."""
     track = "clergy" if words == ["collect", "clergy"] else "people"
     change_track(ctx, code, track, -action["tax_people"], "Taxes")

@@ -4,8 +4,11 @@ rest of the state)."""
 
 from __future__ import annotations
 
-from rules.engine import Game, State, View
+from typing import cast
 
+from rules.engine import Game
+
+from ..schema import PlayView, PState, PView, You
 from ..state import build_view
 from .common import principality_of
 from .naming import hand_label
@@ -13,15 +16,16 @@ from .naming import hand_label
 PRIVATE_KEYS = ("private", "standing")
 
 
-def view_play(state: State, view: View, seat: int | None) -> View:
+def view_play(state: PState, view: PView, seat: int | None) -> PView:
     """Adds the public play state to P1's view; a seat also sees its private part and standing answers."""
     play = state.get("play")
     if play is None:
         return view
-    view["play"] = Game.copy_state({key: value for key, value in play.items() if key not in PRIVATE_KEYS})
+    public = cast(PlayView, {key: value for key, value in play.items() if key not in PRIVATE_KEYS})
+    view["play"] = Game.copy_state(public)
     if seat is not None and 0 <= seat < len(state["seats"]):
         code = principality_of(state, seat)
-        you = view.setdefault("you", {})
+        you = view.setdefault("you", cast(You, {}))
         you["private"] = Game.copy_state(play["private"][code])
         you["hand_labels"] = [hand_label(card) for card in state["players"][code]["hand"]]
         you["standing"] = dict(play["standing"][code])
@@ -29,12 +33,12 @@ def view_play(state: State, view: View, seat: int | None) -> View:
     return view
 
 
-def seat_view(state: State, seat: int | None) -> View:
+def seat_view(state: PState, seat: int | None) -> PView:
     """The whole view of ``seat`` (``None``: the public's): P1's view with the play state added."""
     return view_play(state, build_view(state, seat), seat)
 
 
-def secrets_play(state: State, seat: int) -> list[str]:
+def secrets_play(state: PState, seat: int) -> list[str]:
     """Distinctive strings of the seat's sealed choices: its plan and its 'after battle' choice."""
     play = state.get("play")
     if play is None or not 0 <= seat < len(state["seats"]):
