@@ -250,7 +250,8 @@ def head_to_head_text(wins: Counter[tuple[str, str]]) -> list[str]:
         a_wins, b_wins = wins[(a, b)], wins[(b, a)]
         if b_wins > a_wins:
             a, b, a_wins, b_wins = b, a, b_wins, a_wins
-        lines.append(f"  {player_label(a, a)} beat {player_label(b, b)} {a_wins}-{b_wins}")
+        verb = "and" if a_wins == b_wins else "beat"  # an even record names no winner
+        lines.append(f"  {player_label(a, a)} {verb} {player_label(b, b)} {a_wins}-{b_wins}")
     return lines
 
 

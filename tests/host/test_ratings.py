@@ -249,3 +249,14 @@ async def test_games_ending_at_once_in_two_processes_rate_one_after_the_other(da
     finally:
         await first.close()
         await second.close()
+
+
+def test_an_even_head_to_head_names_no_winner() -> None:
+    from collections import Counter
+
+    from bot.stats import head_to_head_text
+
+    even = Counter({("ai:expert", "ai:expectimax"): 3, ("ai:expectimax", "ai:expert"): 3})
+    assert head_to_head_text(even) == ["  AI expectimax and AI expert 3-3"]
+    ahead = Counter({("ai:expert", "ai:greedy"): 4, ("ai:greedy", "ai:expert"): 2})
+    assert head_to_head_text(ahead) == ["  AI expert beat AI greedy 4-2"]
