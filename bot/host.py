@@ -10,6 +10,7 @@ The parts live in ``bot/hosting``: ``core`` (load, store, deliveries), ``lobby``
 
 from __future__ import annotations
 
+from .hosting.away import AwayMixin
 from .hosting.core import Change, Live, commit_hash
 from .hosting.deadlines import DeadlinesMixin
 from .hosting.lobby import LobbyMixin
@@ -19,7 +20,7 @@ from .hosting.table import TableMixin
 from .models import Actor, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo, Snapshot
 
 
-class Host(LobbyMixin, PlayMixin, DeadlinesMixin, TableMixin, QueriesMixin):
+class Host(LobbyMixin, PlayMixin, DeadlinesMixin, TableMixin, QueriesMixin, AwayMixin):
     """The one service every front-end drives (see the module docstring)."""
 
 

@@ -196,6 +196,15 @@ class HostCore(ABC):
     async def _run_ai(self, game_id: int) -> list[Delivery]:
         """Let the AI play every pending AI seat until a person must act."""
 
+    # ---- away mode, defined by ``AwayMixin`` ----------------------------------------------------------------
+    @abstractmethod
+    async def _away_ended(self, live: Live, timer: dict[str, Any]) -> list[Delivery]:
+        """An ``away_end`` timer fired: the player's seat in this game is theirs again."""
+
+    @abstractmethod
+    async def cover_away_seats(self, game_id: int) -> list[Delivery]:
+        """A game just started: the AI takes the seats of players who are away now."""
+
     def __init__(
         self, store: Store, clock: Callable[[], float] = time.time, worker: str = DEFAULT_WORKER
     ) -> None:
@@ -243,7 +252,15 @@ class HostCore(ABC):
     async def _seats(self, game_id: int) -> list[SeatInfo]:
         rows = await self.store.fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         return [
-            SeatInfo(r["seat"], r["user_id"], r["name"], r["ai_level"], bool(r["away"]), r["missed"])
+            SeatInfo(
+                r["seat"],
+                r["user_id"],
+                r["name"],
+                r["ai_level"],
+                bool(r["away"]),
+                r["missed"],
+                bool(r["vacation"]),
+            )
             for r in rows
         ]
 
@@ -824,12 +841,20 @@ class HostCore(ABC):
             closed.edit_key = offer_key(offer_id)
             change.deliveries.append(closed)
 
-    def _hand_to_ai_sql(self, live: Live, seat: int) -> tuple[str, tuple[Any, ...]]:
+    def _hand_to_ai_sql(self, live: Live, seat: int, vacation: bool = False) -> tuple[str, tuple[Any, ...]]:
+        """The AI stands in for an absent player (after missed deadlines, or ``vacation``: while they are
+        away) at the game's AI level."""
         level = live.game.ai_levels[0] if live.game.ai_levels else "random"
         return (
-            "UPDATE seats SET ai_level = ?, away = 1 WHERE game_id = ? AND seat = ?",
-            (level, live.id, seat),
+            "UPDATE seats SET ai_level = COALESCE(ai_level, ?), away = 1, vacation = CASE WHEN ? = 1 THEN 1 ELSE vacation END "
+            "WHERE game_id = ? AND seat = ?",
+            (level, int(vacation), live.id, seat),
         )
+
+    async def _standing_order(self, live: Live, seat: int) -> str | None:
+        """The hook for standing orders: the action a player left in advance for this decision of their seat,
+        tried before the AI answers for an absent player. None: no order applies (the AI decides)."""
+        return None
 
     async def _live_in_channel_or_last(self, channel_id: str) -> Live:
         """The active game of the channel, else the most recent finished one (to look at its end)."""

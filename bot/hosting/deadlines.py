@@ -75,6 +75,8 @@ class DeadlinesMixin(HostCore):
         live = await self._load(timer["game_id"])
         if timer["kind"] == "lobby_idle":
             return await self._close_idle_lobby(live), False
+        if timer["kind"] == "away_end":
+            return await self._away_ended(live, timer), False
         seat = timer["seat"]
         decision = live.game.pending(live.state).get(seat) if live.row["status"] == "active" else None
         if decision is None or decision.id != timer["decision_id"]:

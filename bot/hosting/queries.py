@@ -40,7 +40,7 @@ async def games_awaiting_ai(store: Store) -> list[int]:
     rows = await store.fetchall(
         "SELECT g.id FROM games g WHERE g.status = 'active' "
         "AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.ai_level IS NOT NULL) "
-        "AND g.id NOT IN (SELECT t.game_id FROM timers t) ORDER BY g.id"
+        "AND g.id NOT IN (SELECT t.game_id FROM timers t WHERE t.kind <> 'away_end') ORDER BY g.id"
     )
     return [row["id"] for row in rows]
 

@@ -239,6 +239,8 @@ class TableMixin(HostCore):
         async with self._lock(live.id):
             live = await self._load(live.id)
             seat = self._seat_for(live, actor)
+            if seat.vacation:
+                raise HostError("You are away: /away off gives you all your seats back at once.")
             if not seat.away:
                 raise HostError("You are already playing your seat yourself.")
             change = Change()
