@@ -44,6 +44,8 @@ Commands (the same words as on Discord):
   /board              the public board image                       /hand          your private view
   /log [N]            the last N log lines                         /undo          take back your last move
   /rules [GAME [PART]] rules notes (PART: a section, or all)       /as NAME       type as another player
+  /away until DATE | off | status | allowance DAYS   away mode: the AI plays all your games meanwhile
+  /settings [name=value ...]   your notification settings (no value: show them)
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
 
@@ -94,7 +96,7 @@ class Console:
 
     def actor(self, name: str | None = None) -> Actor:
         name = name or self.speaker
-        return Actor(user_id=f"{USER_PREFIX}{name}", name=name, can_manage=True)
+        return Actor(user_id=f"{USER_PREFIX}{name}", name=name, can_manage=True, can_manage_server=True)
 
     async def run_lines(self, lines: list[str]) -> None:
         for line in lines:
@@ -162,6 +164,10 @@ class Console:
             await self._undo(actor)
         elif command == "/rules":
             self.write(self.host.rules_text(args[0] if args else None, args[1] if len(args) > 1 else None))
+        elif command == "/away":
+            await self._away(args, actor)
+        elif command == "/settings":
+            await self._settings(args, actor)
         elif command == "/as" and args:
             self.speaker = args[0]
             self.write(f"Now typing as {self.speaker}.")
@@ -169,6 +175,31 @@ class Console:
             self.write(HELP)
         else:
             raise HostError(f"Unknown command {command}. /help lists the commands.")
+
+    async def _away(self, args: list[str], actor: Actor) -> None:
+        """``/away until DATE``, ``/away off``, ``/away status``, ``/away allowance DAYS`` (as on Discord)."""
+        sub, rest = (args[0].lower(), args[1:]) if args else ("status", [])
+        if sub == "until" and rest:
+            await self._show(await self.host.go_away(actor, " ".join(rest), GUILD))
+        elif sub == "off":
+            await self._show(await self.host.come_back(actor))
+        elif sub == "allowance" and rest:
+            try:
+                days = float(rest[0])
+            except ValueError:
+                raise HostError("Write the allowance as a number of days, e.g. /away allowance 21.") from None
+            self.write(await self.host.set_away_allowance(GUILD, actor, days))
+            return
+        elif sub != "status":
+            raise HostError("Use /away until DATE, /away off, /away status or /away allowance DAYS.")
+        self.write(await self.host.away_text(actor.user_id))
+
+    async def _settings(self, args: list[str], actor: Actor) -> None:
+        """``/settings [name=value ...]``: change the named settings, then show them all."""
+        for word in args:
+            key, _, value = word.partition("=")
+            await self.host.set_setting(actor.user_id, key, value)
+        self.write(await self.host.settings_text(actor.user_id))
 
     async def _game(self, args: list[str], actor: Actor) -> None:
         """``/game SUB ...``: one small method per sub-command (the table below)."""

@@ -39,7 +39,13 @@ from .timers import TimerLoop
 
 log = logging.getLogger(__name__)
 
-COGS = ("bot.discord.cogs.game", "bot.discord.cogs.play", "bot.discord.cogs.info", "bot.discord.cogs.places")
+COGS = (
+    "bot.discord.cogs.game",
+    "bot.discord.cogs.play",
+    "bot.discord.cogs.info",
+    "bot.discord.cogs.places",
+    "bot.discord.cogs.away",
+)
 #: how long ``close`` lets running interactions finish
 DRAIN_S = 10.0
 #: start-up runs of the AI seats' interrupted turns, when other processes keep changing the same games

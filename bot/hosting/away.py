@@ -131,12 +131,14 @@ class AwayMixin(HostCore):
             )
         return f"Players of this server may now be away {_days(days)} days a calendar year."
 
-    async def go_away(
-        self, actor: Actor, until_text: str, guild_id: str | None = None, zone: str = "UTC"
-    ) -> list[Delivery]:
-        """Start (or change) the player's away period; the AI takes each of their seats until ``until``."""
+    async def go_away(self, actor: Actor, until_text: str, guild_id: str | None = None) -> list[Delivery]:
+        """Start (or change) the player's away period; the AI takes each of their seats until ``until`` (a date
+        is read in the player's time zone, /settings time_zone)."""
         now = self.clock()
-        until = parse_until(until_text, zone)
+        zone = await self.store.fetchone(
+            "SELECT value FROM user_settings WHERE user_id = ? AND key = 'time_zone'", (actor.user_id,)
+        )
+        until = parse_until(until_text, zone["value"] if zone else "UTC")
         if until <= now + 60:
             raise HostError("That moment has passed: /away until: takes a moment in the future.")
         allowance, guild = await self._strictest_allowance(actor.user_id, guild_id)

@@ -44,6 +44,7 @@ from ..models import Actor, Attachment, Choice, Delivery, GameInfo, HostError, P
 from ..storage import CLAIM_LEASE_S, SNAPSHOT_EVERY, Connection, StaleVersion, Store
 from ..verify import commit_hash as commit_hash  # re-exported: the sealing code names it from here
 from ..verify import commit_string
+from . import notify
 
 log = logging.getLogger(__name__)
 K = TypeVar("K")
@@ -51,8 +52,6 @@ V = TypeVar("V")
 
 ACTIVE = ("lobby", "active", "paused")
 MIN_DEADLINE_H, MAX_DEADLINE_H = 1.0, 7 * 24.0
-#: a reminder goes out when this fraction of the decision's time is left
-REMINDER_FRACTION = 0.25
 #: seconds before an automatic pass, drawn uniformly (players with a card think about as long)
 AUTOPASS_DELAY = (20.0, 120.0)
 #: deadlines missed in a row before the AI stands in for a player
@@ -131,6 +130,9 @@ class Live:
     #: seated users who asked for turn DMs, and those who turned automatic passing off (/settings)
     dm_users: set[str] = field(default_factory=set)
     autopass_off: set[str] = field(default_factory=set)
+    #: seated users' notification settings that differ from the defaults (``notify.DEFAULTS``), and this
+    #: game's mute as ``mute`` = "on"
+    prefs: dict[str, dict[str, str]] = field(default_factory=dict)
     #: after a store that changed more than the state: the new state, until the row and seats are re-read
     pending_state: State | None = None
     pending_seq: int = -1
@@ -280,13 +282,18 @@ class HostCore(ABC):
             live = Live(row, seats, game, *await self._rebuild(game, row))
         rows = await self.store.fetchall(
             "SELECT s.user_id, u.key, u.value FROM seats s JOIN user_settings u ON u.user_id = s.user_id "
-            "WHERE s.game_id = ? AND u.key IN ('turn_dms', 'autopass')",
-            (game_id,),
+            "WHERE s.game_id = ? AND (u.key IN ('turn_dms', 'autopass', 'mentions', 'quiet_hours', "
+            "'time_zone', 'reminders') OR u.key = ?)",
+            (game_id, f"{notify.MUTE_PREFIX}{game_id}"),
         )
         live.dm_users = {row["user_id"] for row in rows if row["key"] == "turn_dms" and row["value"] == "on"}
         live.autopass_off = {
             row["user_id"] for row in rows if row["key"] == "autopass" and row["value"] == "off"
         }
+        live.prefs = {}
+        for row in rows:
+            key = "mute" if row["key"].startswith(notify.MUTE_PREFIX) else row["key"]
+            live.prefs.setdefault(row["user_id"], {})[key] = row["value"]
         self._known[game_id] = live
         return live
 
@@ -462,6 +469,7 @@ class HostCore(ABC):
             change.deliveries += self._reveal(live, [dict(zip(names, row, strict=True)) for row in rows])
         armed = await self._arm_timers(db, live, change, now)
         await self._close_stale_offers(db, live, change, armed)
+        await self._hold_pings(db, live, change, now)
         for delivery in change.deliveries:  # claimed for this process, which posts them after the commit
             delivery.id = await self.store.add_outbox(
                 db, live.id, delivery.to_payload(), now, self.worker, now + CLAIM_LEASE_S
@@ -794,10 +802,12 @@ class HostCore(ABC):
                     if decision.timing == "window"
                     else live.row["deadline_seconds"]
                 )
+                user = live.seats[seat].user_id
+                schedule = [] if self._muted(live, user) else self._reminder_fractions(live, user)
                 new += [
-                    (live.id, "reminder", seat, decision.id, now + span * (1 - REMINDER_FRACTION)),
-                    (live.id, "deadline", seat, decision.id, now + span),
+                    (live.id, "reminder", seat, decision.id, now + span * (1 - share)) for share in schedule
                 ]
+                new.append((live.id, "deadline", seat, decision.id, now + span))
             wants_autopass = live.seats[seat].user_id not in live.autopass_off
             if (seat, "autopass") not in armed and wants_autopass and live.game.auto_pass(live.state, seat):
                 # a random moment, so that being passed at once does not tell the table the hand is empty
@@ -809,6 +819,57 @@ class HostCore(ABC):
             )
             self.timers_changed.set()
         return {seat for _game, kind, seat, _decision, _due in new if kind == "deadline"}
+
+    # ---- notification settings (see ``notify``) --------------------------------------------------------------
+    @staticmethod
+    def _pref(live: Live, user: str | None, key: str) -> str:
+        return live.prefs.get(user or "", {}).get(key, notify.DEFAULTS.get(key, ""))
+
+    def _muted(self, live: Live, user: str | None) -> bool:
+        return self._pref(live, user, "mute") == "on"
+
+    def _reminder_fractions(self, live: Live, user: str | None) -> list[float]:
+        return notify.reminder_fractions(self._pref(live, user, "reminders"))
+
+    def _quiet_until(self, live: Live, user: str | None, now: float) -> float | None:
+        """The end of the user's quiet hours when ``now`` falls in them."""
+        return notify.quiet_until(
+            now, self._pref(live, user, "quiet_hours"), self._pref(live, user, "time_zone")
+        )
+
+    async def _hold_pings(self, db: Connection, live: Live, change: Change, now: float) -> None:
+        """Take out the mentions players do not want: a muted game, mentions turned off, or quiet hours. A ping
+        of a player in their quiet hours whose decision is open waits: a reminder at the end of the quiet hours
+        (if that is before the deadline, which never moves)."""
+        held: set[str] = set()
+        for delivery in change.deliveries:
+            kept = []
+            for user in delivery.mentions:
+                if self._muted(live, user) or self._pref(live, user, "mentions") == "off":
+                    continue
+                if self._quiet_until(live, user, now) is not None:
+                    held.add(user)
+                    continue
+                kept.append(user)
+            delivery.mentions = kept
+        if not held or not live.state:
+            return
+        pending = live.game.pending(live.state)
+        deadlines = {
+            seat: due
+            for seat, due in await db.fetchall(
+                "SELECT seat, due FROM timers WHERE game_id = ? AND kind = 'deadline'", (live.id,)
+            )
+        }
+        for seat, decision in pending.items():
+            holder = live.seats[seat].user_id
+            ends = self._quiet_until(live, holder, now)
+            if holder in held and ends is not None and ends < deadlines.get(seat, ends):
+                await db.execute(
+                    "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, 'reminder', ?, ?, ?)",
+                    (live.id, seat, decision.id, ends),
+                )
+                self.timers_changed.set()
 
     async def _close_stale_offers(self, db: Connection, live: Live, change: Change, armed: set[int]) -> None:
         """Close every deadline offer this change makes stale, and take its buttons off: the late seat's turn
