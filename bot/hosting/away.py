@@ -112,7 +112,7 @@ class AwayMixin(HostCore):
         state = f"You are away until <t:{int(until)}:f>." if until else "You are not away."
         return (
             f"{state} Away days used in {year}: {_days(used)} of {_days(allowance)}. "
-            f"/away until:<date> ({UNTIL_FORMS}) or /away off."
+            f"/away until date:<when> ({UNTIL_FORMS}) or /away off."
         )
 
     # ---- commands -------------------------------------------------------------------------------------------
@@ -140,7 +140,7 @@ class AwayMixin(HostCore):
         )
         until = parse_until(until_text, zone["value"] if zone else "UTC")
         if until <= now + 60:
-            raise HostError("That moment has passed: /away until: takes a moment in the future.")
+            raise HostError("That moment has passed: /away until takes a moment in the future.")
         allowance, guild = await self._strictest_allowance(actor.user_id, guild_id)
         current = await self.away_until(actor.user_id)
         for year in range(_year_of(now), _year_of(until) + 1):
@@ -172,7 +172,7 @@ class AwayMixin(HostCore):
         """``/away off``: the away period ends now and every seat the AI took for it is the player's again."""
         now = self.clock()
         if await self.away_until(actor.user_id) is None:
-            raise HostError("You are not away. /away until:<date> starts an away period.")
+            raise HostError("You are not away. /away until date:<when> starts an away period.")
         async with self.store.transaction() as db:
             await db.execute(
                 "UPDATE away_periods SET ends = ? WHERE user_id = ? AND ends > ?", (now, actor.user_id, now)

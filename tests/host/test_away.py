@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.host import Actor, Delivery, Host, HostError
-from tests.conftest import ALICE, BOB
+from tests.conftest import ALICE, BOB, CAROL, MOD
 
 DAY = 86400.0
 ADMIN = Actor("900", "admin", can_manage_server=True)
@@ -44,6 +44,10 @@ async def test_away_player_is_played_for_in_every_game_and_comes_back(host: Host
         assert (await host.game_info(game_id)).pending_users == [BOB.user_id]  # answered at once again
     with pytest.raises(HostError, match="/away off"):
         await host.act(first, ALICE, "anything")
+    with pytest.raises(HostError, match="/away off"):
+        await host.back("c1", ALICE)
+    with pytest.raises(HostError, match="not handed over"):
+        await host.sub("c1", MOD, CAROL, seat=0)  # a moderator cannot take the seat of a player on leave
     clock.advance(2 * DAY)
     back = await host.fire_due_timers()
     for channel in ("c1", "c2"):
