@@ -51,7 +51,7 @@ def normalise(key: str, value: str) -> str:
     value = value.strip()
     if key in ("turn_dms", "mentions", "autopass"):
         if value.lower() not in ("on", "off"):
-            raise HostError(f"{key} is on or off.")
+            raise HostError(f"Write on or off for {key}.")
         return value.lower()
     if key == "time_zone":
         if value not in _zones():

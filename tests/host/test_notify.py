@@ -125,7 +125,7 @@ async def test_settings_show_defaults_and_refuse_bad_values(host: Host) -> None:
         ("quiet_hours", "07:00-07:00", "two different times"),
         ("reminders", "50%,0%", "1% to 99%"),
         ("reminders", "90%,50%,20%,10%", "At most 3"),
-        ("mentions", "loud", "on or off"),
+        ("mentions", "loud", "on or off for mentions"),
         ("colour", "red", "no setting"),
         ("mute", "12; DROP TABLE", "by its number"),
         ("mute", "99", "no seat in game #99"),
