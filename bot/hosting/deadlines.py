@@ -76,6 +76,8 @@ class DeadlinesMixin(HostCore):
         live = await self._load(timer["game_id"])
         if timer["kind"] == "lobby_idle":
             return await self._close_idle_lobby(live), False
+        if timer["kind"] == "away_end":
+            return await self._away_ended(live, timer), False
         seat = timer["seat"]
         decision = live.game.pending(live.state).get(seat) if live.row["status"] == "active" else None
         if decision is None or decision.id != timer["decision_id"]:
@@ -157,9 +159,24 @@ class DeadlinesMixin(HostCore):
     async def _remind(
         self, live: Live, seat: int, decision: Decision, timer: dict[str, Any]
     ) -> list[Delivery]:
+        """A reminder (or a ping held by quiet hours): in the player's quiet hours it waits for their end, if
+        that is before the deadline (which never moves); a muted game reminds nobody."""
         deadline = await self.store.fetchone(
             "SELECT due FROM timers WHERE game_id = ? AND seat = ? AND kind = 'deadline'", (live.id, seat)
         )
+        user = live.seats[seat].user_id
+        if self._muted(live, user):
+            return []
+        ends = self._quiet_until(live, user, self.clock())
+        if ends is not None:
+            if deadline is not None and ends < deadline["due"]:
+                async with self.store.transaction() as db:
+                    await db.execute(
+                        "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, 'reminder', ?, ?, ?)",
+                        (live.id, seat, decision.id, ends),
+                    )
+                self.timers_changed.set()
+            return []
         when = f"<t:{int(deadline['due'])}:R>" if deadline else "soon"
         text = (
             f"Reminder: {live.seats[seat].name}, {live.game.title} #{live.id} waits for you ({decision.kind}), "

@@ -110,6 +110,10 @@ class PlayMixin(HostCore):
             live = await self._load(game_id)
             self._require_active(live)
             seat = self._seat_for(live, actor)
+            if seat.vacation:
+                raise HostError(
+                    "You are away: the AI plays for you. /away off gives you your seats back at once."
+                )
             change = Change()
             if seat.missed or seat.away:  # acting resets the missed deadlines and ends an AI stand-in
                 change.statements.append(
@@ -310,10 +314,11 @@ class PlayMixin(HostCore):
                 if not todo:
                     return deliveries
                 seat = todo[0]
-                action = await self._ai_choice(live, seat)
-                deliveries += await self._act_locked(
-                    live, seat, f"ai:{live.seats[seat].ai_level}", action, None, parsed=True
-                )
+                order = await self._standing_order(live, seat) if live.seats[seat].away else None
+                action = order or await self._ai_choice(live, seat)
+                # an order's answer is the player's own (as when the order answers while they are here)
+                who = (order and live.seats[seat].user_id) or f"ai:{live.seats[seat].ai_level}"
+                deliveries += await self._act_locked(live, seat, who, action, None, parsed=True)
         raise RuntimeError(
             f"game {game_id}: the AI did not reach a person's decision in {MAX_AI_STEPS} steps"
         )
