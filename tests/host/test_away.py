@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.host import Actor, Delivery, Host, HostError
@@ -112,3 +114,39 @@ async def test_a_game_started_while_away_is_covered(host: Host, clock) -> None:
     game_id = await _start(host, "g1", "c1")
     info = await host.game_info(game_id)
     assert info.seats[0].vacation and info.pending_users == [BOB.user_id]
+
+
+async def test_an_away_players_standing_orders_answer_before_the_ai(host: Host) -> None:
+    """Issue 19: while away, the player's standing orders answer first (as their own answers, by their user id),
+    the AI the rest."""
+    info = await host.create_game("g1", "p1", ALICE, "principes", {}, seed=4)
+    await host.join("p1", BOB)
+    await host.start("p1", ALICE, order="given")
+    topics = (
+        "taxes",
+        "windows",
+        "consent",
+        "council",
+        "release",
+        "division",
+        "urbanization",
+        "history_build",
+    )
+    choices = {"taxes": "collect", "windows": "pass", "consent": "deny", "council": "keep"}
+    for topic in topics:
+        await host.set_order("p1", ALICE, topic, choices.get(topic, "default"))
+    await host.go_away(ALICE, "2027-01-20", guild_id="g1")
+    rng = random.Random(4)
+    for _ in range(400):
+        game = await host.game_info(info.game_id)
+        if game.status != "active" or BOB.user_id not in game.pending_users:
+            break
+        prompt = await host.prompt_of(info.game_id, BOB.user_id)
+        await host.act(info.game_id, BOB, rng.choice(prompt.choices).action)
+    events = await host.store.events(info.game_id, 0)
+    alice_seat = next(
+        s.seat for s in (await host.game_info(info.game_id)).seats if s.user_id == ALICE.user_id
+    )
+    by = {event.user_id for event in events if event.seat == alice_seat}
+    assert ALICE.user_id in by, "an order answered for alice while she was away"
+    assert any(who and who.startswith("ai:") for who in by), "the AI decided what no order covers"
