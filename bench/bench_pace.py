@@ -68,7 +68,15 @@ def measure(key: str, players: int, level: str, seeds: range) -> tuple[list[Pace
     typical: Orders = TYPICAL_ORDERS.get(key, {})
     baseline = [paced_play(game, players, seed, level) for seed in seeds]
     paced = [
-        paced_play(game, players, seed, level, {seat: typical for seat in range(players)}, autopass=True)
+        paced_play(
+            game,
+            players,
+            seed,
+            level,
+            {seat: typical for seat in range(players)},
+            autopass=True,
+            collect_ahead=True,
+        )
         for seed in seeds
     ]
     return baseline, paced

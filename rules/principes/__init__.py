@@ -135,6 +135,12 @@ class Principes(Game):
     ) -> str | None:
         return play.standing_answer(view, seat, decision, legal, orders)
 
+    def ahead(self, state: State) -> dict[int, Decision]:
+        return play.ahead(state)
+
+    def ahead_state(self, state: State, seat: int) -> State | None:
+        return play.ahead_state(state, seat)
+
     def view(self, state: State, seat: int | None) -> View:
         return play.view_play(state, self.copy_state(build_view(state, seat)), seat)
 
