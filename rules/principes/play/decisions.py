@@ -22,7 +22,7 @@ from functools import cached_property, partial
 from rules.engine import Decision, Game, State, View
 from rules.engine.rng import NoChance
 from rules.engine.standing import ASK as ASK_ME
-from rules.engine.standing import Orders, ahead_action
+from rules.engine.standing import AHEAD, Orders, ahead_action
 
 from . import (
     actions,
@@ -597,9 +597,10 @@ def standing_answer(
     the seat's view and legal actions only: the answers of the decision are the legal actions its verbs start
     (free actions come after them); an order that says ``default`` gives what a missed deadline would. An answer
     the seat gave ahead for this very decision (its slot) comes first."""
-    given = ahead_action(orders, history.slot(view["play"], view["round"], decision.kind), legal)
-    if given is not None:
-        return given
+    if AHEAD in orders:
+        given = ahead_action(orders, history.slot(view["play"], view["round"], decision.kind), legal)
+        if given is not None:
+            return given
     kind = KINDS.get(decision.kind)
     topic = kind.order if kind is not None else None
     order = orders.get(topic) if topic is not None else None
