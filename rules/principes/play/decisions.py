@@ -239,6 +239,7 @@ _KINDS = (
         flow.direction_options,
         flow.direction_answer,
         (Verb("direction", ((DIRECTION,),)),),
+        order="direction",
     ),
     Kind(
         "plan",
