@@ -51,6 +51,7 @@ Commands (the same words as on Discord):
   /catchup            what happened since your last move, with the boards then and now
   /rules [GAME [PART]] rules notes (PART: a section, or all)       /as NAME       type as another player
   /orders [TOPIC CHOICE [NAMES, ...]]  your standing orders (answers given in advance), or set one
+  /ahead [ANSWER[, SECOND, THIRD]]   your upcoming turn of a queue (Urbanization...), or answer it now
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
 
@@ -184,6 +185,14 @@ class Console:
             self.write(leaderboard_text(args[0], standings, "all servers").replace("**", ""))
         elif command == "/orders":
             await self._orders(args, actor)
+        elif command == "/ahead":
+            answers = " ".join(args)
+            text = await (
+                self.host.answer_ahead(CHANNEL, actor, answers)
+                if answers
+                else self.host.ahead_text(CHANNEL, actor)
+            )
+            self.write(f"(private to {actor.name}) {text}")
         elif command == "/as" and args:
             self.speaker = args[0]
             self.write(f"Now typing as {self.speaker}.")

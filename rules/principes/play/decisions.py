@@ -21,8 +21,8 @@ from functools import cached_property, partial
 
 from rules.engine import Decision, Game, State, View
 from rules.engine.rng import NoChance
-from rules.engine.standing import ASK as ASK_ME
 from rules.engine.standing import AHEAD, Orders, ahead_action
+from rules.engine.standing import ASK as ASK_ME
 
 from . import (
     actions,

@@ -444,10 +444,12 @@ def ahead(ctx: Ctx) -> dict[str, str]:
     now), by principality: the prompt kind."""
     play = ctx.play
     kind = queued_kind(play)
-    queue = play["event"]["queue"] if kind in AHEAD_KINDS else []
+    if kind not in AHEAD_KINDS:
+        return {}
+    queue = play["event"]["queue"]
     if not queue or play["prompts"].get(queue[0], {}).get("kind") != kind:
         return {}
-    found = {}
+    found: dict[str, str] = {}
     for code in queue[1:]:
         if code in play["prompts"] or not active(ctx.state, code):
             continue
