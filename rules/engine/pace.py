@@ -58,6 +58,8 @@ class PacedGame:
     automatic: Counter[str]
     #: decision kinds answered by a standing order, and how often
     by_order: Counter[str] = field(default_factory=Counter)
+    #: decision kinds answered by an answer given ahead, and how often
+    by_ahead: Counter[str] = field(default_factory=Counter)
 
 
 def automatic_answer(
@@ -149,6 +151,7 @@ def paced_play(
     counter = WaitCounter()
     automatic: Counter[str] = Counter()
     by_order: Counter[str] = Counter()
+    by_ahead: Counter[str] = Counter()
     given: dict[int, Order] = {}
     seat_orders = orders or {}
     for _ in range(max_actions):
@@ -171,13 +174,13 @@ def paced_play(
             seat = min(answers)
             action, source = answers[seat]
             automatic[source] += 1
-            if source == "standing":
-                by_order[pending[seat].kind] += 1
+            if source in ("standing", "ahead"):
+                (by_order if source == "standing" else by_ahead)[pending[seat].kind] += 1
         else:
             seat = min(pending)
             action = _choose(game, state, seat, level, chooser)
         step(game, playout, seat, action)
-    return PacedGame(playout, counter, automatic, by_order)
+    return PacedGame(playout, counter, automatic, by_order, by_ahead)
 
 
 def timed_waits(

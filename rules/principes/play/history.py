@@ -414,7 +414,7 @@ def common_verdict(ctx: Ctx) -> None:
 #: the queued prompts a later player may answer ahead, while an earlier one is asked: the rulebook fixes their
 #: order ("each player (in the set order)") and each player's answer is theirs alone; the Common Council is
 #: left out (a player pledges card after card, and the verdict follows the tracks as they stand)
-AHEAD_KINDS = ("division", "urbanization", "release", "history_choice", "history_build", "history_relocate")
+AHEAD_KINDS = ("division", "urbanization", "release", "history_choice", "history_build")
 
 
 def queued_kind(play: dict[str, Any]) -> str | None:
