@@ -2,7 +2,8 @@
 choosers, counted as ``rules.engine.pace`` defines a wait. Each game and player count is played twice on the same
 seeds in the same run: the baseline (every decision asked: no standing orders, no automatic pass) and with the
 pace features on (the automatic pass, every seat holding the standing orders a typical player sets, named in the
-output, and the queued prompts collected ahead: ``rules.engine.pace.ask_ahead``). Goal: PRINCIPES with 4 players waits at most half as often as its baseline.
+output, and the queued prompts collected ahead: ``rules.engine.pace.ask_ahead``). Goal: PRINCIPES with 4
+players waits at most half as often as its baseline.
 """
 
 from __future__ import annotations
