@@ -297,3 +297,14 @@ async def test_an_answer_given_ahead_is_given_as_the_players_click_at_their_turn
     assert (await host._load(clicked)).state == answered.state
     events = [(e.seat, e.action, e.user_id) for e in await host.store.events(ahead, 0)]
     assert events == [(e.seat, e.action, e.user_id) for e in await host.store.events(clicked, 0)]
+
+
+async def test_a_later_seat_is_asked_ahead_privately_when_the_queue_starts(host: Host, queued_game) -> None:
+    game_id = await _start(host, CHANNEL, queued_game.key)
+    await host.act(game_id, ALICE, "pick 1")
+    delivered = await host.act(
+        game_id, BOB, "pick 2"
+    )  # round 2 begins: alice is asked, bob's turn is in sight
+    asked = [d for d in delivered if "coming to you" in d.text]
+    assert len(asked) == 1 and asked[0].user_id == BOB.user_id and asked[0].kind == "private"
+    assert "/ahead" in asked[0].text and "pick 1, pick 2, pick 3" in asked[0].text
