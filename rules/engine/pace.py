@@ -153,6 +153,7 @@ def paced_play(
     by_order: Counter[str] = Counter()
     by_ahead: Counter[str] = Counter()
     given: dict[int, Order] = {}
+    ahead_kinds: dict[int, str] = {}  # the kind of the decision each answer of ``given`` is for
     seat_orders = orders or {}
     for _ in range(max_actions):
         state = playout.state
@@ -169,6 +170,7 @@ def paced_play(
             )
         }
         ahead = ask_ahead(game, state, given, seat_orders, autopass, level, chooser) if collect_ahead else {}
+        ahead_kinds.update({seat: decision.kind for seat, decision in ahead.items()})
         counter.observe(pending, answers, ahead)
         if answers:
             seat = min(answers)
@@ -179,6 +181,8 @@ def paced_play(
         else:
             seat = min(pending)
             action = _choose(game, state, seat, level, chooser)
+        if seat in ahead_kinds and ahead_kinds[seat] == pending[seat].kind:
+            del given[seat], ahead_kinds[seat]  # its turn came: an answer given ahead serves once
         step(game, playout, seat, action)
     return PacedGame(playout, counter, automatic, by_order, by_ahead)
 
