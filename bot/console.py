@@ -53,6 +53,7 @@ Commands (the same words as on Discord):
   /orders [TOPIC CHOICE [NAMES, ...]]  your standing orders (answers given in advance), or set one
   /away until DATE | off | status | allowance DAYS   away mode: the AI plays all your games meanwhile
   /settings [name=value ...]   your notification settings (no value: show them)
+  /ahead [ANSWER[, SECOND, THIRD]]   your upcoming turn of a queue (Urbanization...), or answer it now
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
 
@@ -204,10 +205,20 @@ class Console:
         "/leaderboard": _leaderboard,
         "/orders": lambda self, args, actor: self._orders(args, actor),
         "/away": lambda self, args, actor: self._away(args, actor),
+        "/ahead": lambda self, args, actor: self._ahead(args, actor),
         "/settings": lambda self, args, actor: self._settings(args, actor),
         "/as": _as,
         "/help": _help,
     }
+
+    async def _ahead(self, args: list[str], actor: Actor) -> None:
+        answers = " ".join(args)
+        text = await (
+            self.host.answer_ahead(CHANNEL, actor, answers)
+            if answers
+            else self.host.ahead_text(CHANNEL, actor)
+        )
+        self.write(f"(private to {actor.name}) {text}")
 
     async def _catchup_of(self, actor: Actor) -> None:
         await self._catchup(await self.host.catchup(CHANNEL, actor), actor.name)

@@ -8,6 +8,7 @@ from typing import Any
 from rules.engine import (
     Decision,
 )
+from rules.engine.standing import AHEAD
 
 from ..models import Actor, Choice, Delivery, HostError, Prompt
 from .core import (
@@ -141,10 +142,13 @@ class DeadlinesMixin(HostCore):
         if user is None or action is None:
             return []
         change = Change()
+        ahead = {AHEAD: orders[AHEAD]} if orders and AHEAD in orders else None
+        given_ahead = self._standing_action(live, seat, decision, ahead)
+        source = "your answer given ahead" if given_ahead == action else "standing order"
         note = self._private(
             live,
             seat,
-            f"{live.game.title} #{live.id}: answered by standing order ({kind_words(decision.kind)}): "
+            f"{live.game.title} #{live.id}: answered by {source} ({kind_words(decision.kind)}): "
             f"{live.game.describe(live.state, action)}. /orders changes your orders.",
             with_view=False,
         )

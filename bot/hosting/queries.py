@@ -135,6 +135,8 @@ class QueriesMixin(HostCore):
                 text += f" You have sealed your choice ({kind_words(decision.kind)}); waiting for {waiting}."
             else:
                 text += f" Your decision: {decision.prompt}"
+        if live.row["status"] == "active" and (coming := live.game.ahead(live.state).get(seat.seat)):
+            text += f"\nComing to you: {coming.prompt} /ahead shows its answers and answers it now."
         if live.game.standing_topics and live.row["status"] not in OVER:
             orders = describe_orders(live.game, live.orders.get(actor.user_id, {}))
             set_orders = [line for line in orders if not line.endswith(": ask me")]
