@@ -42,10 +42,16 @@ async def test_closed_dms_the_hand_button_answers_the_digest_first(table: Table,
     await table.press(alice, fake.channel_messages(fake.general)[0], "Start")
     await table.slash(carol, "settings", turn_dms="on")
     fake.close_dms(carol)
+    host = table.running.host
+    game_id = (await host.game_in_channel(str(fake.general))).game_id
+    carol_seat = next(s.seat for s in (await host.game_info(game_id)).seats if s.user_id == str(carol.id))
     turn = 0
-    while turn < 5 and (player := table.turn_of(players)) is not None:
+    while turn < 12 and (player := table.turn_of(players)) is not None:
+        if player is carol and turn > 2 and await host.turn_digest(game_id, carol_seat) is not None:
+            break  # carol's turn, with more to catch up on than the turn's own message shows
         await play_turn(table, player, turn)
         turn += 1
+    assert table.turn_of(players) is carol
     fallbacks = [m for m in fake.channel_messages(fake.general) if "could not DM you" in m.content]
     assert fallbacks and f"<@{carol.id}>" in fallbacks[-1].content
     record = await table.press(carol, fallbacks[-1], "Open my hand")
