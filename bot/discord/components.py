@@ -442,8 +442,12 @@ async def show_hand(interaction: Interaction, game_id: int, catch_up: bool = Fal
     bot = bot_of(interaction)
     info = await bot.host.game_info(game_id)
     check_place(interaction, info)
+    if catch_up and not interaction.response.is_done():
+        # the button of closed DMs: the turn's catch-up digest comes first, as it would by DM; replaying and
+        # drawing it may take longer than Discord's 3 s for a first answer, so say "thinking" at once
+        await interaction.response.defer(ephemeral=True, thinking=True)
     snapshot = await within_ack(interaction, bot.host.hand(info.channel_id, actor_of(interaction)))
-    if catch_up:  # the button of closed DMs: the turn's catch-up digest comes first, as it would by DM
+    if catch_up:
         await _catch_up_first(interaction, info)
     prompt = await bot.host.prompt_of(game_id, str(interaction.user.id))
     if prompt is not None and prompt.sealed and await bot.host.has_sealed(game_id, str(interaction.user.id)):
@@ -466,8 +470,6 @@ async def _catch_up_first(interaction: Interaction, info: GameInfo) -> None:
     caught = await bot_of(interaction).host.turn_digest(info.game_id, seat) if seat is not None else None
     if caught is None or caught.before is None or caught.after is None:
         return
-    if not interaction.response.is_done():  # two boards take a moment to draw
-        await interaction.response.defer(ephemeral=True, thinking=True)
     await send(
         interaction, caught.text, files=await digest_files(caught.game_key, caught.before, caught.after)
     )

@@ -49,7 +49,9 @@ async def test_closed_dms_the_hand_button_answers_the_digest_first(table: Table,
     while turn < 12 and (player := table.turn_of(players)) is not None:
         if player is carol and turn > 2 and await host.turn_digest(game_id, carol_seat) is not None:
             break  # carol's turn, with more to catch up on than the turn's own message shows
-        await play_turn(table, player, turn)
+        # by /move: the channel's latest message may be carol's "Open my hand" fallback, not a turn's buttons
+        choices = await fake.autocomplete(player, "move", "notation")
+        await table.slash(player, "move", notation=choices[0]["value"])
         turn += 1
     assert table.turn_of(players) is carol
     fallbacks = [m for m in fake.channel_messages(fake.general) if "could not DM you" in m.content]

@@ -192,11 +192,11 @@ class PlayCog(commands.Cog):
     @app_commands.describe(game="game number, when you play several and type this in a DM")
     async def catchup(self, interaction: Interaction, game: int | None = None) -> None:
         channel = await caller_channel(interaction, game)
-        caught = await within_ack(interaction, self.host.catchup(channel, actor_of(interaction)))
+        # replaying the game and drawing two boards may take longer than Discord's 3 s: "thinking" at once
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        caught = await self.host.catchup(channel, actor_of(interaction))
         files = None
         if caught.before is not None and caught.after is not None:
-            if not interaction.response.is_done():  # two boards take a moment to draw
-                await interaction.response.defer(ephemeral=True, thinking=True)
             files = await digest_files(caught.game_key, caught.before, caught.after)
         await send(interaction, caught.text, files=files)
 
