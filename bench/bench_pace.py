@@ -1,8 +1,9 @@
 """Pace (issue 18): how many times each game waits for a person, in self-play through the rules with the AI
 choosers, counted as ``rules.engine.pace`` defines a wait. Each game and player count is played twice on the same
 seeds in the same run: the baseline (every decision asked: no standing orders, no automatic pass) and with the
-pace features on (the automatic pass, and every seat holding the standing orders a typical player sets, named in
-the output). Goal: PRINCIPES with 4 players waits at most half as often as its baseline.
+pace features on (the automatic pass, every seat holding the standing orders a typical player sets, named in the
+output, and the queued prompts collected ahead: ``rules.engine.pace.ask_ahead``). Goal: PRINCIPES with 4
+players waits at most half as often as its baseline.
 """
 
 from __future__ import annotations
@@ -26,14 +27,17 @@ GAMES = (
     ("babylone", (2, 3, 4), "easy"),
 )
 #: the orders a typical PRINCIPES player sets: deny passage, pass card windows unless a Battle card could be
-#: played, keep Council cards, collect Taxes at once, the Princess to their own Capital and back with a Court
-#: card, and the deadline's answer for Release, Division, History choices, the Teutonic call, discards and dice
+#: played, keep Council cards, collect Taxes at once, clockwise as the Princeps (the basic AI itself tosses a coin
+#: for it), the Princess to their own Capital and back with a Court card, and the deadline's answer for Release,
+#: Division, History choices, the Teutonic call, discards and dice. The queued prompts (Division, Urbanization,
+#: Release, History texts) are also collected ahead: each later seat answers when the first is asked.
 TYPICAL_ORDERS: dict[str, dict[str, Order]] = {
     "principes": {
         "consent": Order("deny"),
         "windows": Order("pass", ("battle",)),
         "council": Order("keep"),
         "taxes": Order("collect"),
+        "direction": Order("cw"),
         "princess_draw": Order("court"),
         **{
             key: Order("default")
@@ -68,7 +72,15 @@ def measure(key: str, players: int, level: str, seeds: range) -> tuple[list[Pace
     typical: Orders = TYPICAL_ORDERS.get(key, {})
     baseline = [paced_play(game, players, seed, level) for seed in seeds]
     paced = [
-        paced_play(game, players, seed, level, {seat: typical for seat in range(players)}, autopass=True)
+        paced_play(
+            game,
+            players,
+            seed,
+            level,
+            {seat: typical for seat in range(players)},
+            autopass=True,
+            collect_ahead=True,
+        )
         for seed in seeds
     ]
     return baseline, paced
@@ -79,7 +91,8 @@ def run(seeds: int = SEEDS) -> None:
     for key, orders in TYPICAL_ORDERS.items():
         set_orders = [line for line in describe_orders(get_game(key), orders) if not line.endswith("ask me")]
         print(
-            f"pace features on: automatic pass; every {key} seat's standing orders: " + "; ".join(set_orders)
+            f"pace features on: automatic pass; answers collected ahead; every {key} seat's standing orders: "
+            + "; ".join(set_orders)
         )
     goal = None
     for key, counts, level in GAMES:

@@ -51,6 +51,9 @@ Commands (the same words as on Discord):
   /catchup            what happened since your last move, with the boards then and now
   /rules [GAME [PART]] rules notes (PART: a section, or all)       /as NAME       type as another player
   /orders [TOPIC CHOICE [NAMES, ...]]  your standing orders (answers given in advance), or set one
+  /away until DATE | off | status | allowance DAYS   away mode: the AI plays all your games meanwhile
+  /settings [name=value ...]   your notification settings (no value: show them)
+  /ahead [ANSWER[, SECOND, THIRD]]   your upcoming turn of a queue (Urbanization...), or answer it now
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
 
@@ -101,7 +104,7 @@ class Console:
 
     def actor(self, name: str | None = None) -> Actor:
         name = name or self.speaker
-        return Actor(user_id=f"{USER_PREFIX}{name}", name=name, can_manage=True)
+        return Actor(user_id=f"{USER_PREFIX}{name}", name=name, can_manage=True, can_manage_server=True)
 
     async def run_lines(self, lines: list[str]) -> None:
         for line in lines:
@@ -201,9 +204,21 @@ class Console:
         "/stats": _stats,
         "/leaderboard": _leaderboard,
         "/orders": lambda self, args, actor: self._orders(args, actor),
+        "/away": lambda self, args, actor: self._away(args, actor),
+        "/ahead": lambda self, args, actor: self._ahead(args, actor),
+        "/settings": lambda self, args, actor: self._settings(args, actor),
         "/as": _as,
         "/help": _help,
     }
+
+    async def _ahead(self, args: list[str], actor: Actor) -> None:
+        answers = " ".join(args)
+        text = await (
+            self.host.answer_ahead(CHANNEL, actor, answers)
+            if answers
+            else self.host.ahead_text(CHANNEL, actor)
+        )
+        self.write(f"(private to {actor.name}) {text}")
 
     async def _catchup_of(self, actor: Actor) -> None:
         await self._catchup(await self.host.catchup(CHANNEL, actor), actor.name)
@@ -219,6 +234,31 @@ class Console:
         else:
             text = await self.host.set_order(CHANNEL, actor, args[0], args[1], " ".join(args[2:]))
         self.write(f"(private to {actor.name}) {text}")
+
+    async def _away(self, args: list[str], actor: Actor) -> None:
+        """``/away until DATE``, ``/away off``, ``/away status``, ``/away allowance DAYS`` (as on Discord)."""
+        sub, rest = (args[0].lower(), args[1:]) if args else ("status", [])
+        if sub == "until" and rest:
+            await self._show(await self.host.go_away(actor, " ".join(rest), GUILD))
+        elif sub == "off":
+            await self._show(await self.host.come_back(actor))
+        elif sub == "allowance" and rest:
+            try:
+                days = float(rest[0])
+            except ValueError:
+                raise HostError("Write the allowance as a number of days, e.g. /away allowance 21.") from None
+            self.write(await self.host.set_away_allowance(GUILD, actor, days))
+            return
+        elif sub != "status":
+            raise HostError("Use /away until DATE, /away off, /away status or /away allowance DAYS.")
+        self.write(await self.host.away_text(actor.user_id))
+
+    async def _settings(self, args: list[str], actor: Actor) -> None:
+        """``/settings [name=value ...]``: change the named settings, then show them all."""
+        for word in args:
+            key, _, value = word.partition("=")
+            await self.host.set_setting(actor.user_id, key, value)
+        self.write(await self.host.settings_text(actor.user_id))
 
     async def _game(self, args: list[str], actor: Actor) -> None:
         """``/game SUB ...``: one small method per sub-command (the table below)."""

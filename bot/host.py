@@ -11,6 +11,7 @@ The parts live in ``bot/hosting``: ``core`` (load, store, deliveries), ``lobby``
 
 from __future__ import annotations
 
+from .hosting.away import AwayMixin
 from .hosting.catchup import CatchUp, CatchUpMixin
 from .hosting.core import Change, Live, commit_hash
 from .hosting.deadlines import DeadlinesMixin
@@ -22,7 +23,9 @@ from .hosting.table import TableMixin
 from .models import Actor, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo, Snapshot
 
 
-class Host(LobbyMixin, PlayMixin, DeadlinesMixin, TableMixin, QueriesMixin, CatchUpMixin, StandingMixin):
+class Host(
+    LobbyMixin, PlayMixin, DeadlinesMixin, TableMixin, QueriesMixin, CatchUpMixin, StandingMixin, AwayMixin
+):
     """The one service every front-end drives (see the module docstring)."""
 
 

@@ -17,6 +17,8 @@ class Actor:
     user_id: str
     name: str
     can_manage: bool = False
+    #: Manage Server permission (server-wide rules such as the away allowance)
+    can_manage_server: bool = False
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,8 @@ class SeatInfo:
     away: bool = False
     #: deadlines missed in a row
     missed: int = 0
+    #: the AI plays the seat because its player is away (/away), until their period ends or /away off
+    vacation: bool = False
 
     @property
     def is_ai(self) -> bool:

@@ -43,7 +43,8 @@ def actor_of(interaction: Interaction) -> Actor:
     """The host's view of the person who clicked or typed; ``can_manage`` = Manage Channels here."""
     user = interaction.user
     can_manage = bool(interaction.guild_id) and interaction.permissions.manage_channels
-    return Actor(str(user.id), user.display_name, can_manage=can_manage)
+    can_manage_server = bool(interaction.guild_id) and interaction.permissions.manage_guild
+    return Actor(str(user.id), user.display_name, can_manage=can_manage, can_manage_server=can_manage_server)
 
 
 def actor_of_member(member: discord.abc.User) -> Actor:

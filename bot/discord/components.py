@@ -37,6 +37,7 @@ from .common import (
     check_place,
     check_seat_exists,
     clip,
+    digest_files,
     game_number,
     rebuilt,
     send,
@@ -433,15 +434,21 @@ class HandButton(Handled, discord.ui.DynamicItem[Any], template=_HAND_BUTTON_ID)
         return rebuilt(cls, item, lambda: {"game_id": game_number(match["game"])})
 
     async def handle(self, interaction: Interaction) -> None:
-        await show_hand(interaction, self.game_id)
+        await show_hand(interaction, self.game_id, catch_up=True)
 
 
-async def show_hand(interaction: Interaction, game_id: int) -> None:
+async def show_hand(interaction: Interaction, game_id: int, catch_up: bool = False) -> None:
     """The caller's private view, image and open decision, ephemerally (never to the channel)."""
     bot = bot_of(interaction)
     info = await bot.host.game_info(game_id)
     check_place(interaction, info)
+    if catch_up and not interaction.response.is_done():
+        # the button of closed DMs: the turn's catch-up digest comes first, as it would by DM; replaying and
+        # drawing it may take longer than Discord's 3 s for a first answer, so say "thinking" at once
+        await interaction.response.defer(ephemeral=True, thinking=True)
     snapshot = await within_ack(interaction, bot.host.hand(info.channel_id, actor_of(interaction)))
+    if catch_up:
+        await _catch_up_first(interaction, info)
     prompt = await bot.host.prompt_of(game_id, str(interaction.user.id))
     if prompt is not None and prompt.sealed and await bot.host.has_sealed(game_id, str(interaction.user.id)):
         prompt = None  # the choice is sealed: the hand's text says so, and nothing is left to pick
@@ -456,6 +463,16 @@ async def show_hand(interaction: Interaction, game_id: int) -> None:
     )
     if view is not None:
         view.stop()
+
+
+async def _catch_up_first(interaction: Interaction, info: GameInfo) -> None:
+    seat = next((s.seat for s in info.seats if s.user_id == str(interaction.user.id)), None)
+    caught = await bot_of(interaction).host.turn_digest(info.game_id, seat) if seat is not None else None
+    if caught is None or caught.before is None or caught.after is None:
+        return
+    await send(
+        interaction, caught.text, files=await digest_files(caught.game_key, caught.before, caught.after)
+    )
 
 
 def hand_view(game_id: int) -> discord.ui.View:

@@ -46,6 +46,7 @@ from ..ratings import record_result, seat_sides
 from ..storage import CLAIM_LEASE_S, SNAPSHOT_EVERY, Connection, StaleVersion, Store
 from ..verify import commit_hash as commit_hash  # re-exported: the sealing code names it from here
 from ..verify import commit_string
+from . import notify
 
 log = logging.getLogger(__name__)
 K = TypeVar("K")
@@ -53,8 +54,6 @@ V = TypeVar("V")
 
 ACTIVE = ("lobby", "active", "paused")
 MIN_DEADLINE_H, MAX_DEADLINE_H = 1.0, 7 * 24.0
-#: a reminder goes out when this fraction of the decision's time is left
-REMINDER_FRACTION = 0.25
 #: seconds before an automatic pass, drawn uniformly (players with a card think about as long)
 AUTOPASS_DELAY = (20.0, 120.0)
 #: deadlines missed in a row before the AI stands in for a player
@@ -142,6 +141,9 @@ class Live:
     autopass_off: set[str] = field(default_factory=set)
     #: user id -> that player's standing orders in this game (``rules.engine.standing``); never shown to others
     orders: dict[str, dict[str, Order]] = field(default_factory=dict)
+    #: seated users' notification settings that differ from the defaults (``notify.DEFAULTS``), and this
+    #: game's mute as ``mute`` = "on"
+    prefs: dict[str, dict[str, str]] = field(default_factory=dict)
     #: after a store that changed more than the state: the new state, until the row and seats are re-read
     pending_state: State | None = None
     pending_seq: int = -1
@@ -211,6 +213,15 @@ class HostCore(ABC):
     async def _run_ai(self, game_id: int) -> list[Delivery]:
         """Let the AI play every pending AI seat until a person must act."""
 
+    # ---- away mode, defined by ``AwayMixin`` ----------------------------------------------------------------
+    @abstractmethod
+    async def _away_ended(self, live: Live, timer: dict[str, Any]) -> list[Delivery]:
+        """An ``away_end`` timer fired: the player's seat in this game is theirs again."""
+
+    @abstractmethod
+    async def cover_away_seats(self, game_id: int) -> list[Delivery]:
+        """A game just started: the AI takes the seats of players who are away now."""
+
     def __init__(
         self, store: Store, clock: Callable[[], float] = time.time, worker: str = DEFAULT_WORKER
     ) -> None:
@@ -258,7 +269,15 @@ class HostCore(ABC):
     async def _seats(self, game_id: int) -> list[SeatInfo]:
         rows = await self.store.fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
         return [
-            SeatInfo(r["seat"], r["user_id"], r["name"], r["ai_level"], bool(r["away"]), r["missed"])
+            SeatInfo(
+                r["seat"],
+                r["user_id"],
+                r["name"],
+                r["ai_level"],
+                bool(r["away"]),
+                r["missed"],
+                bool(r["vacation"]),
+            )
             for r in rows
         ]
 
@@ -278,14 +297,19 @@ class HostCore(ABC):
             live = Live(row, seats, game, *await self._rebuild(game, row))
         rows = await self.store.fetchall(
             "SELECT s.user_id, u.key, u.value FROM seats s JOIN user_settings u ON u.user_id = s.user_id "
-            "WHERE s.game_id = ? AND u.key IN ('turn_dms', 'autopass')",
-            (game_id,),
+            "WHERE s.game_id = ? AND (u.key IN ('turn_dms', 'autopass', 'mentions', 'quiet_hours', "
+            "'time_zone', 'reminders') OR u.key = ?)",
+            (game_id, f"{notify.MUTE_PREFIX}{game_id}"),
         )
         live.dm_users = {row["user_id"] for row in rows if row["key"] == "turn_dms" and row["value"] == "on"}
         live.autopass_off = {
             row["user_id"] for row in rows if row["key"] == "autopass" and row["value"] == "off"
         }
         live.orders = await self._game_orders(self.store, game_id)
+        live.prefs = {}
+        for row in rows:
+            key = "mute" if row["key"].startswith(notify.MUTE_PREFIX) else row["key"]
+            live.prefs.setdefault(row["user_id"], {})[key] = row["value"]
         self._known[game_id] = live
         return live
 
@@ -307,6 +331,10 @@ class HostCore(ABC):
         actions only; an order that would give an illegal answer gives none: the player is asked)."""
         if not orders or live.seats[seat].is_ai:
             return None
+        return HostCore._order_answer(live, seat, decision, orders)
+
+    @staticmethod
+    def _order_answer(live: Live, seat: int, decision: Decision, orders: Orders) -> str | None:
         game, state = live.game, live.state
         legal = game.legal_actions(state, seat)
         return standing_answer(game, game.view(state, seat), seat, decision, legal, orders)
@@ -487,6 +515,7 @@ class HostCore(ABC):
             await self._record_result(db, live, change, now)
         armed = await self._arm_timers(db, live, change, now)
         await self._close_stale_offers(db, live, change, armed)
+        await self._hold_pings(db, live, change, now)
         for delivery in change.deliveries:  # claimed for this process, which posts them after the commit
             delivery.id = await self.store.add_outbox(
                 db, live.id, delivery.to_payload(), now, self.worker, now + CLAIM_LEASE_S
@@ -882,10 +911,10 @@ class HostCore(ABC):
         new = []
         if (seat, "deadline") not in armed:
             span = live.row["window_seconds"] if decision.timing == "window" else live.row["deadline_seconds"]
-            new += [
-                (live.id, "reminder", seat, decision.id, now + span * (1 - REMINDER_FRACTION)),
-                (live.id, "deadline", seat, decision.id, now + span),
-            ]
+            user_id = live.seats[seat].user_id
+            schedule = [] if self._muted(live, user_id) else self._reminder_fractions(live, user_id)
+            new += [(live.id, "reminder", seat, decision.id, now + span * (1 - share)) for share in schedule]
+            new.append((live.id, "deadline", seat, decision.id, now + span))
         wants_autopass = live.seats[seat].user_id not in live.autopass_off
         passes = wants_autopass and live.game.auto_pass(live.state, seat) is not None
         if (seat, "autopass") not in armed and passes:
@@ -904,6 +933,57 @@ class HostCore(ABC):
                 delay = self.autopass_rng.uniform(*AUTOPASS_DELAY)
                 new.append((live.id, "standing", seat, decision.id, now + delay))
         return new
+
+    # ---- notification settings (see ``notify``) --------------------------------------------------------------
+    @staticmethod
+    def _pref(live: Live, user: str | None, key: str) -> str:
+        return live.prefs.get(user or "", {}).get(key, notify.DEFAULTS.get(key, ""))
+
+    def _muted(self, live: Live, user: str | None) -> bool:
+        return self._pref(live, user, "mute") == "on"
+
+    def _reminder_fractions(self, live: Live, user: str | None) -> list[float]:
+        return notify.reminder_fractions(self._pref(live, user, "reminders"))
+
+    def _quiet_until(self, live: Live, user: str | None, now: float) -> float | None:
+        """The end of the user's quiet hours when ``now`` falls in them."""
+        return notify.quiet_until(
+            now, self._pref(live, user, "quiet_hours"), self._pref(live, user, "time_zone")
+        )
+
+    async def _hold_pings(self, db: Connection, live: Live, change: Change, now: float) -> None:
+        """Take out the mentions players do not want: a muted game, mentions turned off, or quiet hours. A ping
+        of a player in their quiet hours whose decision is open waits: a reminder at the end of the quiet hours
+        (if that is before the deadline, which never moves)."""
+        held: set[str] = set()
+        for delivery in change.deliveries:
+            kept = []
+            for user in delivery.mentions:
+                if self._muted(live, user) or self._pref(live, user, "mentions") == "off":
+                    continue
+                if self._quiet_until(live, user, now) is not None:
+                    held.add(user)
+                    continue
+                kept.append(user)
+            delivery.mentions = kept
+        if not held or not live.state:
+            return
+        pending = live.game.pending(live.state)
+        deadlines = {
+            seat: due
+            for seat, due in await db.fetchall(
+                "SELECT seat, due FROM timers WHERE game_id = ? AND kind = 'deadline'", (live.id,)
+            )
+        }
+        for seat, decision in pending.items():
+            holder = live.seats[seat].user_id
+            ends = self._quiet_until(live, holder, now)
+            if holder in held and ends is not None and ends < deadlines.get(seat, ends):
+                await db.execute(
+                    "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, 'reminder', ?, ?, ?)",
+                    (live.id, seat, decision.id, ends),
+                )
+                self.timers_changed.set()
 
     async def _close_stale_offers(self, db: Connection, live: Live, change: Change, armed: set[int]) -> None:
         """Close every deadline offer this change makes stale, and take its buttons off: the late seat's turn
@@ -936,12 +1016,24 @@ class HostCore(ABC):
             closed.edit_key = offer_key(offer_id)
             change.deliveries.append(closed)
 
-    def _hand_to_ai_sql(self, live: Live, seat: int) -> tuple[str, tuple[Any, ...]]:
+    def _hand_to_ai_sql(self, live: Live, seat: int, vacation: bool = False) -> tuple[str, tuple[Any, ...]]:
+        """The AI stands in for an absent player (after missed deadlines, or ``vacation``: while they are
+        away) at the game's AI level."""
         level = live.game.ai_levels[0] if live.game.ai_levels else "random"
         return (
-            "UPDATE seats SET ai_level = ?, away = 1 WHERE game_id = ? AND seat = ?",
-            (level, live.id, seat),
+            "UPDATE seats SET ai_level = COALESCE(ai_level, ?), away = 1, vacation = CASE WHEN ? = 1 THEN 1 ELSE vacation END "
+            "WHERE game_id = ? AND seat = ?",
+            (level, int(vacation), live.id, seat),
         )
+
+    async def _standing_order(self, live: Live, seat: int) -> str | None:
+        """The action a player's standing orders give for this decision of their seat, tried before the AI
+        answers for an away player. None: no order applies (the AI decides)."""
+        decision = live.game.pending(live.state).get(seat) if live.state else None
+        orders = live.orders.get(live.seats[seat].user_id or "")
+        if decision is None or not orders:
+            return None
+        return self._order_answer(live, seat, decision, orders)
 
     async def _live_in_channel_or_last(self, channel_id: str) -> Live:
         """The active game of the channel, else the most recent finished one (to look at its end)."""

@@ -8,6 +8,7 @@ from typing import Any
 from rules.engine import (
     Decision,
 )
+from rules.engine.standing import AHEAD
 
 from ..models import Actor, Choice, Delivery, HostError, Prompt
 from .core import (
@@ -76,6 +77,8 @@ class DeadlinesMixin(HostCore):
         live = await self._load(timer["game_id"])
         if timer["kind"] == "lobby_idle":
             return await self._close_idle_lobby(live), False
+        if timer["kind"] == "away_end":
+            return await self._away_ended(live, timer), False
         seat = timer["seat"]
         decision = live.game.pending(live.state).get(seat) if live.row["status"] == "active" else None
         if decision is None or decision.id != timer["decision_id"]:
@@ -139,10 +142,13 @@ class DeadlinesMixin(HostCore):
         if user is None or action is None:
             return []
         change = Change()
+        ahead = {AHEAD: orders[AHEAD]} if orders and AHEAD in orders else None
+        given_ahead = self._standing_action(live, seat, decision, ahead)
+        source = "your answer given ahead" if given_ahead == action else "standing order"
         note = self._private(
             live,
             seat,
-            f"{live.game.title} #{live.id}: answered by standing order ({kind_words(decision.kind)}): "
+            f"{live.game.title} #{live.id}: answered by {source} ({kind_words(decision.kind)}): "
             f"{live.game.describe(live.state, action)}. /orders changes your orders.",
             with_view=False,
         )
@@ -157,9 +163,24 @@ class DeadlinesMixin(HostCore):
     async def _remind(
         self, live: Live, seat: int, decision: Decision, timer: dict[str, Any]
     ) -> list[Delivery]:
+        """A reminder (or a ping held by quiet hours): in the player's quiet hours it waits for their end, if
+        that is before the deadline (which never moves); a muted game reminds nobody."""
         deadline = await self.store.fetchone(
             "SELECT due FROM timers WHERE game_id = ? AND seat = ? AND kind = 'deadline'", (live.id, seat)
         )
+        user = live.seats[seat].user_id
+        if self._muted(live, user):
+            return []
+        ends = self._quiet_until(live, user, self.clock())
+        if ends is not None:
+            if deadline is not None and ends < deadline["due"]:
+                async with self.store.transaction() as db:
+                    await db.execute(
+                        "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, 'reminder', ?, ?, ?)",
+                        (live.id, seat, decision.id, ends),
+                    )
+                self.timers_changed.set()
+            return []
         when = f"<t:{int(deadline['due'])}:R>" if deadline else "soon"
         text = (
             f"Reminder: {live.seats[seat].name}, {live.game.title} #{live.id} waits for you ({decision.kind}), "

@@ -221,7 +221,7 @@ class LobbyMixin(HostCore):
                 await self._write_seats(db, live.id, seats)
                 await self._write_change(db, started, change, now)
         self._known[live.id] = replace(started, pending_state=state, pending_seq=0)
-        return change.deliveries + await self._run_ai(live.id)
+        return change.deliveries + await self.cover_away_seats(live.id) + await self._run_ai(live.id)
 
 
 def _window_hours(text: str | None, deadline_hours: float) -> float:

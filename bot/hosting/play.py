@@ -110,6 +110,10 @@ class PlayMixin(HostCore):
             live = await self._load(game_id)
             self._require_active(live)
             seat = self._seat_for(live, actor)
+            if seat.vacation:
+                raise HostError(
+                    "You are away: the AI plays for you. /away off gives you your seats back at once."
+                )
             change = Change()
             if seat.missed or seat.away:  # acting resets the missed deadlines and ends an AI stand-in
                 change.statements.append(
@@ -177,9 +181,34 @@ class PlayMixin(HostCore):
         after = live.with_state(state)
         acting = moves[0][0] if len({seat for seat, _ in moves}) == 1 else None
         self._turn_deliveries(after, before, events, change, acting)
+        self._ahead_deliveries(live, after, change)
         await self._round_status(live, after, change)
         await self._store(live, after, change)
         return change.deliveries
+
+    def _ahead_deliveries(self, live: Live, after: Live, change: Change) -> None:
+        """Ask each seat whose queued turn just came in sight (``Game.ahead``) at the same moment as the seat
+        asked first: a private message with what its turn will ask and the answers now (``/ahead`` answers)."""
+        if not after.state or after.game.outcome(after.state).finished:
+            return
+        seen = {decision.id for decision in live.game.ahead(live.state).values()} if live.state else set()
+        for seat, decision in sorted(after.game.ahead(after.state).items()):
+            if decision.id in seen or after.seats[seat].is_ai:
+                continue
+            preview = after.game.ahead_state(after.state, seat)
+            if preview is None:
+                continue
+            answers = [
+                a for a in after.game.legal_actions(preview, seat) if not after.game.is_free(preview, seat, a)
+            ]
+            text = (
+                f"{after.game.title} #{after.id}, coming to you after the players before you: {decision.prompt}\n"
+                f"Answers now: {', '.join(answers)}. /ahead ANSWER[, SECOND, THIRD] answers it now (only you see "
+                "it); otherwise you are asked when your turn comes."
+            )
+            private = self._private(after, seat, text, with_view=False)
+            if private is not None:
+                change.deliveries.append(private)
 
     @staticmethod
     def _waiting(live: Live) -> tuple[tuple[int, str, bool], ...]:
@@ -310,10 +339,11 @@ class PlayMixin(HostCore):
                 if not todo:
                     return deliveries
                 seat = todo[0]
-                action = await self._ai_choice(live, seat)
-                deliveries += await self._act_locked(
-                    live, seat, f"ai:{live.seats[seat].ai_level}", action, None, parsed=True
-                )
+                order = await self._standing_order(live, seat) if live.seats[seat].away else None
+                action = order or await self._ai_choice(live, seat)
+                # an order's answer is the player's own (as when the order answers while they are here)
+                who = (order and live.seats[seat].user_id) or f"ai:{live.seats[seat].ai_level}"
+                deliveries += await self._act_locked(live, seat, who, action, None, parsed=True)
         raise RuntimeError(
             f"game {game_id}: the AI did not reach a person's decision in {MAX_AI_STEPS} steps"
         )

@@ -25,6 +25,7 @@ from ..models import Actor, Choice, GameInfo, HostError, Prompt, Snapshot
 from ..ratings import RATING_RULES
 from ..storage import Store
 from ..verify import EXPORT_FORMAT, EXPORT_VERSION, OVER, Verdict, chance_ranges, verify_export
+from . import notify
 from .core import (
     HostCore,
     Live,
@@ -46,7 +47,7 @@ async def games_awaiting_ai(store: Store) -> list[int]:
     rows = await store.fetchall(
         "SELECT g.id FROM games g WHERE g.status = 'active' "
         "AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.ai_level IS NOT NULL) "
-        "AND g.id NOT IN (SELECT t.game_id FROM timers t) ORDER BY g.id"
+        "AND g.id NOT IN (SELECT t.game_id FROM timers t WHERE t.kind <> 'away_end') ORDER BY g.id"
     )
     return [row["id"] for row in rows]
 
@@ -134,6 +135,8 @@ class QueriesMixin(HostCore):
                 text += f" You have sealed your choice ({kind_words(decision.kind)}); waiting for {waiting}."
             else:
                 text += f" Your decision: {decision.prompt}"
+        if live.row["status"] == "active" and (coming := live.game.ahead(live.state).get(seat.seat)):
+            text += f"\nComing to you: {coming.prompt} /ahead shows its answers and answers it now."
         if live.game.standing_topics and live.row["status"] not in OVER:
             orders = describe_orders(live.game, live.orders.get(actor.user_id, {}))
             set_orders = [line for line in orders if not line.endswith(": ask me")]
@@ -336,22 +339,49 @@ class QueriesMixin(HostCore):
 
     async def get_settings(self, user_id: str) -> dict[str, str]:
         rows = await self.store.fetchall("SELECT key, value FROM user_settings WHERE user_id = ?", (user_id,))
-        settings = {"turn_dms": "off", "autopass": "on"}
+        settings = dict(notify.DEFAULTS)
         settings.update({row["key"]: row["value"] for row in rows})
         return settings
 
+    async def settings_text(self, user_id: str) -> str:
+        """Every setting with its value and meaning (the defaults for a new player), and the muted games."""
+        values = await self.get_settings(user_id)
+        muted = sorted(
+            int(key[len(notify.MUTE_PREFIX) :]) for key in values if key.startswith(notify.MUTE_PREFIX)
+        )
+        return "Your settings:\n" + "\n".join(f"- {line}" for line in notify.settings_lines(values, muted))
+
     async def set_setting(self, user_id: str, key: str, value: str) -> None:
-        allowed = {"turn_dms": ("on", "off"), "autopass": ("on", "off")}
-        if key not in allowed or value not in allowed[key]:
-            described = ", ".join(f"{name} ({'/'.join(values)})" for name, values in allowed.items())
-            raise HostError(f"Settings: {described}.")
+        """Change one setting; ``mute``/``unmute`` take a game number. Untrusted input: checked here."""
+        if key in ("mute", "unmute"):
+            await self._mute(user_id, value, key == "mute")
+            return
+        value = notify.normalise(key, value)
         async with self.store.transaction() as db:
             await db.execute(
                 "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, ?) "
                 "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
                 (user_id, key, value),
             )
-        self._known.clear()  # turn-DM preferences are part of each loaded game
+        self._known.clear()  # notification preferences are part of each loaded game
+
+    async def _mute(self, user_id: str, game_text: str, mute: bool) -> None:
+        number = game_text.strip().lstrip("#")
+        if not number.isdigit() or not 0 < int(number) < 2**63:
+            raise HostError("Name the game by its number, as 12 (the number after # in its messages).")
+        key = f"{notify.MUTE_PREFIX}{int(number)}"
+        async with self.store.transaction() as db:
+            await db.execute("DELETE FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key))
+            if mute:
+                seated = await db.fetchone(
+                    "SELECT 1 FROM seats WHERE game_id = ? AND user_id = ?", (int(number), user_id)
+                )
+                if seated is None:
+                    raise HostError(f"You have no seat in game #{int(number)}.")
+                await db.execute(
+                    "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, 'on')", (user_id, key)
+                )
+        self._known.clear()
 
     async def remember_message(self, game_id: int, purpose: str, channel_id: str, message_id: str) -> None:
         async with self.store.transaction() as db:

@@ -207,6 +207,11 @@ class TableMixin(HostCore):
                 raise HostError(f"There is no seat {seat + 1}.")
             else:
                 target = live.seats[seat]
+                if target.vacation:  # away with an allowance: the AI keeps the seat for its player
+                    raise HostError(
+                        f"{target.name} is away (/away) and the AI plays for them until they are back: "
+                        "their seat is not handed over."
+                    )
                 present = target.user_id is not None and not target.away and not target.missed
                 if present and target.user_id != actor.user_id:
                     raise HostError(
@@ -218,7 +223,7 @@ class TableMixin(HostCore):
             change = Change()
             change.statements.append(
                 (
-                    "UPDATE seats SET user_id = ?, name = ?, ai_level = NULL, away = 0, missed = 0 "
+                    "UPDATE seats SET user_id = ?, name = ?, ai_level = NULL, away = 0, vacation = 0, missed = 0 "
                     "WHERE game_id = ? AND seat = ?",
                     (new.user_id, new.name, live.id, target.seat),
                 )
@@ -239,6 +244,8 @@ class TableMixin(HostCore):
         async with self._lock(live.id):
             live = await self._load(live.id)
             seat = self._seat_for(live, actor)
+            if seat.vacation:
+                raise HostError("You are away: /away off gives you all your seats back at once.")
             if not seat.away:
                 raise HostError("You are already playing your seat yourself.")
             change = Change()

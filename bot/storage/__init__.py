@@ -70,8 +70,10 @@ def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
             raise RuntimeError(f"migration file name {path.name!r} is not NNNN_name.sql")
         found.append((int(match.group(1)), path))
     numbers = [number for number, _ in found]
-    if numbers != list(range(1, len(numbers) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1..n without gaps, found {numbers}")
+    # gaps are allowed: parallel branches reserve their numbers, and each file is applied once by its number
+    # (``Store.migrate``), so a later-merged lower number still runs on a database migrated past it
+    if len(set(numbers)) != len(numbers) or min(numbers, default=1) < 1:
+        raise RuntimeError(f"migrations must have distinct numbers from 1 up, found {numbers}")
     return found
 
 
@@ -142,19 +144,21 @@ class Store:
             return await self._version_inside(db)
 
     async def migrate(self, directory: Path = MIGRATIONS_DIR) -> int:
-        """Apply every migration newer than the stored version, all in one transaction. Returns the version.
+        """Apply every migration not applied yet (by number), all in one transaction. Returns the version.
 
         The stored version is read inside that transaction, under the backend's migration lock, so processes
         starting together apply each migration once."""
         async with self.transaction() as db:
             await self.database.lock_for_migrations(db)
             current = await self._version_inside(db)
-            todo = [(number, path) for number, path in migration_files(directory) if number > current]
+            rows = await db.fetchall("SELECT version FROM schema_version")
+            applied = {int(row[0]) for row in rows}
+            todo = [(number, path) for number, path in migration_files(directory) if number not in applied]
             for number, path in todo:
                 for statement in split_statements(path.read_text()):
                     await db.execute(self.database.migration_sql(statement))
                 await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
-        return todo[-1][0] if todo else current
+        return max([current, *(number for number, _ in todo)])
 
     # ---- transactions and reads ------------------------------------------------------------------------------
     def transaction(self) -> AbstractAsyncContextManager[Connection]:

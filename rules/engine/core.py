@@ -239,6 +239,18 @@ class Game(ABC, Generic[S, V]):
         only (``standing.standing_answer`` keeps it only when legal); None: ask the player."""
         return None
 
+    def ahead(self, state: S) -> dict[int, Decision]:
+        """Decisions the rules will ask later in an order they fix (a seat after the one asked now) that those
+        seats may answer now, ahead (issue 18's answers collected ahead). A decision's ``id`` is its *slot*: the
+        seat's answer given ahead is kept as its ``standing.AHEAD`` order for that slot, and ``standing_answer``
+        gives it when the decision arises, if it is still legal then. None by default."""
+        return {}
+
+    def ahead_state(self, state: S, seat: int) -> S | None:
+        """The state as if the seat's upcoming decision (``ahead``) were asked now: its view and legal actions
+        are what the seat answers ahead from. None if the seat has no such decision."""
+        return None
+
     def can_undo(self, state_before: S, seat: int, action: str) -> bool:
         """Whether ``seat`` may take ``action`` back (the host also requires no chance and nobody since)."""
         return False

@@ -60,6 +60,25 @@ class Order:
 
 Orders = Mapping[str, Order]
 
+#: the key of a seat's answer given ahead among its orders (not a topic: set by answering an upcoming decision,
+#: ``Game.ahead``): ``Order("answer", (slot, first choice, second choice...))``, given once, when the decision
+#: of that slot arises: its first choice still legal then
+AHEAD = "ahead"
+#: at most this many choices in one answer given ahead (a first choice and its fallbacks, in order)
+AHEAD_CHOICES = 3
+
+
+def ahead_order(slot: str, actions: Sequence[str]) -> Order:
+    return Order("answer", (slot, *actions[:AHEAD_CHOICES]))
+
+
+def ahead_action(orders: Orders, slot: str | None, legal: Sequence[str]) -> str | None:
+    """The first of the choices the seat gave ahead for the decision of ``slot`` that is legal now, if any."""
+    order = orders.get(AHEAD)
+    if slot is None or order is None or len(order.names) < 2 or order.names[0] != slot:
+        return None
+    return next((action for action in order.names[1:] if action in legal), None)
+
 
 def topics_of(game: Game) -> dict[str, Topic]:
     return {topic.key: topic for topic in game.standing_topics}

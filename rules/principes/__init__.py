@@ -136,6 +136,12 @@ class Principes(Game[PState, PView]):
     ) -> str | None:
         return play.standing_answer(view, seat, decision, legal, orders)
 
+    def ahead(self, state: PState) -> dict[int, Decision]:
+        return play.ahead(state)
+
+    def ahead_state(self, state: PState, seat: int) -> PState | None:
+        return play.ahead_state(state, seat)
+
     def view(self, state: PState, seat: int | None) -> PView:
         return play.view_play(state, self.copy_state(build_view(state, seat)), seat)
 

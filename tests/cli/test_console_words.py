@@ -95,7 +95,8 @@ async def test_a_multi_step_turn_prints_each_step_once(tmp_path) -> None:
         rng = random.Random(2)
         for _ in range(80):
             info = await host.game_in_channel("console")
-            assert info is not None
+            if info is None:  # the game ended (its seed is new each run): what was printed is checked below
+                break
             user = info.pending_users[0]
             choices = await host.suggestions(info.game_id, user, "", 200)
             await console.handle(f"{user.split(':')[1]}: /move {rng.choice(choices).action}")

@@ -60,6 +60,10 @@ async def test_consent_and_window_orders_answer_while_the_player_is_away(
     assert "'Atlantis' is not a principality" in table.reply_text(refused)
     hand = table.reply_text(await table.slash(bob, "hand"))
     assert "Your standing orders: Consent to passage (consent): always deny" in hand
+    nothing = table.reply_text(await table.slash(bob, "ahead"))
+    assert nothing.startswith("Nothing to answer ahead now")  # /ahead exists, and says so with no queue
+    refused_ahead = table.reply_text(await table.slash(bob, "ahead", answers="pass"))
+    assert "Nothing to answer ahead now" in refused_ahead
 
     host = table.running.host
     by_order: list[str] = []

@@ -13,7 +13,7 @@ import pytest
 from bot.host import Host, HostError
 from rules.engine import Decision, State, View
 from rules.engine.registry import register, unregister
-from rules.engine.standing import ASK, Orders, Topic
+from rules.engine.standing import ASK, Orders, Topic, ahead_action
 from tests.conftest import ALICE, BOB, CAROL
 from tests.support.games import SealedGuess
 
@@ -216,3 +216,95 @@ async def test_an_answer_taken_back_is_not_given_again_by_the_order(host: Host, 
     clock.advance(120)
     await host.fire_due_timers()
     assert (await host._load(game_id)).state["round"] == 3
+
+
+class QueuedPick(OrderedGuess):
+    """Open picks asked one seat after another in seat order, each pick taken only once a round: a later seat
+    may answer ahead (``Game.ahead``); its decision's id is the slot of its answer given ahead."""
+
+    key = "test-queued-pick"
+
+    def pending(self, state: State) -> dict[int, Decision]:
+        if self.outcome(state).finished:
+            return {}
+        waiting = [seat for seat, pick in enumerate(state["picks"]) if pick is None]
+        seat = state.get("preview", waiting[0] if waiting else None)
+        return {} if seat is None else {seat: self._decision(state, seat)}
+
+    @staticmethod
+    def _decision(state: State, seat: int) -> Decision:
+        return Decision(f"r{state['round']}-s{seat}", "pick", "Pick 1, 2 or 3 (each once a round).")
+
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        taken = set(state["picks"])
+        return [f"pick {n}" for n in (1, 2, 3) if n not in taken] if seat in self.pending(state) else []
+
+    def view(self, state: State, seat: int | None) -> View:
+        return {key: value for key, value in state.items() if key != "preview"}
+
+    def ahead(self, state: State) -> dict[int, Decision]:
+        waiting = [seat for seat, pick in enumerate(state["picks"]) if pick is None]
+        return {seat: self._decision(state, seat) for seat in waiting[1:]}
+
+    def ahead_state(self, state: State, seat: int) -> State | None:
+        return {**self.copy_state(state), "preview": seat} if seat in self.ahead(state) else None
+
+    def standing_answer(
+        self, view: View, seat: int, decision: Decision, legal: list[str], orders: Orders
+    ) -> str | None:
+        return ahead_action(orders, decision.id, legal)
+
+
+@pytest.fixture
+def queued_game() -> Any:
+    game = QueuedPick()
+    register(game)
+    yield game
+    unregister(game.key)
+
+
+async def test_an_answer_given_ahead_is_given_as_the_players_click_at_their_turn(
+    host: Host, clock, queued_game
+) -> None:
+    ahead = await _start(host, CHANNEL, queued_game.key)
+    shown = await host.ahead_text(CHANNEL, BOB)
+    assert "pick 1, pick 2, pick 3" in shown and "No answer given ahead yet" in shown
+    with pytest.raises(HostError, match="Nothing to answer ahead"):
+        await host.answer_ahead(CHANNEL, ALICE, "pick 1")  # alice is asked now, not ahead
+    for bad in ("pick 7", "", "pick 1, pick 2, pick 3, pick 1"):
+        with pytest.raises(HostError):
+            await host.answer_ahead(CHANNEL, BOB, bad)
+    told = await host.answer_ahead(CHANNEL, BOB, "pick 3, pick 2")
+    assert "Answered ahead" in told
+    assert "pick 3" in await host.ahead_text(CHANNEL, BOB)
+    assert "Coming to you" in (await host.hand(CHANNEL, BOB)).text
+    assert "pick 3" not in (await host.hand(CHANNEL, ALICE)).text
+    delivered = await host.act(ahead, ALICE, "pick 3")  # takes bob's first choice: his fallback is given
+    assert not any("ahead" in d.text.lower() for d in delivered)
+    clock.advance(120)
+    fired = await host.fire_due_timers()
+    notes = [d for d in fired if "your answer given ahead" in d.text]
+    assert len(notes) == 1 and notes[0].user_id == BOB.user_id and notes[0].kind == "private"
+    assert not any("ahead" in d.text.lower() for d in fired if d.user_id != BOB.user_id)
+    answered = await host._load(ahead)
+    assert answered.state["round"] == 2
+    assert "ahead" not in json.dumps(await host.export_game(ahead)).lower()
+
+    # the same game with bob clicking the same answer when asked
+    clicked = await _start(host, OTHER_CHANNEL, queued_game.key)
+    await host.act(clicked, ALICE, "pick 3")
+    await host.act(clicked, BOB, "pick 2")
+    assert (await host._load(clicked)).state == answered.state
+    events = [(e.seat, e.action, e.user_id) for e in await host.store.events(ahead, 0)]
+    assert events == [(e.seat, e.action, e.user_id) for e in await host.store.events(clicked, 0)]
+
+
+async def test_a_later_seat_is_asked_ahead_privately_when_the_queue_starts(host: Host, queued_game) -> None:
+    game_id = await _start(host, CHANNEL, queued_game.key)
+    await host.act(game_id, ALICE, "pick 1")
+    delivered = await host.act(
+        game_id, BOB, "pick 2"
+    )  # round 2 begins: alice is asked, bob's turn is in sight
+    asked = [d for d in delivered if "coming to you" in d.text]
+    assert len(asked) == 1 and asked[0].user_id == BOB.user_id and asked[0].kind == "private"
+    assert "/ahead" in asked[0].text and "pick 1, pick 2, pick 3" in asked[0].text

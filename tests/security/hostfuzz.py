@@ -346,10 +346,26 @@ class HostFuzz:
                 "setting",
                 lambda: self.host.set_setting(
                     actor.user_id,
-                    self.rng.choice(["turn_dms", "x", ""]),
-                    self.rng.choice(["on", "off", "ON", self._text([])]),
+                    self.rng.choice(
+                        [
+                            "turn_dms",
+                            "x",
+                            "",
+                            "mentions",
+                            "quiet_hours",
+                            "time_zone",
+                            "reminders",
+                            "mute",
+                            "unmute",
+                        ]
+                    ),
+                    self.rng.choice(
+                        ["on", "off", "ON", "22:00-07:00", "50%,10%", "Europe/Paris", self._text([])]
+                    ),
                 ),
             ),
+            ("away", lambda: self.host.go_away(actor, self._text([]), self.rng.choice(["guild-1", None]))),
+            ("away off", lambda: self.host.come_back(actor)),
         ]
         name, make = self.rng.choice(calls)
         return f"{name} ({channel!r}, {game_id}, {actor.name})", make()

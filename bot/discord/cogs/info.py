@@ -81,25 +81,47 @@ class InfoCog(commands.Cog):
         for part in chunks("\n".join(game_line(info, user_id) for info in games)):
             await send(interaction, part)
 
-    @app_commands.command(name="settings", description="Your preferences: turn DMs, automatic passes")
+    @app_commands.command(
+        name="settings", description="Your preferences: pings, quiet hours, reminders, muted games, passes"
+    )
     @app_commands.describe(
         turn_dms="on: get every turn of yours by DM with buttons (games with hidden "
         "information always DM you)",
+        mentions="on: your turns mention you in the game's channel",
         autopass="on: take the automatic pass where a game offers one as your default",
+        quiet_hours="no pings between these times in your time zone, e.g. 22:00-07:00, or off",
+        time_zone="your time zone (IANA name), e.g. Europe/Paris, America/New_York, UTC",
+        reminders="reminders at these shares of the time left, e.g. 50%,10%, or off",
+        mute="a game number: no mentions or reminders from that game",
+        unmute="a game number to hear from again",
     )
     async def settings(
         self,
         interaction: Interaction,
         turn_dms: Literal["on", "off"] | None = None,
+        mentions: Literal["on", "off"] | None = None,
         autopass: Literal["on", "off"] | None = None,
+        quiet_hours: app_commands.Range[str, 1, 20] | None = None,
+        time_zone: app_commands.Range[str, 1, 64] | None = None,
+        reminders: app_commands.Range[str, 1, 20] | None = None,
+        mute: app_commands.Range[int, 1, 2**53] | None = None,
+        unmute: app_commands.Range[int, 1, 2**53] | None = None,
     ) -> None:
         user_id = str(interaction.user.id)
-        for key, value in (("turn_dms", turn_dms), ("autopass", autopass)):
+        changes = {
+            "turn_dms": turn_dms,
+            "mentions": mentions,
+            "autopass": autopass,
+            "time_zone": time_zone,
+            "quiet_hours": quiet_hours,
+            "reminders": reminders,
+            "mute": None if mute is None else str(mute),
+            "unmute": None if unmute is None else str(unmute),
+        }
+        for key, value in changes.items():
             if value is not None:
                 await self.bot.host.set_setting(user_id, key, value)
-        current = await self.bot.host.get_settings(user_id)
-        listed = ", ".join(f"{key} = {value}" for key, value in sorted(current.items()))
-        await send(interaction, f"Your settings: {listed}.")
+        await send(interaction, await self.bot.host.settings_text(user_id))
 
     @app_commands.command(name="help", description="What every command does")
     async def help(self, interaction: Interaction) -> None:

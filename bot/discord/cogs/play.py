@@ -154,6 +154,28 @@ class PlayCog(commands.Cog):
         for part in chunks(text):
             await send(interaction, part)
 
+    @app_commands.command(
+        name="ahead", description="Answer your upcoming turn of a queue (Urbanization...) now (only to you)"
+    )
+    @app_commands.describe(
+        answers="your answer, then up to two fallbacks, separated by commas; leave empty to see the answers",
+        game="game number, when you play several and type this in a DM",
+    )
+    async def ahead(
+        self,
+        interaction: Interaction,
+        answers: app_commands.Range[str, 0, 300] | None = None,
+        game: int | None = None,
+    ) -> None:
+        channel = await caller_channel(interaction, game)
+        actor = actor_of(interaction)
+        if answers:
+            text = await within_ack(interaction, self.host.answer_ahead(channel, actor, answers))
+        else:
+            text = await within_ack(interaction, self.host.ahead_text(channel, actor))
+        for part in chunks(text):
+            await send(interaction, part)
+
     @app_commands.command(name="log", description="What happened lately in the game (only to you)")
     @app_commands.describe(
         n="how many lines (default 20)", game="game number, when you play several and type this in a DM"
@@ -170,11 +192,11 @@ class PlayCog(commands.Cog):
     @app_commands.describe(game="game number, when you play several and type this in a DM")
     async def catchup(self, interaction: Interaction, game: int | None = None) -> None:
         channel = await caller_channel(interaction, game)
-        caught = await within_ack(interaction, self.host.catchup(channel, actor_of(interaction)))
+        # replaying the game and drawing two boards may take longer than Discord's 3 s: "thinking" at once
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        caught = await self.host.catchup(channel, actor_of(interaction))
         files = None
         if caught.before is not None and caught.after is not None:
-            if not interaction.response.is_done():  # two boards take a moment to draw
-                await interaction.response.defer(ephemeral=True, thinking=True)
             files = await digest_files(caught.game_key, caught.before, caught.after)
         await send(interaction, caught.text, files=files)
 

@@ -80,7 +80,18 @@ from . import ai, battle, flow, invaders, princesses
 from . import ai_strong as ai_strong  # registers the strong level in ai.LEVELS
 from .common import Ctx, clear_prompt, principality_of, sync_assets
 from .currency import FREE_VERBS, apply_free, is_any_time_play
-from .decisions import KINDS, VERBS, answers, auto_pass, legal_actions, on_deadline, pending, standing_answer
+from .decisions import (
+    KINDS,
+    VERBS,
+    ahead,
+    ahead_state,
+    answers,
+    auto_pass,
+    legal_actions,
+    on_deadline,
+    pending,
+    standing_answer,
+)
 from .flow import start_play
 from .labels import describe_action
 from .notation import problem, read_names
@@ -226,6 +237,8 @@ __all__ = [
     "pending",
     "secrets_play",
     "standing_answer",
+    "ahead",
+    "ahead_state",
     "start_play",
     "view_play",
 ]

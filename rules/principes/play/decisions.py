@@ -20,10 +20,10 @@ from dataclasses import dataclass, replace
 from functools import cached_property, partial
 from typing import cast
 
-from rules.engine import Decision
+from rules.engine import Decision, Game
 from rules.engine.rng import NoChance
+from rules.engine.standing import AHEAD, Orders, ahead_action
 from rules.engine.standing import ASK as ASK_ME
-from rules.engine.standing import Orders
 
 from ..schema import PState, PView
 from . import (
@@ -39,7 +39,7 @@ from . import (
     neutrals,
     princesses,
 )
-from .common import Ctx, active, principality_of
+from .common import Ctx, active, principality_of, prompt
 from .currency import apply_free, conversion_options, free_listing, over_limit
 from .notation import (
     ACTION,
@@ -241,6 +241,7 @@ _KINDS = (
         flow.direction_options,
         flow.direction_answer,
         (Verb("direction", ((DIRECTION,),)),),
+        order="direction",
     ),
     Kind(
         "plan",
@@ -560,12 +561,49 @@ def auto_pass(state: PState, seat: int) -> str | None:
     return "pass" if offered == ["pass"] else None
 
 
+def ahead(state: PState) -> dict[int, Decision]:
+    """The queued decisions later players may answer ahead (``history.ahead``), by seat; each decision's id is
+    its slot (``history.slot``)."""
+    play = state.get("play")
+    if play is None or play["result"] is not None:
+        return {}
+    found = history.ahead(Ctx(state, _LISTING))
+    return {
+        state["players"][code]["seat"]: Decision(
+            str(history.slot(play, state["round"], kind)), kind, history.ahead_prompt(play, kind)
+        )
+        for code, kind in found.items()
+    }
+
+
+def ahead_state(state: PState, seat: int) -> PState | None:
+    """A copy of the state with the seat's upcoming queued decision posed (its id the slot), as if its turn had
+    come: what the seat answers ahead from (its view, its legal actions)."""
+    decision = ahead(state).get(seat)
+    if decision is None:
+        return None
+    preview = Game.copy_state(state)
+    prompt(
+        Ctx(preview, _LISTING),
+        principality_of(state, seat),
+        decision.kind,
+        decision.prompt,
+        decision_id=decision.id,
+    )
+    return preview
+
+
 def standing_answer(
     view: PView, seat: int, decision: Decision, legal: list[str], orders: Orders
 ) -> str | None:
     """The answer the seat's standing order for this kind of decision gives (``Kind.order``; ``standing``), from
     the seat's view and legal actions only: the answers of the decision are the legal actions its verbs start
-    (free actions come after them); an order that says ``default`` gives what a missed deadline would."""
+    (free actions come after them); an order that says ``default`` gives what a missed deadline would. An answer
+    the seat gave ahead for this very decision (its slot) comes first."""
+    if AHEAD in orders:
+        given = ahead_action(orders, history.slot(view["play"], view["round"], decision.kind), legal)
+        if given is not None:
+            return given
     kind = KINDS.get(decision.kind)
     topic = kind.order if kind is not None else None
     order = orders.get(topic) if topic is not None else None

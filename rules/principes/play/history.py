@@ -39,7 +39,7 @@ from typing import Any, cast
 
 from ..data import catalog, city_token
 from ..effects import Term
-from ..schema import Event, PState, Track
+from ..schema import Event, PlayView, PState, Track
 from ..state import controllers
 from . import invaders
 from .building import city_cost, foundable, gord_site
@@ -410,6 +410,68 @@ def common_verdict(ctx: Ctx) -> None:
             "princeps_claimed",
             f"{name(qualified[0])} leads the Common Council and claims the Princeps token.",
         )
+
+
+# ---- answers collected ahead (issue 18) ---------------------------------------------------------------------
+
+#: the queued prompts a later player may answer ahead, while an earlier one is asked: the rulebook fixes their
+#: order ("each player (in the set order)") and each player's answer is theirs alone; the Common Council is
+#: left out (a player pledges card after card, and the verdict follows the tracks as they stand)
+AHEAD_KINDS = ("division", "urbanization", "release", "history_choice", "history_build")
+
+
+def queued_kind(play: PlayView) -> str | None:
+    """The kind of the prompts the event asks its queue now (None: no queued prompt)."""
+    event = play.get("event")
+    if not event:
+        return None
+    if event["part"] == "icons":
+        icon = event.get("icon")
+        return ICON_KINDS.get(icon) if icon in QUEUED_ICONS else None
+    return PROMPTED[_statement(event).name] if event.get("statements") else None
+
+
+def slot(play: PlayView, round_no: int, kind: str) -> str | None:
+    """The name of the queued decision of ``kind`` asked now (the same for each player of the queue, and never
+    again in the game): its Round, its icon or text statement, and how many are left after it."""
+    event = play["event"]
+    if kind not in AHEAD_KINDS or event is None or queued_kind(play) != kind:
+        return None
+    if event["part"] == "icons":
+        return f"r{round_no}:icon:{event['icon']}:{len(event['icons'])}"
+    return f"r{round_no}:text:{event['card']}:{len(event['statements'])}:{kind}"
+
+
+def ahead(ctx: Ctx) -> dict[str, str]:
+    """Players of the queue after the one asked now whose turn will ask them something (as the board stands
+    now), by principality: the prompt kind."""
+    play = ctx.play
+    kind = queued_kind(play)
+    if kind not in AHEAD_KINDS:
+        return {}
+    queue = ctx.event["queue"]
+    first = play["prompts"].get(queue[0]) if queue else None
+    if first is None or first["kind"] != kind:
+        return {}
+    found: dict[str, str] = {}
+    for code in queue[1:]:
+        if code in play["prompts"] or not active(ctx.state, code):
+            continue
+        answers = options(ctx, code, kind)
+        if (
+            answers
+            and answers != ["pass"]
+            and not (kind in ("release", "history_choice") and len(answers) == 1)
+        ):
+            found[code] = kind
+    return found
+
+
+def ahead_prompt(play: PlayView, kind: str) -> str:
+    event = play["event"]
+    assert event is not None, "a queued decision belongs to an event"
+    text = ICON_PROMPTS[kind] if event["part"] == "icons" else _text_prompt(event, kind)
+    return f"{text} (answered ahead: given when your turn comes, if still allowed then)"
 
 
 # ---- entry points ------------------------------------------------------------------------------------------

@@ -205,5 +205,21 @@ leads it on the tracks, 35), so the order is "keep my cards" (done) unless a car
 played, or "pledge": every card you can, each for its first support track, for your own support ("for myself");
 Taxes, collect at once; the Princess's card, Court or Neighbour; and for the Princess mission, the discard to a
 foreign Princess, Release, Division, Urbanization, History builds and choices, the Teutonic call and rerolling or
-flipping a die, what a missed deadline gives (see Deadlines).
+flipping a die, what a missed deadline gives (see Deadlines); as the Princeps, the turn order direction, always
+clockwise or always counter-clockwise ("The Principes may choose a direction either clockwise or
+counterclockwise").
+
+## ahead: Answers collected ahead
+Where the rulebook fixes an order of players and each player's answer is their own, the later players may answer
+before their turn: Division ("During the Division, each player (in the set order) may (but is not required to)
+place 1 Division Token"), Urbanization ("During Urbanization, each player (in the set order) may (but is not
+required to) found 1 City for free"), Release to Home ("During Release to Home, each player (in the set order)
+must remove their 1 Footman or 1 Knight"), and the History texts that let each player choose or build ("Their
+effects (if they affect more than one player) are carried out in the set order"). While an earlier player is asked, /ahead shows a later
+player what their turn will ask, as the board stands, and takes up to three answers, first choice first. The order
+of play is kept: the answers are applied only when each turn comes, in turn order, exactly as that player's
+click; the first of their answers still allowed then is given (after the earlier players' answers, which they see
+as they arrive, and they may change theirs until their turn comes); if none is allowed then, they are asked as
+usual. Nobody else sees an answer given ahead. The Common Council is not collected ahead (a player pledges card
+after card, and the verdict follows the tracks as they stand).
 """

@@ -10,7 +10,8 @@ topic of each kind; ``decisions.standing_answer`` reads it).
 - ``council`` (the Council's and the Common Council's card phase): this implementation's Council has no vote
   (the host leads it on the tracks, resolution 35), so the order is: keep my cards (``done``) unless one I
   marked could be pledged or played / pledge every card I can for my own support ("for myself") / ask me.
-- ``taxes``: collect at once / ask me. ``princess``: my own Capital (the deadline default) / ask me.
+- ``direction`` (the Princeps's turn order direction each Round): always clockwise / always counter-clockwise /
+  ask me. ``taxes``: collect at once / ask me. ``princess``: my own Capital (the deadline default) / ask me.
   ``princess_draw``: a Court card / a Neighbour card / ask me.
 - the other recurring decisions (``release``, ``division``, ``urbanization``, ``history_build``,
   ``history_choice``, ``teutonic_call``, ``princess_discard``, ``dice``: reroll and flip): the answer a missed
@@ -117,7 +118,13 @@ def _council(view: PView, code: str, offered: list[str], order: Order) -> str | 
 
 def _the_answer(view: PView, code: str, offered: list[str], order: Order) -> str | None:
     """The choice is the action itself (``collect``, ``draw court``)."""
-    return {"collect": "collect", "court": "draw court", "neighbour": "draw neighbour"}.get(order.choice)
+    return {
+        "collect": "collect",
+        "court": "draw court",
+        "neighbour": "draw neighbour",
+        "cw": "direction cw",
+        "ccw": "direction ccw",
+    }.get(order.choice)
 
 
 #: the default of a missed deadline (``decisions`` fills it in, from the table, for the kind asked)
@@ -156,6 +163,11 @@ TOPICS = (
         {"keep": "cards"},
         read_card_mark,
     ),
+    Topic(
+        "direction",
+        "Turn order direction (as the Princeps)",
+        ((ASK, "ask me"), ("cw", "always clockwise"), ("ccw", "always counter-clockwise")),
+    ),
     Topic("taxes", "Taxes", ((ASK, "ask me"), ("collect", "collect at once"))),
     Topic("princess", "Princess mission", ((ASK, "ask me"), (DEFAULT, "to my own Capital when allowed"))),
     Topic(
@@ -178,6 +190,7 @@ ANSWERERS: dict[str, Answerer] = {
     "consent": _consent,
     "windows": _unless_marked("pass"),
     "council": _council,
+    "direction": _the_answer,
     "taxes": _the_answer,
     "princess_draw": _the_answer,
 }

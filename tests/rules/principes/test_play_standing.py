@@ -25,6 +25,7 @@ ORDERS: dict[str, tuple[Order, set[str], str]] = {
     "windows": (Order("pass"), WINDOW_KINDS, "pass"),
     "council": (Order("keep"), {"council", "common_council"}, "done"),
     "taxes": (Order("collect"), {"taxes"}, "collect"),
+    "direction": (Order("ccw"), {"direction"}, "direction ccw"),
     "princess": (Order("default"), {"princess"}, "deadline"),
     "princess_draw": (Order("court"), {"princess_draw"}, "draw court"),
     "release": (Order("default"), {"release"}, "deadline"),

@@ -1,0 +1,283 @@
+"""Away mode across every game: ``/away until:<date>`` and ``/away off``, with a yearly allowance per server.
+
+While a player is away, the AI plays each of their seats (at the game's AI level, as when the table hands an
+absent player's seat to the AI), so no deadline waits for them; each game's channel is told when they leave and
+when they are back. The end of an away period is a timer per game (timers live in the database), so a restart
+in between changes nothing. ``/away off`` gives every seat back at once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from ..models import Actor, Delivery, HostError
+from .core import Change, HostCore, Live
+
+#: away days per calendar year (UTC) when the server's admin has not set another number
+DEFAULT_AWAY_DAYS = 14.0
+MAX_AWAY_DAYS = 366.0
+DAY = 86400.0
+#: the forms ``/away until:`` accepts: a date (the player is back at its start, in their time zone) or a date
+#: and a time, or a Discord timestamp as ``<t:SECONDS>`` (what a pasted timestamp looks like)
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}))?")
+_TIMESTAMP = re.compile(r"<t:(\d{1,12})(?::[tTdDfFR])?>")
+UNTIL_FORMS = (
+    "a date as 2026-12-24, a date and time as 2026-12-24 18:00, or a Discord timestamp <t:1798128000>"
+)
+
+
+def parse_until(text: str, zone: str) -> float:
+    """The moment ``text`` names, strictly one of ``UNTIL_FORMS`` (a date or time in the player's zone)."""
+    text = " ".join(text.split())
+    stamp = _TIMESTAMP.fullmatch(text)
+    if stamp:
+        return float(stamp.group(1))
+    match = _DATE.fullmatch(text)
+    if match is None:
+        raise HostError(f"I could not read {text[:40]!r} as a date. Write {UNTIL_FORMS}.")
+    year, month, day, hour, minute = (int(part) if part else 0 for part in match.groups())
+    try:
+        moment = dt.datetime(year, month, day, hour, minute, tzinfo=ZoneInfo(zone))
+    except ValueError:
+        raise HostError(f"{text} is not a real date and time. Write {UNTIL_FORMS}.") from None
+    return moment.timestamp()
+
+
+def _year_bounds(year: int) -> tuple[float, float]:
+    start = dt.datetime(year, 1, 1, tzinfo=dt.UTC).timestamp()
+    return start, dt.datetime(year + 1, 1, 1, tzinfo=dt.UTC).timestamp()
+
+
+def _year_of(moment: float) -> int:
+    return dt.datetime.fromtimestamp(moment, dt.UTC).year
+
+
+def days_in_year(starts: float, ends: float, year: int) -> float:
+    """How many days of the period ``starts``..``ends`` fall in the calendar year ``year`` (UTC)."""
+    low, high = _year_bounds(year)
+    return max(0.0, min(ends, high) - max(starts, low)) / DAY
+
+
+def _days(value: float) -> str:
+    return f"{round(value, 1):g}"
+
+
+class AwayMixin(HostCore):
+    # ---- questions ------------------------------------------------------------------------------------------
+    async def away_until(self, user_id: str) -> float | None:
+        """When the player's running away period ends, or None when they are not away."""
+        row = await self.store.fetchone(
+            "SELECT MAX(ends) FROM away_periods WHERE user_id = ? AND starts <= ? AND ends > ?",
+            (user_id, self.clock(), self.clock()),
+        )
+        return float(row[0]) if row and row[0] is not None else None
+
+    async def away_days_used(self, user_id: str, year: int) -> float:
+        low, high = _year_bounds(year)
+        rows = await self.store.fetchall(
+            "SELECT starts, ends FROM away_periods WHERE user_id = ? AND ends > ? AND starts < ?",
+            (user_id, low, high),
+        )
+        return sum(days_in_year(row["starts"], row["ends"], year) for row in rows)
+
+    async def away_allowance(self, guild_id: str | None) -> float:
+        if guild_id is None:
+            return DEFAULT_AWAY_DAYS
+        row = await self.store.fetchone(
+            "SELECT value FROM guild_settings WHERE guild_id = ? AND key = 'away_days'", (guild_id,)
+        )
+        return float(row["value"]) if row else DEFAULT_AWAY_DAYS
+
+    async def _strictest_allowance(self, user_id: str, guild_id: str | None) -> tuple[float, str | None]:
+        """The smallest allowance among the servers of the player's games in progress (and the server asked
+        from): away mode covers every game, so it must fit every server's rule."""
+        rows = await self.store.fetchall(
+            "SELECT DISTINCT g.guild_id FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE s.user_id = ? AND g.status IN ('active', 'paused')",
+            (user_id,),
+        )
+        guilds = {row["guild_id"] for row in rows} | {guild_id}
+        allowances = [(await self.away_allowance(guild), guild) for guild in guilds]
+        return min(allowances, key=lambda pair: (pair[0], pair[1] != guild_id))
+
+    async def away_text(self, user_id: str) -> str:
+        """What ``/away`` with no option answers: whether the player is away, and their days left this year."""
+        until = await self.away_until(user_id)
+        year = _year_of(self.clock())
+        allowance, _guild = await self._strictest_allowance(user_id, None)
+        used = await self.away_days_used(user_id, year)
+        state = f"You are away until <t:{int(until)}:f>." if until else "You are not away."
+        return (
+            f"{state} Away days used in {year}: {_days(used)} of {_days(allowance)}. "
+            f"/away until date:<when> ({UNTIL_FORMS}) or /away off."
+        )
+
+    # ---- commands -------------------------------------------------------------------------------------------
+    async def set_away_allowance(self, guild_id: str | None, actor: Actor, days: float) -> str:
+        if guild_id is None:
+            raise HostError("The away allowance is a server's rule: set it in a channel of that server.")
+        if not actor.can_manage_server:
+            raise HostError("Only a member with Manage Server can change the away allowance.")
+        if not 0 <= days <= MAX_AWAY_DAYS:
+            raise HostError(f"The away allowance is between 0 and {MAX_AWAY_DAYS:g} days a year.")
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, 'away_days', ?) "
+                "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+                (guild_id, str(days)),
+            )
+        return f"Players of this server may now be away {_days(days)} days a calendar year."
+
+    async def go_away(self, actor: Actor, until_text: str, guild_id: str | None = None) -> list[Delivery]:
+        """Start (or change) the player's away period; the AI takes each of their seats until ``until`` (a date
+        is read in the player's time zone, /settings time_zone)."""
+        now = self.clock()
+        zone = await self.store.fetchone(
+            "SELECT value FROM user_settings WHERE user_id = ? AND key = 'time_zone'", (actor.user_id,)
+        )
+        until = parse_until(until_text, zone["value"] if zone else "UTC")
+        if until <= now + 60:
+            raise HostError("That moment has passed: /away until takes a moment in the future.")
+        allowance, guild = await self._strictest_allowance(actor.user_id, guild_id)
+        current = await self.away_until(actor.user_id)
+        for year in range(_year_of(now), _year_of(until) + 1):
+            used = await self.away_days_used(actor.user_id, year)
+            if current is not None:  # the running period is replaced: its days from now on are not spent
+                used -= days_in_year(now, current, year)
+            wanted = days_in_year(now, until, year)
+            if used + wanted > allowance + 1e-9:
+                where = "this server" if guild == guild_id else "a server where you play"
+                raise HostError(
+                    f"You have {_days(max(0.0, allowance - used))} away days left in {year} "
+                    f"({_days(allowance)} a year on {where}); until <t:{int(until)}:f> needs {_days(wanted)}. "
+                    "Choose an earlier date."
+                )
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE away_periods SET ends = ? WHERE user_id = ? AND ends > ?", (now, actor.user_id, now)
+            )
+            await db.execute(
+                "INSERT INTO away_periods (user_id, starts, ends) VALUES (?, ?, ?)",
+                (actor.user_id, now, until),
+            )
+        deliveries: list[Delivery] = []
+        for game_id in await self._games_of(actor.user_id):
+            deliveries += await self._leave_seat(game_id, actor, until)
+        return deliveries
+
+    async def come_back(self, actor: Actor) -> list[Delivery]:
+        """``/away off``: the away period ends now and every seat the AI took for it is the player's again."""
+        now = self.clock()
+        if await self.away_until(actor.user_id) is None:
+            raise HostError("You are not away. /away until date:<when> starts an away period.")
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE away_periods SET ends = ? WHERE user_id = ? AND ends > ?", (now, actor.user_id, now)
+            )
+        deliveries: list[Delivery] = []
+        for game_id in await self._games_of(actor.user_id):
+            deliveries += await self._return_seat(game_id, actor.user_id)
+        return deliveries
+
+    async def cover_away_seats(self, game_id: int) -> list[Delivery]:
+        """A game just started: the AI takes the seats of players who are away now."""
+        info = await self.game_info(game_id)
+        deliveries: list[Delivery] = []
+        for seat in info.seats:
+            if seat.user_id and not seat.is_ai:
+                until = await self.away_until(seat.user_id)
+                if until is not None:
+                    deliveries += await self._leave_seat(game_id, Actor(seat.user_id, seat.name), until)
+        return deliveries
+
+    # ---- per game -------------------------------------------------------------------------------------------
+    async def _games_of(self, user_id: str) -> list[int]:
+        rows = await self.store.fetchall(
+            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE s.user_id = ? AND g.status IN ('active', 'paused') ORDER BY g.id",
+            (user_id,),
+        )
+        return [int(row["id"]) for row in rows]
+
+    async def _leave_seat(self, game_id: int, actor: Actor, until: float) -> list[Delivery]:
+        async with self._lock(game_id):
+            live = await self._load(game_id)
+            seat = next((s for s in live.seats if s.user_id == actor.user_id), None)
+            if seat is None or live.row["status"] not in ("active", "paused"):
+                return []
+            change = Change()
+            change.statements += [
+                self._hand_to_ai_sql(live, seat.seat, vacation=True),
+                (
+                    "DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = 'away_end'",
+                    (live.id, seat.seat),
+                ),
+                (
+                    "INSERT INTO timers (game_id, kind, seat, due) VALUES (?, 'away_end', ?, ?)",
+                    (live.id, seat.seat, until),
+                ),
+            ]
+            change.deliveries.append(
+                self._public(
+                    live, f"{seat.name} is away until <t:{int(until)}:f>: the AI plays for them.", None
+                )
+            )
+            await self._store(live, live, change)
+            self.timers_changed.set()
+        return change.deliveries + await self._run_ai(game_id)
+
+    async def _return_seat(self, game_id: int, user_id: str) -> list[Delivery]:
+        async with self._lock(game_id):
+            live = await self._load(game_id)
+            change = self._return_change(live, user_id)
+            if change is None:
+                return []
+            await self._store(live, live, change)
+            seat = next(s.seat for s in live.seats if s.user_id == user_id)
+        return change.deliveries + await self._prompt_returning(game_id, seat)
+
+    def _return_change(self, live: Live, user_id: str) -> Change | None:
+        seat = next((s for s in live.seats if s.user_id == user_id and s.vacation), None)
+        if seat is None:
+            return None
+        change = Change()
+        change.statements += [
+            (
+                "UPDATE seats SET ai_level = NULL, away = 0, vacation = 0, missed = 0 WHERE game_id = ? AND seat = ?",
+                (live.id, seat.seat),
+            ),
+            ("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = 'away_end'", (live.id, seat.seat)),
+        ]
+        change.deliveries.append(self._public(live, f"{seat.name} is back and plays their seat again.", None))
+        return change
+
+    async def _away_ended(self, live: Live, timer: dict[str, Any]) -> list[Delivery]:
+        """The ``away_end`` timer of one game: the period is over, the seat is the player's again."""
+        seat = live.seats[timer["seat"]] if 0 <= timer["seat"] < len(live.seats) else None
+        change = self._return_change(live, seat.user_id) if seat and seat.user_id else None
+        if change is None:
+            return []
+        await self._store(live, live, change)
+        return change.deliveries
+
+    async def _prompt_returning(self, game_id: int, seat: int) -> list[Delivery]:
+        """The returning player's open decision, by DM, as for anyone taking a seat."""
+        async with self._lock(game_id):
+            live = await self._load(game_id)
+            decision = live.game.pending(live.state).get(seat) if live.row["status"] == "active" else None
+            if decision is None:
+                return []
+            change = Change()
+            private = self._private(
+                live,
+                seat,
+                f"{live.game.title} #{live.id}: welcome back, the game waits for you.",
+                prompt=self.prompt_for(live, seat, decision),
+            )
+            if private:
+                change.deliveries.append(private)
+            await self._store(live, live, change)
+        return change.deliveries
