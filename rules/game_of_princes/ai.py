@@ -88,29 +88,41 @@ def route_cost(board: Board, seat: int, confined: bool, limit: int = NO_ROUTE) -
     if route is None:
         return limit
     missing = [cell for cell in route if board.servitors.get(cell) != seat]
-    extras = sum(_extra(board, seat, cell) for cell in missing)
     on_route = set(route)
+    extras = sum(_extra(board, seat, cell, on_route) for cell in missing)
     spare = [cell for cell in helpers if cell not in on_route]
     return min(limit, len(route) + extras + _assignment_cost(missing, spare))
 
 
-def _extra(board: Board, seat: int, cell: Cell) -> int:
+def _extra(board: Board, seat: int, cell: Cell, route: set[Cell]) -> int:
     """Moves besides a servitor's walk that ``cell`` needs before the Prince can use it."""
     if cell in board.servitors:
         return BLOCKED_EXTRA if _can_leave(board, cell) else STUCK_EXTRA
     if cell in board.carpets:
         return 0
-    # a carpet must be brought: the walk of the nearest one the seat may move
+    return _carpet_walk(board, seat, cell, route)
+
+
+def _carpet_walk(board: Board, seat: int, cell: Cell, route: set[Cell]) -> int:
+    """Moves to bring a carpet onto the bare ``cell``: the walk of the nearest carpet the seat may lift.
+
+    A carpet the route itself needs is not taken, and one whose lifting would split the carpets (the only link
+    of others to the group) first needs another carpet beside it: one move more. Without that, a carpet that
+    cannot leave priced the route as if it could, every move scored alike and the AI shuffled far-off carpets.
+    """
     x, y = cell
     mine = COLOURS[seat]
-    return min(
-        (
-            max(abs(x - cx), abs(y - cy))
-            for (cx, cy), colour in board.carpets.items()
-            if colour in (NEUTRAL, mine) and (cx, cy) not in board.servitors
-        ),
-        default=REUSE,
+    walks = sorted(
+        (max(abs(x - cx), abs(y - cy)), (cx, cy))
+        for (cx, cy), colour in board.carpets.items()
+        if colour in (NEUTRAL, mine) and (cx, cy) not in board.servitors and (cx, cy) not in route
     )
+    best = REUSE + 1
+    for distance, source in walks:
+        if distance >= best:
+            break
+        best = min(best, distance if board.can_lift(source) else distance + 1)
+    return best
 
 
 def _assignment_cost(cells: list[Cell], servitors: list[Cell]) -> int:

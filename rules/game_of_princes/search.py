@@ -34,6 +34,8 @@ CONTEMPT = 100
 #: the game's draw by the number of moves (rules.game_of_princes.MOVE_LIMIT; not imported: that module imports
 #: this one)
 MOVE_LIMIT = 200
+#: the game's draw by repetition (rules.game_of_princes.REPETITIONS_FOR_DRAW, not imported for the same reason)
+REPETITIONS_FOR_DRAW = 3
 #: game-history repetitions are looked up this many plies deep (each look needs the position's digest)
 HISTORY_PLIES = 4
 MAX_DEPTH = 32
@@ -186,9 +188,18 @@ class AlphaBeta:
             self._unplay(seat, move)
 
     def _drawn(self, seat: int, ply: int, key: int) -> bool:
-        if self.moves_played + ply >= MOVE_LIMIT or key in self.path:
+        """The move limit, or this position for the third time (on the searched line and in the game).
+
+        A position met only once before is no draw: scoring it as one let the opponent "refute" every move
+        he can take back (a neutral carpet moved back restores the position before it), so the search saw
+        a draw behind all of them and shuffled the few pieces the opponent cannot move back.
+        """
+        if self.moves_played + ply >= MOVE_LIMIT:
             return True
-        return ply <= HISTORY_PLIES and bool(self.seen) and self.board.digest(seat) in self.seen
+        earlier = self.path.count(key)
+        if earlier < REPETITIONS_FOR_DRAW - 1 and ply <= HISTORY_PLIES and self.seen:
+            earlier += self.seen.get(self.board.digest(seat), 0)
+        return earlier >= REPETITIONS_FOR_DRAW - 1
 
     def _negamax(self, seat: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         if self.watch.tick():
