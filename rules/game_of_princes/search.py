@@ -11,9 +11,11 @@ What makes it see further than the plain two-ply search of ``medium`` for the sa
 - move ordering: the table's move, Prince moves (wins at once), the killer moves of the ply, then by history;
 - at the horizon, a side to move whose Prince can reach a winning cell scores the win (one look at at most
   four Prince moves), so a threat is never left hanging one ply beyond the search;
-- the game's draws: a position met before in the game or on the searched line scores as the draw it heads
-  for, and so does reaching the 200-move limit; a draw counts a little below even for the searching side
-  (``CONTEMPT``), so it plays on when ahead and repeats only when every other move is worse.
+- the game's draws: a position that would stand for the third time (counting the game's record and the
+  searched line) scores as the draw it is, and so does reaching the 200-move limit; a draw counts a little
+  below even for the searching side (``CONTEMPT``), so it plays on when ahead and repeats only when every other
+  move is worse. A position met once before is no draw: the opponent can take back most moves (a neutral
+  carpet moved back), and scoring that as a draw made every such move look refuted.
 """
 
 from __future__ import annotations
