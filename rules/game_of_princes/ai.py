@@ -9,9 +9,9 @@ still for servitors drawing near the opponent's carpets (so they stand ready whi
 Levels: ``expert`` and ``hard`` search with iterative-deepening alpha-beta (``search.py``) over
 :func:`balanced_evaluate`, ``expert`` within a second, ``hard`` within ``SEARCH_BUDGETS["hard"]`` positions;
 ``medium`` is a full-width two-ply alpha-beta over :func:`evaluate`, ``easy`` one ply over
-:func:`balanced_evaluate` with occasional random moves. Budgets count work (positions visited, positions evaluated) rather than time, so the same position and
-rng give the same move on any machine; only ``expert``'s wall-time cap (which a loaded machine may reach) can
-cut a search shorter.
+:func:`balanced_evaluate` with occasional random moves. Budgets count work (positions visited, positions
+evaluated) rather than time, so the same position and rng give the same move on any machine; only ``expert``'s
+wall-time cap (which a loaded machine may reach) can cut a search shorter.
 """
 
 from __future__ import annotations

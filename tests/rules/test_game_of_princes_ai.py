@@ -137,7 +137,9 @@ def test_a_move_the_opponent_can_take_back_is_no_draw() -> None:
     for move in reversible[:3]:
         scores = []
         for seen in ({}, dict(state["seen"])):
-            search = AlphaBeta(board.copy(), False, False, seen, state["moves"], Budget(10**6, None).stopwatch())
+            search = AlphaBeta(
+                board.copy(), False, False, seen, state["moves"], Budget(10**6, None).stopwatch()
+            )
             search.root_seat = seat
             scores.append(search._search_move(seat, move, 0, 2, -WIN - 1, WIN + 1, 0))
         assert scores[0] == scores[1], (format_move(move), scores)
