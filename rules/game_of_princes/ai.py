@@ -8,10 +8,10 @@ still for servitors drawing near the opponent's carpets (so they stand ready whi
 
 Levels: ``expert`` and ``hard`` search with iterative-deepening alpha-beta (``search.py``) over
 :func:`balanced_evaluate`, ``expert`` within a second, ``hard`` within ``SEARCH_BUDGETS["hard"]`` positions;
-``medium`` is a full-width two-ply alpha-beta over :func:`evaluate`, ``easy`` one ply with occasional random
-moves. Budgets count work (positions visited, positions evaluated) rather than time, so the same position and
-rng give the same move on any machine; only ``expert``'s wall-time cap (which a loaded machine may reach) can
-cut a search shorter.
+``medium`` is a full-width two-ply alpha-beta over :func:`evaluate`, ``easy`` one ply over
+:func:`balanced_evaluate` with occasional random moves. Budgets count work (positions visited, positions
+evaluated) rather than time, so the same position and rng give the same move on any machine; only ``expert``'s
+wall-time cap (which a loaded machine may reach) can cut a search shorter.
 """
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ LEVELS: tuple[str, ...] = ("hard", "expert", "medium", "easy")
 #: here, depth 3 to 4), ``expert`` up to a second of wall time (depth 4 to 5; the count caps it on a fast machine)
 SEARCH_BUDGETS = {"hard": Budget(2_000, None), "expert": Budget(20_000, DEFAULT_SECONDS)}
 DEPTHS = {"medium": 2, "easy": 1}
+#: the plain searches that score with :func:`balanced_evaluate`: one ply over :func:`evaluate` (which caps the
+#: opponent's route only) read every position from the opponent's side, so ``easy`` defended and never
+#: attacked (it drew 38 of 40 games against a random player); two plies read it from its own side
+BALANCED_LEVELS = frozenset({"easy"})
 #: share of ``easy`` decisions taken at random (so beginners can beat it)
 EASY_BLUNDER_RATE = 0.25
 #: positions a ``medium`` or ``easy`` decision may evaluate (counted, not timed, so a decision depends on its rng
@@ -88,29 +92,41 @@ def route_cost(board: Board, seat: int, confined: bool, limit: int = NO_ROUTE) -
     if route is None:
         return limit
     missing = [cell for cell in route if board.servitors.get(cell) != seat]
-    extras = sum(_extra(board, seat, cell) for cell in missing)
     on_route = set(route)
+    extras = sum(_extra(board, seat, cell, on_route) for cell in missing)
     spare = [cell for cell in helpers if cell not in on_route]
     return min(limit, len(route) + extras + _assignment_cost(missing, spare))
 
 
-def _extra(board: Board, seat: int, cell: Cell) -> int:
+def _extra(board: Board, seat: int, cell: Cell, route: set[Cell]) -> int:
     """Moves besides a servitor's walk that ``cell`` needs before the Prince can use it."""
     if cell in board.servitors:
         return BLOCKED_EXTRA if _can_leave(board, cell) else STUCK_EXTRA
     if cell in board.carpets:
         return 0
-    # a carpet must be brought: the walk of the nearest one the seat may move
+    return _carpet_walk(board, seat, cell, route)
+
+
+def _carpet_walk(board: Board, seat: int, cell: Cell, route: set[Cell]) -> int:
+    """Moves to bring a carpet onto the bare ``cell``: the walk of the nearest carpet the seat may lift.
+
+    A carpet the route itself needs is not taken, and one whose lifting would split the carpets (the only link
+    of others to the group) first needs another carpet beside it: one move more. Without that, a carpet that
+    cannot leave priced the route as if it could, every move scored alike and the AI shuffled far-off carpets.
+    """
     x, y = cell
     mine = COLOURS[seat]
-    return min(
-        (
-            max(abs(x - cx), abs(y - cy))
-            for (cx, cy), colour in board.carpets.items()
-            if colour in (NEUTRAL, mine) and (cx, cy) not in board.servitors
-        ),
-        default=REUSE,
+    walks = sorted(
+        (max(abs(x - cx), abs(y - cy)), (cx, cy))
+        for (cx, cy), colour in board.carpets.items()
+        if colour in (NEUTRAL, mine) and (cx, cy) not in board.servitors and (cx, cy) not in route
     )
+    best = REUSE + 1
+    for distance, source in walks:
+        if distance >= best:
+            break
+        best = min(best, distance if board.can_lift(source) else distance + 1)
+    return best
 
 
 def _assignment_cost(cells: list[Cell], servitors: list[Cell]) -> int:
@@ -304,17 +320,19 @@ def _route_value(cost: int) -> int:
 class Search:
     """One decision's alpha-beta search (negamax form: every score is for the side to move)."""
 
-    def __init__(self, board: Board, confined: bool, long_jump: bool, budget: int) -> None:
+    def __init__(self, board: Board, confined: bool, long_jump: bool, budget: int, balanced: bool) -> None:
         self.board = board
+        self.balanced = balanced
         self.confined = confined
         self.long_jump = long_jump
         self.budget = budget
         self.evaluations = 0
 
     def evaluate(self, seat: int) -> int:
-        """:func:`evaluate` of the current position, counted against the budget."""
+        """:func:`evaluate` (or :func:`balanced_evaluate`) of the current position, counted against the budget."""
         self.evaluations += 1
-        return evaluate(self.board, seat, self.confined)
+        score = balanced_evaluate if self.balanced else evaluate
+        return score(self.board, seat, self.confined)
 
     def exhausted(self) -> bool:
         return self.evaluations >= self.budget
@@ -404,7 +422,7 @@ def choose_move(
         watch = (budget or SEARCH_BUDGETS[name].for_level(level)).stopwatch()
         search = AlphaBeta(board.copy(), confined, long_jump, dict(seen or {}), moves_played, watch)
         return search.choose(seat, moves).move
-    search_ = Search(board.copy(), confined, long_jump, EVALUATION_BUDGET)
+    search_ = Search(board.copy(), confined, long_jump, EVALUATION_BUDGET, balanced=name in BALANCED_LEVELS)
     chosen = moves[0]
     for depth in range(1, DEPTHS[name] + 1):
         try:

@@ -226,6 +226,10 @@ class Board:
             cell for cell in empty if all(any(touching(cell, other) for other in group) for group in groups)
         ]
 
+    def can_lift(self, source: Cell) -> bool:
+        """Whether the other carpets stay one group without the carpet on ``source``."""
+        return self._split_groups(source) is None
+
     def _touches_other_carpet(self, cell: Cell, lifted: Cell) -> bool:
         return any(other in self.carpets and other != lifted for other in neighbours(cell))
 

@@ -11,9 +11,11 @@ What makes it see further than the plain two-ply search of ``medium`` for the sa
 - move ordering: the table's move, Prince moves (wins at once), the killer moves of the ply, then by history;
 - at the horizon, a side to move whose Prince can reach a winning cell scores the win (one look at at most
   four Prince moves), so a threat is never left hanging one ply beyond the search;
-- the game's draws: a position met before in the game or on the searched line scores as the draw it heads
-  for, and so does reaching the 200-move limit; a draw counts a little below even for the searching side
-  (``CONTEMPT``), so it plays on when ahead and repeats only when every other move is worse.
+- the game's draws: a position that would stand for the third time (counting the game's record and the
+  searched line) scores as the draw it is, and so does reaching the 200-move limit; a draw counts a little
+  below even for the searching side (``CONTEMPT``), so it plays on when ahead and repeats only when every other
+  move is worse. A position met once before is no draw: the opponent can take back most moves (a neutral
+  carpet moved back), and scoring that as a draw made every such move look refuted.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ CONTEMPT = 100
 #: the game's draw by the number of moves (rules.game_of_princes.MOVE_LIMIT; not imported: that module imports
 #: this one)
 MOVE_LIMIT = 200
+#: the game's draw by repetition (rules.game_of_princes.REPETITIONS_FOR_DRAW, not imported for the same reason)
+REPETITIONS_FOR_DRAW = 3
 #: game-history repetitions are looked up this many plies deep (each look needs the position's digest)
 HISTORY_PLIES = 4
 MAX_DEPTH = 32
@@ -186,9 +190,18 @@ class AlphaBeta:
             self._unplay(seat, move)
 
     def _drawn(self, seat: int, ply: int, key: int) -> bool:
-        if self.moves_played + ply >= MOVE_LIMIT or key in self.path:
+        """The move limit, or this position for the third time (on the searched line and in the game).
+
+        A position met only once before is no draw: scoring it as one let the opponent "refute" every move
+        he can take back (a neutral carpet moved back restores the position before it), so the search saw
+        a draw behind all of them and shuffled the few pieces the opponent cannot move back.
+        """
+        if self.moves_played + ply >= MOVE_LIMIT:
             return True
-        return ply <= HISTORY_PLIES and bool(self.seen) and self.board.digest(seat) in self.seen
+        earlier = self.path.count(key)
+        if earlier < REPETITIONS_FOR_DRAW - 1 and ply <= HISTORY_PLIES and self.seen:
+            earlier += self.seen.get(self.board.digest(seat), 0)
+        return earlier >= REPETITIONS_FOR_DRAW - 1
 
     def _negamax(self, seat: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         if self.watch.tick():

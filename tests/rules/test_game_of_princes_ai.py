@@ -9,7 +9,7 @@ import pytest
 from rules.engine.playout import play, replay
 from rules.engine.thinking import Budget
 from rules.game_of_princes import GAME, board_of
-from rules.game_of_princes.ai import ROUTE_WEIGHT, TEMPO, balanced_evaluate, choose_move, route_cost
+from rules.game_of_princes.ai import ROUTE_WEIGHT, TEMPO, WIN, balanced_evaluate, choose_move, route_cost
 from rules.game_of_princes.board import Board, format_move
 from rules.game_of_princes.search import CONTEMPT, AlphaBeta
 
@@ -117,3 +117,52 @@ def test_the_searching_levels_see_the_draw_coming_by_the_move_limit() -> None:
     board = board_of(state)
     search = AlphaBeta(board.copy(), False, False, {}, 199, Budget(10**5, None).stopwatch())
     assert search.choose(seat, board.moves(seat, False, False), max_depth=3).score == -CONTEMPT
+
+
+def test_a_move_the_opponent_can_take_back_is_no_draw() -> None:
+    """A position met once before is not a draw (the third occurrence is). The search used to score any
+    position of the game's record as a draw, so the opponent "refuted" every neutral carpet move by moving
+    the carpet back to the position before it: ``hard`` saw a draw behind all such moves and shuffled its own
+    far-off carpets until the 200-move limit, even against a random player."""
+    state = play(GAME, 2, 6, stop_after=40).state  # the side to move is ahead: a draw would be worse for it
+    seat = state["to_move"]
+    board = board_of(state)
+    assert board.digest(seat) in state["seen"] and max(state["seen"].values()) == 1
+    reversible = [
+        move
+        for move in board.carpet_moves(seat, False)
+        if board.carpets[move[1]] == "neutral" and _can_move_back(board, seat, move)
+    ]
+    assert reversible
+    for move in reversible[:3]:
+        scores = []
+        for seen in ({}, dict(state["seen"])):
+            search = AlphaBeta(
+                board.copy(), False, False, seen, state["moves"], Budget(10**6, None).stopwatch()
+            )
+            search.root_seat = seat
+            scores.append(search._search_move(seat, move, 0, 2, -WIN - 1, WIN + 1, 0))
+        assert scores[0] == scores[1], (format_move(move), scores)
+
+
+def _can_move_back(board: Board, seat: int, move: tuple) -> bool:
+    board.play(seat, move)
+    try:
+        return (move[0], move[2], move[1]) in board.carpet_moves(1 - seat, False)
+    finally:
+        board.unplay(seat, move)
+
+
+def test_easy_walks_its_own_prince_forward_while_both_routes_are_long() -> None:
+    """``easy`` looks one ply ahead; over the score that caps only the opponent's route it saw the position
+    from the opponent's side, so its own progress counted for nothing while its route was long: it drew 38 of
+    40 games against a random player. From the start it now shortens its own route (but for its blunders)."""
+    board = Board.start()
+    before = route_cost(board, 0, False, 20)
+    forward = 0
+    for seed in range(10):
+        move = choose_move(board, 0, False, False, "easy", random.Random(seed))
+        board.play(0, move)
+        forward += route_cost(board, 0, False, 20) < before
+        board.unplay(0, move)
+    assert forward >= 6
