@@ -30,7 +30,8 @@ GAMES = (
 #: played, keep Council cards, collect Taxes at once, clockwise as the Princeps (the basic AI itself tosses a coin
 #: for it), the Princess to their own Capital and back with a Court card, and the deadline's answer for Release,
 #: Division, History choices, the Teutonic call, discards and dice. The queued prompts (Division, Urbanization,
-#: Release, History texts) are also collected ahead: each later seat answers when the first is asked.
+#: Release, History texts, Princess missions) are also collected ahead: each later seat answers when the first is
+#: asked.
 TYPICAL_ORDERS: dict[str, dict[str, Order]] = {
     "principes": {
         "consent": Order("deny"),

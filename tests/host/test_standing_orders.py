@@ -14,6 +14,7 @@ from bot.host import Host, HostError
 from rules.engine import Decision, State, View
 from rules.engine.registry import register, unregister
 from rules.engine.standing import ASK, Orders, Topic, ahead_action
+from rules.principes.play.princesses import capital
 from tests.conftest import ALICE, BOB, CAROL
 from tests.support.games import SealedGuess
 
@@ -308,3 +309,39 @@ async def test_a_later_seat_is_asked_ahead_privately_when_the_queue_starts(host:
     asked = [d for d in delivered if "coming to you" in d.text]
     assert len(asked) == 1 and asked[0].user_id == BOB.user_id and asked[0].kind == "private"
     assert "/ahead" in asked[0].text and "pick 1, pick 2, pick 3" in asked[0].text
+
+
+async def test_principes_princess_mission_answered_ahead_through_the_host(host: Host, clock) -> None:
+    """PRINCIPES Princess missions (``Game.ahead`` of kind "princess"), through the host unchanged: the later
+    player answers while the earlier one is asked; the earlier Princess takes their first choice, so their second
+    is given at their turn, as their own click, told only to them."""
+    game_id = await _start(host, CHANNEL, "principes")
+    for _ in range(10):  # the turn order direction, until the first mission
+        live = await host._load(game_id)
+        pending = live.game.pending(live.state)
+        if any(decision.kind == "princess" for decision in pending.values()):
+            break
+        seat, decision = min(pending.items())
+        await host.act(game_id, (ALICE, BOB)[seat], live.game.legal_actions(live.state, seat)[0], decision.id)
+    asked = next(seat for seat, decision in pending.items() if decision.kind == "princess")
+    earlier, later = (ALICE, BOB)[asked], (ALICE, BOB)[1 - asked]
+    assert live.game.ahead(live.state)[1 - asked].kind == "princess"
+    shown = await host.ahead_text(CHANNEL, later)
+    assert "Princess" in shown and "No answer given ahead yet" in shown
+    court = f"send {capital(live.state['seats'][asked])}"
+    assert court in shown
+    fallback = "send bohemia"
+    assert "Answered ahead" in await host.answer_ahead(CHANNEL, later, f"{court}, {fallback}")
+    assert "ahead" not in (await host.hand(CHANNEL, earlier)).text.lower()
+    delivered = await host.act(game_id, earlier, court)  # her own court: a draw comes first
+    assert not any("ahead" in d.text.lower() for d in delivered if d.user_id != later.user_id)
+    await host.act(game_id, earlier, "draw court")
+    assert (await host.prompt_of(game_id, later.user_id)) is not None  # their turn: asked, the answer is due
+    clock.advance(120)
+    fired = await host.fire_due_timers()
+    notes = [d for d in fired if "your answer given ahead" in d.text]
+    assert len(notes) == 1 and notes[0].user_id == later.user_id and notes[0].kind == "private"
+    assert not any("ahead" in d.text.lower() for d in fired if d.user_id != later.user_id)
+    events = [(e.seat, e.action, e.user_id) for e in await host.store.events(game_id, 0)]
+    assert (1 - asked, fallback, later.user_id) in events
+    assert "ahead" not in json.dumps(await host.export_game(game_id)).lower()

@@ -25,7 +25,7 @@ from rules.engine.rng import NoChance
 from rules.engine.standing import AHEAD, Orders, ahead_action
 from rules.engine.standing import ASK as ASK_ME
 
-from ..schema import PState, PView
+from ..schema import PlayView, PState, PView
 from . import (
     actions,
     ai,
@@ -561,16 +561,32 @@ def auto_pass(state: PState, seat: int) -> str | None:
     return "pass" if offered == ["pass"] else None
 
 
+def ahead_slot(play: PlayView, round_no: int, kind: str) -> str | None:
+    """The slot of the decision of ``kind`` a later player may answer ahead (its name, the same for each player
+    of the queue and never again in the game), or None: the queued History prompts (``history.slot``) and the
+    Princess missions (``princesses.slot``)."""
+    if kind in princesses.AHEAD_KINDS:
+        return princesses.slot(round_no, kind)
+    return history.slot(play, round_no, kind)
+
+
+def _ahead_prompt(play: PlayView, kind: str) -> str:
+    if kind in princesses.AHEAD_KINDS:
+        return princesses.ahead_prompt(kind)
+    return history.ahead_prompt(play, kind)
+
+
 def ahead(state: PState) -> dict[int, Decision]:
-    """The queued decisions later players may answer ahead (``history.ahead``), by seat; each decision's id is
-    its slot (``history.slot``)."""
+    """The queued decisions later players may answer ahead (``history.ahead``, ``princesses.ahead``), by seat;
+    each decision's id is its slot (``ahead_slot``)."""
     play = state.get("play")
     if play is None or play["result"] is not None:
         return {}
-    found = history.ahead(Ctx(state, _LISTING))
+    ctx = Ctx(state, _LISTING)
+    found = {**history.ahead(ctx), **princesses.ahead(ctx)}
     return {
         state["players"][code]["seat"]: Decision(
-            str(history.slot(play, state["round"], kind)), kind, history.ahead_prompt(play, kind)
+            str(ahead_slot(play, state["round"], kind)), kind, _ahead_prompt(play, kind)
         )
         for code, kind in found.items()
     }
@@ -601,7 +617,7 @@ def standing_answer(
     (free actions come after them); an order that says ``default`` gives what a missed deadline would. An answer
     the seat gave ahead for this very decision (its slot) comes first."""
     if AHEAD in orders:
-        given = ahead_action(orders, history.slot(view["play"], view["round"], decision.kind), legal)
+        given = ahead_action(orders, ahead_slot(view["play"], view["round"], decision.kind), legal)
         if given is not None:
             return given
     kind = KINDS.get(decision.kind)

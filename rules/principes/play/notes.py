@@ -215,7 +215,13 @@ before their turn: Division ("During the Division, each player (in the set order
 place 1 Division Token"), Urbanization ("During Urbanization, each player (in the set order) may (but is not
 required to) found 1 City for free"), Release to Home ("During Release to Home, each player (in the set order)
 must remove their 1 Footman or 1 Knight"), and the History texts that let each player choose or build ("Their
-effects (if they affect more than one player) are carried out in the set order"). While an earlier player is asked, /ahead shows a later
+effects (if they affect more than one player) are carried out in the set order"). The Princess missions are
+collected ahead too, not asked at the same time: the rulebook fixes their order ("At the start of the game, after
+players draw their initial cards and the Princes sets the turn order direction, each player (in the set order),
+assigns their Princess to one of three tasks") and an earlier mission may take a later one's area ("Only one
+Princess can occupy one area at a time"); a later player's choice whose area an earlier Princess took (or that is
+no longer allowed) falls to their next choice, and with none left they are asked; the draws and discards an
+earlier mission causes come first and give nothing of it. While an earlier player is asked, /ahead shows a later
 player what their turn will ask, as the board stands, and takes up to three answers, first choice first. The order
 of play is kept: the answers are applied only when each turn comes, in turn order, exactly as that player's
 click; the first of their answers still allowed then is given (after the earlier players' answers, which they see

@@ -17,6 +17,9 @@ legal area and resolves her arrival at once. A Princess in a Capital is removed 
 land changes hands (taken over, or won in battle by foreign units, or by her own player's units for a saboteur),
 or when it is devastated (:func:`remove_princess`, called by the Invaders).
 
+The missions keep their order, but while one is asked (or the draws and discards it causes) the later players may
+answer theirs ahead (:func:`ahead`, issue 18): each answer is given at its turn, its first choice still legal then.
+
 Sub-state: ``play["princesses"] = {p: {"last": area | None, "host": controller when she arrived}}`` and
 ``play["princess_queue"]`` = the steps still to resolve, each ``{"do": "send"|"draw"|"discard", "who": p,
 "by": p}``; ``flow.advance`` runs them before anything else. The figure stands in the area's ``units``
@@ -47,6 +50,10 @@ from .common import (
 from .effects_engine import Effect, register_primitive, rule_terms
 
 KINDS = ("princess", "princess_draw", "princess_discard")
+SEND_PROMPT = (
+    "Send your Princess on a mission: a Neighbour (marriage: immunity from it "
+    "this Period), your Capital (draw cards) or a rival's Capital (they discard)."
+)
 NEIGHBOUR_FACTIONS = ("GER", "BOH", "HUN", "RUS", "WPOM", "EPOM")
 #: where a Princess stands when she is on no mission
 AWAY = ("home", "removed")
@@ -223,13 +230,7 @@ def step(ctx: Ctx) -> None:
             ctx.log("princess_discard", f"{name(who)} has no Court or Neighbour card to discard.")
         return
     if entry["do"] == "send":
-        prompt(
-            ctx,
-            who,
-            "princess",
-            "Send your Princess on a mission: a Neighbour (marriage: immunity from it "
-            "this Period), your Capital (draw cards) or a rival's Capital (they discard).",
-        )
+        prompt(ctx, who, "princess", SEND_PROMPT)
     elif entry["do"] == "draw":
         prompt(
             ctx,
@@ -245,6 +246,48 @@ def step(ctx: Ctx) -> None:
             f"{name(entry['by'])}'s Princess plots in your Capital: discard a "
             "Court or Neighbour card (you may sell or play cards for support first).",
         )
+
+
+# ---- missions collected ahead (issue 18) --------------------------------------------------------------------
+
+#: the Princess decisions a later player may answer ahead, while an earlier one is asked: the rulebook fixes
+#: their order ("each player (in the set order), assigns their Princess to one of three tasks") and an earlier
+#: Princess may take the area a later one wanted ("Only one Princess can occupy one area at a time"), so the
+#: missions are not asked at the same time: the later players' answers are collected ahead, and each is given
+#: at its turn, its first choice still legal then
+AHEAD_KINDS = ("princess",)
+
+
+def slot(round_no: int, kind: str) -> str | None:
+    """The name of a Princess mission decision (one per player per Period, the same for each player of the
+    Period's queue and never again in the game): its Round, the first of the Period."""
+    return f"r{round_no}:princess" if kind in AHEAD_KINDS else None
+
+
+def ahead(ctx: Ctx) -> dict[str, str]:
+    """While a step of the Princess queue is asked (a mission, or the draws and discards an earlier mission
+    caused), the players whose mission is still to come and who have somewhere to send her (as the board stands
+    now), by principality: the prompt kind."""
+    queue = ctx.play.get("princess_queue") or []
+    first = ctx.play["prompts"].get(queue[0]["who"]) if queue else None
+    if first is None or first["kind"] not in KINDS:
+        return {}
+    found: dict[str, str] = {}
+    for entry in queue[1:]:
+        code = entry["who"]
+        if (
+            entry["do"] == "send"
+            and code not in ctx.play["prompts"]
+            and active(ctx.state, code)
+            and legal_areas(ctx.state, code)
+        ):
+            found[code] = "princess"
+    return found
+
+
+def ahead_prompt(kind: str) -> str:
+    assert kind in AHEAD_KINDS
+    return f"{SEND_PROMPT} (answered ahead: given when your turn comes, if still allowed then)"
 
 
 def options(ctx: Ctx, code: str, kind: str) -> list[str]:

@@ -1,7 +1,8 @@
-"""PRINCIPES answers collected ahead (issue 18, ``history.ahead``): while a queued prompt (Division,
-Urbanization, Release, a History text) asks one player, the later players of the queue answer theirs ahead; each
-answer is given when its turn comes if it is still legal then (the first legal of its choices), else the player
-is asked. Replay equality per kind: the game is the one in which each player clicked the same answer when asked."""
+"""PRINCIPES answers collected ahead (issue 18, ``history.ahead``, ``princesses.ahead``): while a queued prompt
+(Division, Urbanization, Release, a History text, a Princess mission) asks one player, the later players of the
+queue answer theirs ahead; each answer is given when its turn comes if it is still legal then (the first legal of
+its choices), else the player is asked. Replay equality per kind: the game is the one in which each player clicked
+the same answer when asked."""
 
 from __future__ import annotations
 
@@ -14,20 +15,27 @@ from rules.engine import get_game
 from rules.engine.pace import paced_play
 from rules.engine.playout import replay, start, step
 from rules.engine.standing import AHEAD, ahead_action, ahead_order, standing_answer
-from rules.principes.play.history import AHEAD_KINDS
+from rules.principes.play import history, princesses
+
+#: every kind a later player may answer ahead
+AHEAD_KINDS = (*history.AHEAD_KINDS, *princesses.AHEAD_KINDS)
 
 GAME = get_game("principes")
 PLAYERS = 4
 SEEDS = range(1, 5)
 
 
-def _clicked(playout: Any) -> dict[str, Any]:
+def _clicked_playout(playout: Any) -> Any:
     """The same game, each recorded answer given by its seat when the game asked it (legal then)."""
     again = start(GAME, PLAYERS, {}, playout.seed)
     for record in playout.records:
         assert record.action in GAME.legal_actions(again.state, record.seat), record
         step(GAME, again, record.seat, record.action)
-    return again.state
+    return again
+
+
+def _clicked(playout: Any) -> dict[str, Any]:
+    return _clicked_playout(playout).state
 
 
 @pytest.mark.parametrize("kind", AHEAD_KINDS)
@@ -117,3 +125,100 @@ def test_asking_ahead_changes_no_state_and_no_view() -> None:
     code = state["seats"][later]
     for seat in (*range(PLAYERS), None):
         assert code not in GAME.view(state, seat)["play"]["prompts"]
+
+
+# ---- Princess missions (``princesses.ahead``): "each player (in the set order), assigns their Princess" ----------
+
+
+def test_princess_missions_answered_ahead_are_the_game_of_the_same_clicks() -> None:
+    """Later players answer their Princess mission while an earlier one is asked: the game (its state and its
+    log) is exactly the one in which each clicked the same mission when asked."""
+    for seed in SEEDS:
+        paced = paced_play(GAME, PLAYERS, seed, "basic", collect_ahead=True)
+        if not paced.by_ahead["princess"]:
+            continue
+        playout = paced.playout
+        plain = paced_play(GAME, PLAYERS, seed, "basic")
+        assert paced.waits.by_kind["princess"] < plain.waits.by_kind["princess"]
+        assert replay(GAME, PLAYERS, {}, playout.setup_draws, playout.records) == playout.state
+        clicked = _clicked_playout(playout)
+        assert clicked.state == playout.state
+        assert clicked.events == playout.events
+        return
+    pytest.fail(f"no Princess mission answered ahead in {len(SEEDS)} seeds")
+
+
+def _mission_with_a_queue(seed: int = 1) -> tuple[Any, int, int]:
+    """The first Period's missions: (playout, the seat asked its mission, the next seat to send)."""
+    playout = start(GAME, PLAYERS, {}, seed)
+    while True:
+        pending = GAME.pending(playout.state)
+        asked = [seat for seat, decision in pending.items() if decision.kind == "princess"]
+        if asked:
+            queue = playout.state["play"]["princess_queue"]
+            later = playout.state["players"][queue[1]["who"]]["seat"]
+            assert later in GAME.ahead(playout.state)
+            return playout, asked[0], later
+        seat = min(pending)
+        step(GAME, playout, seat, GAME.legal_actions(playout.state, seat)[0])
+
+
+def test_a_mission_taken_by_an_earlier_princess_falls_to_the_next_choice() -> None:
+    """The rulebook's "Only one Princess can occupy one area at a time": the later player wanted the Capital the
+    earlier one sends her Princess to; the earlier one's draw comes first and gives nothing of the answer; at the
+    later player's turn their second choice is given."""
+    playout, asked, later = _mission_with_a_queue()
+    state = playout.state
+    decision = GAME.ahead(state)[later]
+    assert decision.kind == "princess" and decision.id == f"r{state['round']}:princess"
+    preview = GAME.ahead_state(state, later)
+    assert preview is not None and GAME.pending(preview)[later].id == decision.id
+    theirs = [a for a in GAME.legal_actions(preview, later) if a.startswith("send ")]
+    assert theirs == [f"send {area}" for area in princesses.legal_areas(state, state["seats"][later])]
+    home = "send " + str(princesses.capital(state["seats"][asked]))
+    assert home in theirs and home in GAME.legal_actions(state, asked)  # a saboteur there, or her own court
+    fallback = next(a for a in theirs if a != home)
+    orders = {AHEAD: ahead_order(decision.id, [home, fallback])}
+    step(GAME, playout, asked, home)  # the earlier Princess holds court at home: a draw comes first
+    drawing = GAME.pending(playout.state)
+    assert later not in drawing and drawing[asked].kind == "princess_draw"
+    assert GAME.ahead(playout.state)[later].id == decision.id  # still collected, and kept, during the draw
+    assert standing_answer(GAME, GAME.view(playout.state, asked), asked, drawing[asked], [], orders) is None
+    step(GAME, playout, asked, "draw court")
+    now = GAME.pending(playout.state)[later]
+    legal = GAME.legal_actions(playout.state, later)
+    assert now.kind == "princess" and home not in legal
+    assert standing_answer(GAME, GAME.view(playout.state, later), later, now, legal, orders) == fallback
+    # with no choice still legal then, the player is asked
+    none_left = {AHEAD: ahead_order(decision.id, [home])}
+    assert standing_answer(GAME, GAME.view(playout.state, later), later, now, legal, none_left) is None
+    # an answer given for another Period's missions is never given
+    other = {AHEAD: ahead_order(f"r{state['round'] + 2}:princess", [fallback])}
+    assert standing_answer(GAME, GAME.view(playout.state, later), later, now, legal, other) is None
+
+
+def test_a_mission_answered_ahead_shows_in_no_other_seats_view() -> None:
+    """Asking a mission ahead poses nothing in the game, and the answer given ahead lives outside it (the
+    seat's orders): until the later player's turn, no seat's view (nor the spectators') shows their choice."""
+    playout, asked, later = _mission_with_a_queue()
+    state = playout.state
+    before = GAME.copy_state(state)
+    preview = GAME.ahead_state(state, later)
+    assert preview is not None and state == before
+    decision = GAME.ahead(state)[later]
+    code = state["seats"][later]
+    wanted = [a for a in GAME.legal_actions(preview, later) if a.startswith("send ")][-1]
+    orders = {AHEAD: ahead_order(decision.id, [wanted])}
+    elsewhere = {wanted, f"send {princesses.capital(code)}"}  # not where theirs goes, nor to their court
+    step(GAME, playout, asked, next(a for a in GAME.legal_actions(state, asked) if a not in elsewhere))
+    while later not in GAME.pending(playout.state):
+        for seat in (*range(PLAYERS), None):
+            view = GAME.view(playout.state, seat)
+            assert code not in view["play"]["prompts"]
+            assert view["players"][code]["princess"] == "home"
+            assert decision.id not in str(view)
+        seat = min(GAME.pending(playout.state))
+        step(GAME, playout, seat, GAME.legal_actions(playout.state, seat)[0])
+    now = GAME.pending(playout.state)[later]
+    legal = GAME.legal_actions(playout.state, later)
+    assert standing_answer(GAME, GAME.view(playout.state, later), later, now, legal, orders) == wanted
