@@ -53,7 +53,8 @@ Commands (the same words as on Discord):
   /orders [TOPIC CHOICE [NAMES, ...]]  your standing orders (answers given in advance), or set one
   /away until DATE | off | status | allowance DAYS   away mode: the AI plays all your games meanwhile
   /settings [name=value ...]   your notification settings (no value: show them)
-  /ahead [ANSWER[, SECOND, THIRD]]   your upcoming turn of a queue (Urbanization...), or answer it now
+  /ahead [ANSWER[, SECOND, THIRD]]   your upcoming turn of a queue (Urbanization...), or answer it now;
+                      after sealing a plan with Taxes: /ahead collect (collect when it comes) or /ahead ask
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
 

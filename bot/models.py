@@ -27,6 +27,12 @@ class Choice:
     label: str
 
 
+#: the kind of a prompt that offers to answer an upcoming decision ahead (a later turn of a queue, or what a sealed
+#: plan implies): its ``decision_id`` is the decision's slot, its choices the answers (``ask``: ask me then), each
+#: answered with ``Host.answer_ahead_slot``; it is never the seat's open decision
+AHEAD_KIND = "ahead"
+
+
 @dataclass
 class Prompt:
     """A decision offered to one seat, with its full list of choices (front-ends page them beyond 25)."""

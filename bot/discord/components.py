@@ -9,6 +9,8 @@ custom_id layouts (fields are percent-quoted, so a ``:`` inside a decision id ca
 - ``pt:l:<game>:<op>``                       lobby Join / Leave / Start
 - ``pt:x:<game>:<expiry>:<choice>``          after a missed deadline: claim / wait / ai
 - ``pt:h:<game>``                            "Open my hand" (the fallback when a DM could not be delivered)
+- ``pt:a:<game>:<seat>:<slot>:<choice>``     an answer given ahead for the upcoming decision of ``<slot>``
+- ``pt:b:<game>:<seat>:<slot>``              the same as a select (values are action texts)
 - ``pt:f:...`` / ``pt:g:...``                a guided form's button / select (see ``bot.discord.forms``)
 - ``pt:r:...`` / ``pt:j:...``                a replay's step buttons / jump select (see ``bot.discord.replays``)
 
@@ -25,7 +27,7 @@ from urllib.parse import quote, unquote
 import discord
 
 from bot.hosting.lobby import lobby_message
-from bot.models import Choice, GameInfo, HostError, Prompt
+from bot.models import AHEAD_KIND, Choice, GameInfo, HostError, Prompt
 
 from .common import (
     Handled,
@@ -60,6 +62,8 @@ _MORE_CHOICES_ID = r"pt:m:(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<pa
 _LOBBY_BUTTON_ID = r"pt:l:(?P<game>\d+):(?P<op>join|leave|start)"
 _EXPIRY_BUTTON_ID = r"pt:x:(?P<game>\d+):(?P<expiry>[^:]*):(?P<choice>claim|wait|ai)"
 _HAND_BUTTON_ID = r"pt:h:(?P<game>\d+)"
+_AHEAD_BUTTON_ID = r"pt:a:(?P<game>\d+):(?P<seat>\d+):(?P<slot>[^:]*):(?P<choice>[^:]*)"
+_AHEAD_SELECT_ID = r"pt:b:(?P<game>\d+):(?P<seat>\d+):(?P<slot>[^:]*)"
 
 
 def _q(text: str) -> str:
@@ -260,6 +264,8 @@ def prompt_view(
     """
     if prompt.expiry_id:
         return expiry_view(prompt)
+    if prompt.kind == AHEAD_KIND:
+        return ahead_view(prompt)
     if first_page == 0 and (page := inline_page(game_key, prompt, seat_view)) is not None:
         return page.as_view()  # the form's first page stands in for the list of choices
     view = _choices_view(prompt, first_page)
@@ -273,7 +279,7 @@ def prompt_view(
 def form_text(prompt: Prompt | None, game_key: str | None, seat_view: dict[str, Any] | None) -> str | None:
     """The text of the form's first page when ``prompt_view`` opens the decision on it: a DM shows it under
     the game's line, so the first message reads like the pages each click brings (None without a form)."""
-    if prompt is None or prompt.expiry_id:
+    if prompt is None or prompt.expiry_id or prompt.kind == AHEAD_KIND:
         return None
     page = inline_page(game_key, prompt, seat_view)
     return page.content if page is not None else None
@@ -481,6 +487,129 @@ def hand_view(game_id: int) -> discord.ui.View:
     return view
 
 
+# ---------------------------------------------------------------------------------------------- answers ahead
+async def answer_ahead(interaction: Interaction, game_id: int, seat: int, slot: str, action: str) -> None:
+    """Keep the clicked answer for the seat's upcoming decision (the host refuses a slot that is no longer
+    upcoming, or an action that does not answer it); the message keeps its buttons, so another click changes
+    the answer until the decision comes. Only the clicker sees the answer."""
+    await require_seat(interaction, game_id, seat)
+    work = bot_of(interaction).host.answer_ahead_slot(game_id, actor_of(interaction), slot, action)
+    await send(interaction, await within_ack(interaction, work), ephemeral=True)
+
+
+class AheadButton(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_BUTTON_ID):
+    def __init__(self, game_id: int, seat: int, slot: str, action: str, label: str = "") -> None:
+        self.game_id, self.seat, self.slot, self.action = game_id, seat, slot, action
+        ask = action == "ask"
+        super().__init__(
+            discord.ui.Button(
+                label=label[:BUTTON_LABEL] or action,
+                style=discord.ButtonStyle.secondary if ask else discord.ButtonStyle.primary,
+                custom_id=f"pt:a:{game_id}:{seat}:{_q(slot)}:{_q(action)}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AheadButton:
+        return rebuilt(
+            cls,
+            item,
+            lambda: {
+                "game_id": game_number(match["game"]),
+                "seat": small_number(match["seat"], "seat"),
+                "slot": unquote(match["slot"]),
+                "action": unquote(match["choice"]),
+            },
+        )
+
+    async def handle(self, interaction: Interaction) -> None:
+        await answer_ahead(interaction, self.game_id, self.seat, self.slot, self.action)
+
+
+class AheadSelect(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_SELECT_ID):
+    def __init__(
+        self, game_id: int, seat: int, slot: str, options: list[discord.SelectOption] | None = None
+    ) -> None:
+        self.game_id, self.seat, self.slot = game_id, seat, slot
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"pt:b:{game_id}:{seat}:{_q(slot)}",
+                placeholder="Answer ahead…",
+                options=options or [discord.SelectOption(label="-", value="-")],
+                min_values=1,
+                max_values=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AheadSelect:
+        return rebuilt(
+            cls,
+            item,
+            lambda: {
+                "game_id": game_number(match["game"]),
+                "seat": small_number(match["seat"], "seat"),
+                "slot": unquote(match["slot"]),
+            },
+        )
+
+    async def handle(self, interaction: Interaction) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = data.get("values") or []
+        if not values:
+            raise HostError("Pick one of the answers.")
+        await answer_ahead(interaction, self.game_id, self.seat, self.slot, str(values[0]))
+
+
+def ahead_view(prompt: Prompt) -> discord.ui.View | None:
+    """An answer-ahead offer's components (``ahead_items``), or None when there are none."""
+    return ahead_prompts_view([prompt])
+
+
+def ahead_prompts_view(prompts: list[Prompt]) -> discord.ui.View | None:
+    """The components of several answer-ahead offers in one message (``/ahead``: a queued turn and the plan's
+    Taxes), each offer on rows of its own."""
+    view = discord.ui.View(timeout=None)
+    row = 0
+    for prompt in prompts:
+        items = ahead_items(prompt)
+        if not items or row >= 5:
+            continue
+        for item in items:
+            item.row = row
+            view.add_item(item)
+        row += 1
+    return view if view.children else None
+
+
+def ahead_items(prompt: Prompt) -> list[discord.ui.Item[Any]]:
+    """An answer-ahead offer's components: a button per answer when they are few and fit in a custom_id, else
+    one select of at most 25 (the first answers, and "ask me then"); the message's text names ``/ahead``, which
+    takes any answer. None when even the select's id would not fit."""
+    game_id, seat, slot = prompt.game_id, prompt.seat, prompt.decision_id
+    choices = [c for c in prompt.choices if len(c.action) <= 100]
+    prefix = len(f"pt:a:{game_id}:{seat}:{_q(slot)}:")
+    if (
+        choices
+        and len(choices) <= BUTTONS_AT_MOST
+        and all(prefix + len(_q(c.action)) <= CUSTOM_ID for c in choices)
+    ):
+        return [AheadButton(game_id, seat, slot, c.action, c.label) for c in choices]
+    if not choices or len(f"pt:b:{game_id}:{seat}:{_q(slot)}") > CUSTOM_ID:
+        return []
+    if len(choices) > SELECT_SIZE:  # the first answers and the last choice ("ask me then")
+        choices = [*choices[: SELECT_SIZE - 1], choices[-1]]
+    options = [
+        discord.SelectOption(label=c.label[:100] or c.action, value=c.action, description=c.action[:100])
+        for c in choices
+    ]
+    return [AheadSelect(game_id, seat, slot, options)]
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ChoiceButton,
     ChoiceSelect,
@@ -488,6 +617,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     ExpiryButton,
     HandButton,
+    AheadButton,
+    AheadSelect,
     *FORM_ITEMS,
     *REPLAY_ITEMS,
 )

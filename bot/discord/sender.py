@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.models import Delivery, GameInfo
+from bot.models import AHEAD_KIND, Delivery, GameInfo
 
 from .common import Interaction, board_file, clip, digest_files, send
 from .components import form_text, hand_view, prompt_view
@@ -278,6 +278,10 @@ class Sender:
         """Closed DMs: mention the player in the game's channel with a button that shows their hand ephemerally."""
         if not (delivery.prompt or delivery.view):
             return  # nothing to look at (say, "your channel is gone"): there is no channel to send it to
+        if delivery.prompt is not None and delivery.prompt.kind == AHEAD_KIND:
+            # an offer to answer ahead: a mention now would tell the table that the player has one (what their
+            # plan holds); /ahead shows it to them alone
+            return
         info = await self.bot.host.game_info(delivery.game_id)
         if info.status not in ("active", "paused"):
             return

@@ -8,7 +8,7 @@ from typing import Any
 from rules.engine import (
     Decision,
 )
-from rules.engine.standing import AHEAD
+from rules.engine.standing import AHEAD_KEYS
 
 from ..models import Actor, Choice, Delivery, HostError, Prompt
 from .core import (
@@ -142,7 +142,7 @@ class DeadlinesMixin(HostCore):
         if user is None or action is None:
             return []
         change = Change()
-        ahead = {AHEAD: orders[AHEAD]} if orders and AHEAD in orders else None
+        ahead = {key: orders[key] for key in AHEAD_KEYS if key in orders} if orders else None
         given_ahead = self._standing_action(live, seat, decision, ahead)
         source = "your answer given ahead" if given_ahead == action else "standing order"
         note = self._private(

@@ -24,9 +24,10 @@ from rules.engine import (
     State,
 )
 from rules.engine.playout import replay_from, setup_state
+from rules.engine.standing import AHEAD_PLAN, ASK
 from rules.engine.thinking import LevelError, split_level
 
-from ..models import Actor, Delivery, HostError
+from ..models import AHEAD_KIND, Actor, Choice, Delivery, HostError, Prompt
 from .core import (
     MAX_AI_STEPS,
     Change,
@@ -36,6 +37,7 @@ from .core import (
     kind_words,
 )
 from .queries import games_awaiting_ai
+from .standing import plan_choices, queued_choices
 
 
 def _decide(game: Game, view: State, seat: int, legal: list[str], level: str, rng: random.Random) -> str:
@@ -161,9 +163,11 @@ class PlayMixin(HostCore):
         who: str,
         change: Change | None = None,
         actors: dict[int, str] | None = None,
+        sealer: int | None = None,
     ) -> list[Delivery]:
         """Apply moves in order, then store them with their deliveries in one transaction. Each event names its
-        actor: ``who``, or for sealed choices played together the seat's own sealer (``actors``)."""
+        actor: ``who``, or for sealed choices played together the seat's own sealer (``actors``); ``sealer``, the
+        seat whose sealing revealed them, is offered to answer what its plan implies (``_plan_offer``)."""
         change = change or Change()
         before = live.game.pending(live.state)
         state, seq, events = live.state, live.seq, []
@@ -182,6 +186,10 @@ class PlayMixin(HostCore):
         acting = moves[0][0] if len({seat for seat, _ in moves}) == 1 else None
         self._turn_deliveries(after, before, events, change, acting)
         self._ahead_deliveries(live, after, change)
+        if sealer is not None and not after.game.outcome(after.state).finished:
+            self._plan_offer(
+                after, sealer, None, change
+            )  # from the revealed plan, if its decision is to come
         await self._round_status(live, after, change)
         await self._store(live, after, change)
         return change.deliveries
@@ -204,11 +212,43 @@ class PlayMixin(HostCore):
             text = (
                 f"{after.game.title} #{after.id}, coming to you after the players before you: {decision.prompt}\n"
                 f"Answers now: {', '.join(answers)}. /ahead ANSWER[, SECOND, THIRD] answers it now (only you see "
-                "it); otherwise you are asked when your turn comes."
+                "it), or pick one below; otherwise you are asked when your turn comes."
             )
-            private = self._private(after, seat, text, with_view=False)
-            if private is not None:
-                change.deliveries.append(private)
+            self._ahead_offer(after, seat, decision.id, text, queued_choices(after, preview, answers), change)
+
+    def _ahead_offer(
+        self, live: Live, seat: int, slot: str, text: str, choices: list[Choice], change: Change
+    ) -> None:
+        """A private message offering to answer the upcoming decision of ``slot`` now, its answers as buttons
+        (an ``AHEAD_KIND`` prompt, answered with ``answer_ahead_slot``); only its seat's player gets it."""
+        prompt = Prompt(live.id, seat, slot, AHEAD_KIND, text, False, choices)
+        private = self._private(live, seat, text, with_view=False, prompt=prompt)
+        if private is not None:
+            change.deliveries.append(private)
+
+    def _plan_offer(self, live: Live, seat: int, sealed: str | None, change: Change) -> None:
+        """The seat has just sealed its plan: offer it, privately, to answer now what the plan implies
+        (``Game.plan_ahead``: PRINCIPES's Taxes choice). Each new plan starts from "ask me": an answer given for
+        an earlier sealing is withdrawn."""
+        user = live.seats[seat].user_id
+        if not live.state or user is None or live.seats[seat].is_ai:
+            return
+        offers = live.game.plan_ahead(live.state, seat, sealed)
+        if offers:
+            change.statements.append(
+                (
+                    "DELETE FROM standing_orders WHERE game_id = ? AND user_id = ? AND topic = ?",
+                    (live.id, user, AHEAD_PLAN),
+                )
+            )
+        for offer in offers:
+            first = offer.answers[0][0]
+            text = (
+                f"{live.game.title} #{live.id}: your plan has {offer.title}. Answer it now (only you see "
+                f"this)? Your answer is given as your click when it comes, if allowed then; otherwise you are "
+                f"asked. /ahead {first} or /ahead {ASK} changes it until then."
+            )
+            self._ahead_offer(live, seat, offer.slot, text, plan_choices(offer), change)
 
     @staticmethod
     def _waiting(live: Live) -> tuple[tuple[int, str, bool], ...]:
@@ -292,6 +332,7 @@ class PlayMixin(HostCore):
         if waiting:
             text = f"{name} has sealed ({kind_words(decision.kind)}). Commit: `{digest}`."
             change.deliveries.append(self._public(live, text, view=None))
+            self._plan_offer(live, seat, action, change)
             await self._round_status(live, live, change, sealed={*sealed, seat})
             await self._store(live, live, change)
             return change.deliveries
@@ -318,7 +359,7 @@ class PlayMixin(HostCore):
             ("UPDATE sealed SET applied = 1 WHERE game_id = ? AND applied = 0", (live.id,))
         )
         moves = sorted(sealed.items())
-        return await self._apply_and_store(live, moves, who, change, actors)
+        return await self._apply_and_store(live, moves, who, change, actors, sealer=seat)
 
     async def has_sealed(self, game_id: int, user_id: str) -> bool:
         live = await self._load(game_id)

@@ -3,17 +3,26 @@
 ``/orders`` sets one (``set_order``) or lists them (``orders_text``); both answer only the player. The host gives
 an order's answer, as the player's own click, a random moment after the decision arises (the auto-pass's delay:
 ``DeadlinesMixin._answer_by_order``); the player is asked as usual meanwhile and may answer first.
+
+Answers given ahead are orders too: ``/ahead`` (``answer_ahead``) or a click (``answer_ahead_slot``) answers a later
+turn of a queue (``Game.ahead``, kept under ``AHEAD``) or what a sealed plan implies (``Game.plan_ahead``, kept
+under ``AHEAD_PLAN``); the two keys never replace each other. Only their owner sees them.
 """
 
 from __future__ import annotations
 
 import json
+from functools import partial
 
-from rules.engine import IllegalAction, OptionError, get_game
+from rules.engine import IllegalAction, OptionError, State, get_game
 from rules.engine.standing import (
     AHEAD,
     AHEAD_CHOICES,
+    AHEAD_PLAN,
     ASK,
+    Order,
+    Orders,
+    PlanAhead,
     ahead_action,
     ahead_order,
     check_order,
@@ -21,8 +30,31 @@ from rules.engine.standing import (
     topics_of,
 )
 
-from ..models import Actor, HostError
+from ..models import AHEAD_KIND, Actor, Choice, HostError, Prompt
 from .core import Change, HostCore, Live, kind_words
+
+NOTHING_AHEAD = (
+    "Nothing to answer ahead now: /ahead works while an earlier player is asked a turn of yours, and for what a "
+    "plan you sealed already implies (PRINCIPES: its Taxes choice)."
+)
+NOT_UPCOMING = (
+    "That decision is no longer upcoming: its turn has come (answer it in its own message) or it is over. "
+    "Nothing was changed; /ahead shows what you may answer ahead now."
+)
+#: what ``/ahead`` reads as "ask me then" for a decision the plan implies
+ASK_WORDS = frozenset({ASK, "ask me", "ask me then"})
+ASK_LABEL = "Ask me then"
+
+
+def plan_choices(offer: PlanAhead) -> list[Choice]:
+    """The answers of a decision a sealed plan implies, then "ask me then" (buttons' labels)."""
+    return [*(Choice(action, label) for action, label in offer.answers), Choice(ASK, ASK_LABEL)]
+
+
+def queued_choices(live: Live, preview: State, answers: list[str]) -> list[Choice]:
+    """The answers of a later turn of a queue, as the decision posed now describes them, then "ask me then"."""
+    described = [Choice(action, live.game.describe(preview, action)) for action in answers]
+    return [*described, Choice(ASK, ASK_LABEL)]
 
 
 class StandingMixin(HostCore):
@@ -92,38 +124,101 @@ class StandingMixin(HostCore):
 
     # ---- answers given ahead (issue 18) ------------------------------------------------------------------------
 
-    async def ahead_text(self, channel_id: str, actor: Actor) -> str:
-        """The caller's upcoming decision they may answer ahead (``Game.ahead``: a later turn of a queue the
-        rules order), its answers now, and the answer they gave ahead for it (only ever shown to them)."""
+    async def _plan_offers(self, live: Live, seat: int) -> list[PlanAhead]:
+        """What the seat's plan implies that it may answer now (``Game.plan_ahead``): from the choice it sealed
+        while the others still plan (kept out of the state), else from the state."""
+        if not live.state or live.row["status"] not in ("active", "paused"):
+            return []
+        sealed = (await self._sealed_for(live)).get(seat)
+        return live.game.plan_ahead(live.state, seat, sealed)
+
+    @staticmethod
+    def _plan_given(orders: Orders, offer: PlanAhead) -> str | None:
+        """The answer the seat gave for ``offer`` (its ``AHEAD_PLAN`` order for that slot), if any."""
+        order = orders.get(AHEAD_PLAN)
+        if order is None or len(order.names) < 2 or order.names[0] != offer.slot:
+            return None
+        return order.names[1]
+
+    def _plan_lines(self, live: Live, offer: PlanAhead, orders: Orders) -> list[str]:
+        given = self._plan_given(orders, offer)
+        labels = dict(offer.answers)
+        choices = ", ".join(f"{action} ({label.lower()})" for action, label in offer.answers)
+        return [
+            f"{live.game.title} #{live.id}, your plan (only you see this): {offer.title}.",
+            f"Your answer given ahead: {labels.get(given, given)}."
+            if given
+            else "No answer given ahead: you are asked when it comes.",
+            f"Answers now: {choices}, or {ASK} (ask me then). /ahead ANSWER gives one as your click when the "
+            "action comes, if allowed then (otherwise you are asked).",
+        ]
+
+    async def ahead_prompts(self, channel_id: str, actor: Actor) -> list[Prompt]:
+        """The caller's upcoming decisions they may answer ahead, as ``AHEAD_KIND`` prompts (front-ends offer
+        their answers as buttons beside ``ahead_text``; each is answered with ``answer_ahead_slot``)."""
         live = await self._seated_live(channel_id, actor)
         seat = self._seat_for(live, actor).seat
+        prompts = []
         decision = live.game.ahead(live.state).get(seat)
-        if decision is None:
-            return (
-                "Nothing to answer ahead now: /ahead works while an earlier player is asked a turn of yours."
+        preview = live.game.ahead_state(live.state, seat) if decision is not None else None
+        if decision is not None and preview is not None:
+            choices = queued_choices(live, preview, self._ahead_answers(live, preview, seat))
+            prompts.append(Prompt(live.id, seat, decision.id, AHEAD_KIND, decision.prompt, False, choices))
+        for offer in await self._plan_offers(live, seat):
+            prompts.append(
+                Prompt(live.id, seat, offer.slot, AHEAD_KIND, offer.title, False, plan_choices(offer))
             )
-        preview = live.game.ahead_state(live.state, seat)
-        assert preview is not None  # the seat has an upcoming decision
-        answers = [
-            a for a in live.game.legal_actions(preview, seat) if not live.game.is_free(preview, seat, a)
-        ]
-        given = ahead_action(live.orders.get(actor.user_id, {}), decision.id, answers)
-        lines = [
-            f"{live.game.title} #{live.id}, coming to you (only you see this): {decision.prompt}",
-            "Answers now: " + ", ".join(answers),
-            f"Your answer given ahead: {given}" if given else "No answer given ahead yet.",
-            f"/ahead ANSWER[, SECOND CHOICE, THIRD CHOICE] (up to {AHEAD_CHOICES}): the first still allowed when "
-            "your turn comes is given as your click; none allowed then: you are asked as usual.",
-        ]
+        return [prompt for prompt in map(partial(self._named_prompt, live), prompts) if prompt is not None]
+
+    async def ahead_text(self, channel_id: str, actor: Actor) -> str:
+        """The caller's upcoming decisions they may answer ahead: a later turn of a queue the rules order
+        (``Game.ahead``) with its answers now, and what their plan implies (``Game.plan_ahead``), each with the
+        answer they gave ahead for it (only ever shown to them)."""
+        live = await self._seated_live(channel_id, actor)
+        seat = self._seat_for(live, actor).seat
+        orders = live.orders.get(actor.user_id, {})
+        lines: list[str] = []
+        decision = live.game.ahead(live.state).get(seat)
+        if decision is not None:
+            preview = live.game.ahead_state(live.state, seat)
+            assert preview is not None  # the seat has an upcoming decision
+            answers = self._ahead_answers(live, preview, seat)
+            given = ahead_action({AHEAD: orders[AHEAD]} if AHEAD in orders else {}, decision.id, answers)
+            lines += [
+                f"{live.game.title} #{live.id}, coming to you (only you see this): {decision.prompt}",
+                "Answers now: " + ", ".join(answers),
+                f"Your answer given ahead: {given}" if given else "No answer given ahead yet.",
+                f"/ahead ANSWER[, SECOND CHOICE, THIRD CHOICE] (up to {AHEAD_CHOICES}): the first still allowed "
+                "when your turn comes is given as your click; none allowed then: you are asked as usual.",
+            ]
+        for offer in await self._plan_offers(live, seat):
+            lines += self._plan_lines(live, offer, orders)
+        if not lines:
+            return NOTHING_AHEAD
         return "\n".join(lines)
+
+    @staticmethod
+    def _ahead_answers(live: Live, preview: State, seat: int) -> list[str]:
+        return [a for a in live.game.legal_actions(preview, seat) if not live.game.is_free(preview, seat, a)]
 
     async def answer_ahead(self, channel_id: str, actor: Actor, text: str) -> str:
         """Give answers ahead for the caller's upcoming decision: comma-separated, first choice first (untrusted
-        input: each is read as a move of the decision posed now and must be one of its answers)."""
+        input: each is read as a move of the decision posed now and must be one of its answers). An answer to
+        what the caller's plan implies (``collect``, or ``ask`` to be asked) goes to that decision."""
         live = await self._seated_live(channel_id, actor)
         seat = self._seat_for(live, actor).seat
+        word = " ".join(text.lower().split())
+        offers = await self._plan_offers(live, seat)
+        offer = next((o for o in offers if word in ASK_WORDS or word in dict(o.answers)), None)
+        if offer is not None:
+            return await self.answer_ahead_slot(
+                live.id, actor, offer.slot, ASK if word in ASK_WORDS else word
+            )
         decision = live.game.ahead(live.state).get(seat)
         preview = live.game.ahead_state(live.state, seat)
+        if (decision is None or preview is None) and offers:
+            words = " or ".join([*(action for o in offers for action, _label in o.answers), ASK])
+            raise HostError(f"'{text.strip()[:40]}' does not answer {offers[0].title}: answer {words}.")
         if decision is None or preview is None:
             raise HostError("Nothing to answer ahead now: /ahead works while an earlier player is asked.")
         parts = [part.strip() for part in text.split(",") if part.strip()]
@@ -140,27 +235,72 @@ class StandingMixin(HostCore):
             ):
                 raise HostError(f"'{part}' does not answer {kind_words(decision.kind)} ({decision.prompt}).")
             chosen.append(action)
-        order = ahead_order(decision.id, chosen)
         async with self._lock(live.id):
             live = await self._load(live.id)
-            async with self.store.transaction() as db:
-                await db.execute(
-                    "INSERT INTO standing_orders (game_id, user_id, topic, choice, names, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id, topic) DO UPDATE SET "
-                    "choice = excluded.choice, names = excluded.names, updated_at = excluded.updated_at",
-                    (
-                        live.id,
-                        actor.user_id,
-                        AHEAD,
-                        order.choice,
-                        json.dumps(list(order.names)),
-                        self.clock(),
-                    ),
-                )
-                live.orders = await self._game_orders(db, live.id)
-            self._known[live.id] = live
+            await self._put_ahead(live, actor.user_id, AHEAD, ahead_order(decision.id, chosen))
         described = "; else ".join(live.game.describe(preview, action) for action in chosen)
         return (
             f"Answered ahead (only you see it): {described}. It is given as your click when your turn comes, "
             "if allowed then; /ahead again changes it."
         )
+
+    async def answer_ahead_slot(self, game_id: int, actor: Actor, slot: str, action: str) -> str:
+        """One answer given ahead, by a button or a select (untrusted: ``slot`` and ``action`` come from a
+        custom_id or a select's value) or by ``/ahead`` for the plan: the caller's upcoming decision of ``slot``,
+        a later turn of a queue (``Game.ahead``) or a decision their plan implies (``Game.plan_ahead``), gets
+        ``action`` as their answer given ahead; ``ask`` withdraws it. A slot that is not upcoming for the caller
+        now, or an action that does not answer it, is refused with a sentence and nothing changes."""
+        async with self._lock(game_id):
+            live = await self._load(game_id)
+            if live.row["status"] not in ("active", "paused") or not live.state:
+                raise HostError(NOT_UPCOMING)
+            seat = self._seat_for(live, actor).seat
+            queued = live.game.ahead(live.state).get(seat)
+            preview = live.game.ahead_state(live.state, seat) if queued is not None else None
+            if queued is not None and preview is not None and queued.id == slot:
+                key = AHEAD
+                if action == ASK:
+                    order, said = None, "No answer given ahead: you are asked when your turn comes."
+                elif action in self._ahead_answers(live, preview, seat):
+                    order = ahead_order(slot, [action])
+                    said = (
+                        f"Answered ahead (only you see it): {live.game.describe(preview, action)}. It is given "
+                        "as your click when your turn comes, if allowed then; another button changes it."
+                    )
+                else:
+                    raise HostError(f"'{action[:60]}' does not answer {kind_words(queued.kind)} now.")
+            else:
+                offer = next((o for o in await self._plan_offers(live, seat) if o.slot == slot), None)
+                if offer is None:
+                    raise HostError(NOT_UPCOMING)
+                key, labels = AHEAD_PLAN, dict(offer.answers)
+                if action == ASK:
+                    order, said = None, f"No answer given ahead: you are asked when {offer.title} comes."
+                elif action in labels:
+                    order = ahead_order(slot, [action])
+                    said = (
+                        f"Answered ahead (only you see it), {offer.title}: {labels[action]}. It is given as your "
+                        "click then, if allowed (otherwise you are asked); the other button or /ahead changes it."
+                    )
+                else:
+                    raise HostError(f"'{action[:60]}' does not answer {offer.title}.")
+            await self._put_ahead(live, actor.user_id, key, order)
+        return said
+
+    async def _put_ahead(self, live: Live, user_id: str, key: str, order: Order | None) -> None:
+        """Keep (None: withdraw) the caller's answer given ahead under ``key`` (the caller holds the lock)."""
+        async with self.store.transaction() as db:
+            if order is None:
+                await db.execute(
+                    "DELETE FROM standing_orders WHERE game_id = ? AND user_id = ? AND topic = ?",
+                    (live.id, user_id, key),
+                )
+            else:
+                await db.execute(
+                    "INSERT INTO standing_orders (game_id, user_id, topic, choice, names, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id, topic) DO UPDATE SET "
+                    "choice = excluded.choice, names = excluded.names, updated_at = excluded.updated_at",
+                    (live.id, user_id, key, order.choice, json.dumps(list(order.names)), self.clock()),
+                )
+            live.orders = await self._game_orders(db, live.id)
+        self._known[live.id] = live

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from .rng import Rng
 
 if TYPE_CHECKING:  # standing orders build on this contract; the names serve annotations only
-    from .standing import Orders, Topic
+    from .standing import Orders, PlanAhead, Topic
 
 State = dict[str, Any]
 View = dict[str, Any]
@@ -250,6 +250,14 @@ class Game(ABC, Generic[S, V]):
         """The state as if the seat's upcoming decision (``ahead``) were asked now: its view and legal actions
         are what the seat answers ahead from. None if the seat has no such decision."""
         return None
+
+    def plan_ahead(self, state: S, seat: int, sealed: str | None) -> list[PlanAhead]:
+        """Decisions still to come that the seat's plan already implies and that it may answer now (issue 18:
+        answers given when a plan is sealed): from ``sealed``, the choice it has just sealed (kept out of the
+        state until every seat has sealed), or, when None, from the state (the plan revealed, its decisions not
+        yet asked). The answer is kept as the seat's ``standing.AHEAD_PLAN`` order and ``standing_answer`` gives
+        it when the decision of that slot arises, if it is legal then. None by default."""
+        return []
 
     def can_undo(self, state_before: S, seat: int, action: str) -> bool:
         """Whether ``seat`` may take ``action`` back (the host also requires no chance and nobody since)."""

@@ -68,16 +68,44 @@ AHEAD = "ahead"
 AHEAD_CHOICES = 3
 
 
+#: the key of a seat's answer given when it sealed a choice, for a decision that choice implies (``Game.plan_ahead``:
+#: PRINCIPES's Taxes choice, answered when the plan is sealed); the same form as ``AHEAD``'s, kept under its own key
+#: so that neither replaces the other
+AHEAD_PLAN = "ahead:plan"
+#: every key an answer given ahead is kept under, in the order ``ahead_action`` reads them
+AHEAD_KEYS = (AHEAD, AHEAD_PLAN)
+
+
+@dataclass(frozen=True)
+class PlanAhead:
+    """A decision a seat's sealed choice already implies (PRINCIPES: the plan's Taxes action) that the seat may
+    answer now, privately: its slot (as ``ahead_action`` matches it when the decision arises), its kind, a short
+    title ("your Taxes action (Action II)") and the answers offered, each with a label for a button. Not
+    answering, or answering ``ask``, leaves the player asked when the decision comes."""
+
+    slot: str
+    kind: str
+    title: str
+    answers: tuple[tuple[str, str], ...]
+
+
 def ahead_order(slot: str, actions: Sequence[str]) -> Order:
     return Order("answer", (slot, *actions[:AHEAD_CHOICES]))
 
 
 def ahead_action(orders: Orders, slot: str | None, legal: Sequence[str]) -> str | None:
-    """The first of the choices the seat gave ahead for the decision of ``slot`` that is legal now, if any."""
-    order = orders.get(AHEAD)
-    if slot is None or order is None or len(order.names) < 2 or order.names[0] != slot:
+    """The first of the choices the seat gave ahead (with ``/ahead`` or when sealing, ``AHEAD_KEYS``) for the
+    decision of ``slot`` that is legal now, if any."""
+    if slot is None:
         return None
-    return next((action for action in order.names[1:] if action in legal), None)
+    for key in AHEAD_KEYS:
+        order = orders.get(key)
+        if order is None or len(order.names) < 2 or order.names[0] != slot:
+            continue
+        action = next((action for action in order.names[1:] if action in legal), None)
+        if action is not None:
+            return action
+    return None
 
 
 def topics_of(game: Game) -> dict[str, Topic]:

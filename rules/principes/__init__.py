@@ -22,7 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from rules.engine import Applied, Decision, Game, Option, Outcome, Rng, RoundStatus
-from rules.engine.standing import Orders
+from rules.engine.standing import Orders, PlanAhead
 
 from . import play
 from .data import checked_catalog
@@ -141,6 +141,9 @@ class Principes(Game[PState, PView]):
 
     def ahead_state(self, state: PState, seat: int) -> PState | None:
         return play.ahead_state(state, seat)
+
+    def plan_ahead(self, state: PState, seat: int, sealed: str | None) -> list[PlanAhead]:
+        return play.plan_ahead(state, seat, sealed)
 
     def view(self, state: PState, seat: int | None) -> PView:
         return play.view_play(state, self.copy_state(build_view(state, seat)), seat)

@@ -14,7 +14,7 @@ from bot.host import Host, HostError
 
 from ..app import PrincesBot
 from ..common import Interaction, actor_of, board_file, bot_of, chunks, digest_files, send, within_ack
-from ..components import show_hand
+from ..components import ahead_prompts_view, show_hand
 from ..where import caller_channel, caller_game, caller_game_id, on_caller_game
 
 AUTOCOMPLETE_LIMIT = 25
@@ -155,10 +155,11 @@ class PlayCog(commands.Cog):
             await send(interaction, part)
 
     @app_commands.command(
-        name="ahead", description="Answer your upcoming turn of a queue (Urbanization...) now (only to you)"
+        name="ahead",
+        description="Answer now a turn of a queue (Urbanization...) or your plan's Taxes choice (only to you)",
     )
     @app_commands.describe(
-        answers="your answer, then up to two fallbacks, separated by commas; leave empty to see the answers",
+        answers="your answer and up to 2 fallbacks, comma-separated (plan's Taxes: collect or ask); empty: list them",
         game="game number, when you play several and type this in a DM",
     )
     async def ahead(
@@ -169,12 +170,17 @@ class PlayCog(commands.Cog):
     ) -> None:
         channel = await caller_channel(interaction, game)
         actor = actor_of(interaction)
+        view = None
         if answers:
             text = await within_ack(interaction, self.host.answer_ahead(channel, actor, answers))
         else:
             text = await within_ack(interaction, self.host.ahead_text(channel, actor))
-        for part in chunks(text):
-            await send(interaction, part)
+            view = ahead_prompts_view(await self.host.ahead_prompts(channel, actor))
+        parts = chunks(text)
+        for number, part in enumerate(parts):
+            await send(interaction, part, view=view if number == len(parts) - 1 else None)
+        if view is not None:
+            view.stop()  # dynamic items dispatch by custom_id; the view object need not stay in memory
 
     @app_commands.command(name="log", description="What happened lately in the game (only to you)")
     @app_commands.describe(

@@ -98,6 +98,7 @@ from .notation import problem, read_names
 from .notes import RULES_NOTES_PLAY
 from .refusals import why_not
 from .standing import TOPICS as STANDING_TOPICS
+from .taxes import plan_ahead
 from .views import secrets_play, view_play
 
 ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "direction ccw"}
@@ -234,6 +235,7 @@ __all__ = [
     "on_deadline",
     "outcome",
     "parse",
+    "plan_ahead",
     "pending",
     "secrets_play",
     "standing_answer",

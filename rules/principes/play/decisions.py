@@ -22,7 +22,7 @@ from typing import cast
 
 from rules.engine import Decision, Game
 from rules.engine.rng import NoChance
-from rules.engine.standing import AHEAD, Orders, ahead_action
+from rules.engine.standing import AHEAD, AHEAD_PLAN, Orders, ahead_action
 from rules.engine.standing import ASK as ASK_ME
 
 from ..schema import PlayView, PState, PView
@@ -38,6 +38,7 @@ from . import (
     neighbours,
     neutrals,
     princesses,
+    taxes,
 )
 from .common import Ctx, active, principality_of, prompt
 from .currency import apply_free, conversion_options, free_listing, over_limit
@@ -616,8 +617,13 @@ def standing_answer(
     the seat's view and legal actions only: the answers of the decision are the legal actions its verbs start
     (free actions come after them); an order that says ``default`` gives what a missed deadline would. An answer
     the seat gave ahead for this very decision (its slot) comes first."""
-    if AHEAD in orders:
-        given = ahead_action(orders, ahead_slot(view["play"], view["round"], decision.kind), legal)
+    if AHEAD in orders or AHEAD_PLAN in orders:
+        slot = (
+            taxes.ahead_slot(view)
+            if decision.kind == "taxes"
+            else ahead_slot(view["play"], view["round"], decision.kind)
+        )
+        given = ahead_action(orders, slot, legal)
         if given is not None:
             return given
     kind = KINDS.get(decision.kind)

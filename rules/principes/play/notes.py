@@ -228,4 +228,7 @@ click; the first of their answers still allowed then is given (after the earlier
 as they arrive, and they may change theirs until their turn comes); if none is allowed then, they are asked as
 usual. Nobody else sees an answer given ahead. The Common Council is not collected ahead (a player pledges card
 after card, and the verdict follows the tracks as they stand).
+A player who seals a plan with Taxes may also answer its Taxes choice at once (collect when the action comes, or
+be asked then; /ahead collect or /ahead ask changes it until the action comes): the answer is given as their
+click when that Round's planned Taxes action comes, if allowed then (a Progress token used as Taxes is asked).
 """
