@@ -39,7 +39,7 @@ from rules.engine import (
     name_seats,
 )
 from rules.engine.playout import replay_from, setup_state
-from rules.engine.standing import Order, Orders, standing_answer
+from rules.engine.standing import AHEAD_KEYS, Order, Orders, standing_answer
 
 from ..models import Actor, Attachment, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
 from ..ratings import record_result, seat_sides
@@ -705,18 +705,30 @@ class HostCore(ABC):
             if live.seats[seat].is_ai or not wants_dm:
                 continue
             text = f"{game.title} #{live.id}: {decision.prompt}"
-            standing = self._standing_action(
-                live, seat, decision, live.orders.get(live.seats[seat].user_id or "")
-            )
+            orders = live.orders.get(live.seats[seat].user_id or "")
+            standing = self._standing_action(live, seat, decision, orders)
             if standing is not None:
-                text += (
-                    f"\nYour standing order answers this in a moment: {game.describe(state, standing)} "
-                    "(answer yourself first to choose otherwise; /orders changes your orders)."
-                )
+                text += self._standing_notice(live, seat, decision, orders or {}, standing)
             private = self._private(live, seat, text, prompt=self.prompt_for(live, seat, decision))
             if private:
                 private.catchup = True
                 change.deliveries.append(private)
+
+    def _standing_notice(
+        self, live: Live, seat: int, decision: Decision, orders: Orders, standing: str
+    ) -> str:
+        """The line a prompt's DM gets when the seat's orders will answer it: an answer the player gave ahead
+        (``/ahead``, or when sealing their plan) is named as such, not as a standing order."""
+        ahead = {key: orders[key] for key in AHEAD_KEYS if key in orders}
+        if ahead and self._standing_action(live, seat, decision, ahead) == standing:
+            source, change = "Your answer given ahead", "/ahead changes it"
+        else:
+            source, change = "Your standing order", "/orders changes your orders"
+        described = live.game.describe(live.state, standing)
+        return (
+            f"\n{source} answers this in a moment: {described} "
+            f"(answer yourself first to choose otherwise; {change})."
+        )
 
     def _step_delivery(
         self, live: Live, seat: int, decision: Decision, texts: list[str], change: Change

@@ -113,7 +113,11 @@ async def test_taxes_answered_at_sealing_is_the_click_when_the_action_comes(host
     with pytest.raises(HostError, match="no longer upcoming"):
         await host.answer_ahead_slot(ahead, BOB, SLOT, "collect")  # bob's plan has no Taxes: nothing of his
     seen += sealing
+    before_taxes = len(seen)
     taxes = await _play_until(host, ahead, _alice_taxes, seen)
+    asked = [d.text for d in seen[before_taxes:] if d.user_id == ALICE.user_id and "Taxes:" in d.text]
+    assert any("Your answer given ahead answers this in a moment: Collect" in text for text in asked), asked
+    assert not any("standing order answers this" in text for text in asked)
     gold = (await host._load(ahead)).state["players"]["PMA"]["gold"]
     due = await host.next_timer_due()
     assert due is not None and clock.now + 20 <= due <= clock.now + 120  # the auto-pass's random moment
