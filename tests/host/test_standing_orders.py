@@ -281,7 +281,9 @@ async def test_an_answer_given_ahead_is_given_as_the_players_click_at_their_turn
     assert "Coming to you" in (await host.hand(CHANNEL, BOB)).text
     assert "pick 3" not in (await host.hand(CHANNEL, ALICE)).text
     delivered = await host.act(ahead, ALICE, "pick 3")  # takes bob's first choice: his fallback is given
-    assert not any("ahead" in d.text.lower() for d in delivered)
+    assert not any("ahead" in d.text.lower() for d in delivered if d.user_id != BOB.user_id)
+    asked = [d.text for d in delivered if d.user_id == BOB.user_id and d.kind == "private"]
+    assert any("Your answer given ahead answers this in a moment: " in text for text in asked), asked
     clock.advance(120)
     fired = await host.fire_due_timers()
     notes = [d for d in fired if "your answer given ahead" in d.text]
