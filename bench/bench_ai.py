@@ -63,6 +63,7 @@ MATCHES: tuple[Match, ...] = (
     # dice decide much of a Pharaoh game (expectimax itself beats greedy about 70-30): 100 games, not 40, so the
     # share is known to about +-5% (one standard error) rather than +-8%
     Match("pharaoh", 2, "expert", "expectimax", 100, 0.60),
+    Match("the-prince", 2, "expert", "strategist", 40, 0.70),
 )
 
 

@@ -29,8 +29,9 @@ from rules.engine import (
     plural,
     seat_ref,
 )
+from rules.engine.thinking import split_level
 
-from . import ai
+from . import ai, expert
 from .battle import Allotment, allot, attacks_of, check_plan, format_plan, parse_plan
 from .board import (
     AREA,
@@ -93,7 +94,10 @@ revealed together; the full submissions are published when the game ends.
   one castle against one ends in the 15-battle tie; keep two standing.)
 - Deadlines: landing, the AI's choice; phase 1, stay and build nothing (from turn 21, if short of castles,
   stay and build on the best revealed tile by the AI's evaluation); phase 2, the AI's choice.
-- AI levels: `strategist` (explores, sites castles on rich ground, concentrates fire) and `random`.
+- AI levels: `expert` (the default: explores and builds as the strategist, then searches each battle decision
+  for up to a second, `expert:3s` for longer, trying every hiding place or plan against enemy hiding places
+  and plans sampled from what its own view shows; it reads a Guard as standing with its Prince more often than
+  not), `strategist` (explores, sites castles on rich ground, concentrates fire) and `random`.
 """
 
 
@@ -110,7 +114,7 @@ class ThePrince(Game[ThePrinceState, ThePrinceView]):
             "symmetric: both halves of the island are equal under a half turn; asymmetric: all random",
         ),
     )
-    ai_levels = ("strategist", "random")
+    ai_levels = ("expert", "strategist", "random")
     has_chance = True
     hidden_information = True
     rules_notes = RULES_NOTES
@@ -603,8 +607,11 @@ class ThePrince(Game[ThePrinceState, ThePrinceView]):
     def choose_action(
         self, view: ThePrinceView, seat: int, legal: Sequence[str], level: str, rng: random.Random
     ) -> str:
-        if level == "random" or not legal:
+        kind = split_level(level)[0]
+        if kind == "random" or not legal:
             return rng.choice(list(legal))
+        if kind == "expert":
+            return expert.choose(view, seat, list(legal), rng, expert.EXPERT_BUDGET.for_level(level))
         return ai.choose(view, seat, list(legal), rng)
 
 

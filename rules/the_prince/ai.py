@@ -173,8 +173,11 @@ def _own_hidden(view: ThePrinceView, seat: int) -> int | None:
     return None
 
 
-def plan_battle(view: ThePrinceView, seat: int, cautious: bool = True, all_out: bool = False) -> list[Order]:
-    """Concentrate fire: destroy as many enemy castles as the offence allows, cheapest first.
+def plan_battle(
+    view: ThePrinceView, seat: int, cautious: bool = True, all_out: bool = False, first: int | None = None
+) -> list[Order]:
+    """Concentrate fire: destroy as many enemy castles as the offence allows, cheapest first (enemy castle
+    ``first`` before any other, when it is given: where the enemy Prince is thought to hide).
 
     ``cautious`` assumes every enemy castle puts all its gold on defence; otherwise half. The castle
     hiding our Prince keeps its gold on defence unless ``all_out``. Attacks on the enemy Guard's castle open
@@ -189,7 +192,11 @@ def plan_battle(view: ThePrinceView, seat: int, cautious: bool = True, all_out: 
     need = {c["number"]: max(0.0, _toughness(c, 1.0 if cautious else 0.5)) for c in enemy}
     free = sorted(power, key=lambda number: power[number])
     groups: list[tuple[int, list[int]]] = []
-    for target in sorted(need, key=lambda number: need[number] + (0.5 if number == guard else 0)):
+
+    def order(number: int) -> float:
+        return need[number] + (0.5 if number == guard else 0) - (1000.0 if number == first else 0)
+
+    for target in sorted(need, key=order):
         chosen = _cheapest_group(free, power, need[target], target == guard)
         if chosen is None:
             continue
@@ -207,6 +214,14 @@ def plan_battle(view: ThePrinceView, seat: int, cautious: bool = True, all_out: 
     attacking = {order.castle for order in orders}
     orders += [Order(number, shares[number], None) for number in power if number not in attacking]
     return orders
+
+
+def all_in(view: ThePrinceView, seat: int, target: int) -> list[Order]:
+    """Every castle on enemy castle ``target``, weakest first (it meets the Guard if one stands there), all
+    gold on offence but the hiding castle's."""
+    own = sorted(_castles(view, seat), key=lambda castle: castle["offence"] + castle["bonus"])
+    hidden = _own_hidden(view, seat)
+    return [Order(c["number"], 0 if c["number"] == hidden else c["bonus"], target) for c in own]
 
 
 def _trim_gold(
@@ -271,7 +286,8 @@ def _plan_score(view: ThePrinceView, seat: int, action: str) -> float:
 
 
 def candidate_plans(view: ThePrinceView, seat: int) -> list[str]:
-    """The strategic plans first, then a varied deterministic sample of valid plans (for random play)."""
+    """The strategic plans first (the general ones, then ones aimed at each enemy castle in turn), then a varied
+    deterministic sample of valid plans (for random play)."""
     plans = [
         format_plan(plan_battle(view, seat, cautious, all_out))
         for cautious in (True, False)
@@ -279,6 +295,12 @@ def candidate_plans(view: ThePrinceView, seat: int) -> list[str]:
     ]
     own = _castles(view, seat)
     targets = [c["number"] for c in _castles(view, 1 - seat)]
+    plans += [
+        format_plan(plan_battle(view, seat, cautious, False, target))
+        for target in targets
+        for cautious in (True, False)
+    ]
+    plans += [format_plan(all_in(view, seat, target)) for target in targets]
     # seeded by the position, so each battle of each game gets its own sample, yet the same one every time
     state = zlib.crc32(json.dumps([view["battle"], seat, view["castles"]]).encode()) or 1
     for _ in range(SAMPLE_PLANS):

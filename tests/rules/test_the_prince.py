@@ -11,7 +11,8 @@ import pytest
 
 from rules.engine import IllegalAction, InvalidAction, Rng, State
 from rules.engine.playout import Playout, play, random_chooser, start, step
-from rules.the_prince import FORCED_BUILD_AFTER, GAME, MAX_BATTLES
+from rules.engine.thinking import Budget
+from rules.the_prince import FORCED_BUILD_AFTER, GAME, MAX_BATTLES, expert
 from rules.the_prince.board import AREA, TILES, at, coastal, in_half, is_land, name, parse_tile, strength
 
 Strength = tuple[int, int, int]
@@ -460,3 +461,50 @@ def test_listed_plans_are_valid_and_varied() -> None:
     assert len({plan.split()[0] for plan in plans}) > 1, "attack orders vary"
     for plan in plans:
         GAME.apply(state, 0, plan, Rng.for_event(1, 1))
+
+
+# ---- the expert ----------------------------------------------------------------------------------------------
+#: a small search, and no clock: the same view, rng and budget give the same action on any machine
+SMALL = Budget(120, None)
+
+
+def planning_state(enemy_prince: int, enemy_plan: str) -> State:
+    """Battle 1, step B, seat 2 hidden in castle ``enemy_prince`` and already sealed ``enemy_plan``."""
+    state = battle_state([(3, 3, 3), (2, 2, 2), (1, 4, 2)], [(3, 3, 3), (2, 2, 2), (2, 1, 1)])
+    state = seal_both(state, "prince 1 guard 1", f"prince {enemy_prince} guard 2")
+    return GAME.apply(state, 1, enemy_plan, Rng.for_event(1, 3)).state
+
+
+def test_expert_cannot_depend_on_what_it_cannot_see() -> None:
+    """Two states differing only in the enemy's hiding place and sealed plan give one view, so one action."""
+    first, second = planning_state(2, "1+3>1 2+2>1 3+1>2"), planning_state(3, "3+0>3 1+0 2+0")
+    assert first != second and GAME.view(first, 0) == GAME.view(second, 0)
+    legal = GAME.legal_actions(first, 0)
+    assert legal == GAME.legal_actions(second, 0)
+    chosen = [
+        expert.choose(GAME.view(state, 0), 0, legal, random.Random(5), SMALL) for state in (first, second)
+    ]
+    assert chosen[0] == chosen[1]
+
+
+@pytest.mark.parametrize("phase", ["hide", "plan"])
+def test_expert_is_deterministic_for_a_seed_and_budget_and_legal(phase: str) -> None:
+    state = battle_state([(3, 3, 3), (2, 2, 2), (1, 4, 2)], [(3, 3, 3), (2, 2, 2), (2, 1, 1)])
+    if phase == "plan":
+        state = seal_both(state, "prince 3 guard 1", "prince 1 guard 1")
+    legal = GAME.legal_actions(state, 0)
+    view = GAME.view(state, 0)
+    runs = [expert.choose(view, 0, legal, random.Random(seed), SMALL) for seed in (7, 7, 8)]
+    assert runs[0] == runs[1] and all(action in legal for action in runs)
+    GAME.apply(state, 0, runs[0], Rng.for_event(1, 4))
+    assert GAME.choose_action(view, 0, legal, "expert:0.5s", random.Random(7)) in legal
+
+
+def test_expert_reads_the_guard_as_the_prince_s_likely_place() -> None:
+    """Its Guard mostly stands with a Prince: given the means to break a guarded castle, the expert does."""
+    state = battle_state([(4, 3, 0), (4, 3, 0), (1, 3, 0)], [(0, 3, 0), (0, 3, 0), (0, 3, 0)])
+    state = seal_both(state, "prince 1 guard 1", "prince 3 guard 3")
+    legal = GAME.legal_actions(state, 0)
+    plan = expert.choose(GAME.view(state, 0), 0, legal, random.Random(2), Budget(300, None))
+    attacks = [order.split(">") for order in plan.split() if ">" in order]
+    assert len([target for _, target in attacks if target == "3"]) >= 2, plan
