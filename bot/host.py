@@ -15,6 +15,7 @@ from .hosting.away import AwayMixin
 from .hosting.catchup import CatchUp, CatchUpMixin
 from .hosting.core import Change, Live, commit_hash
 from .hosting.deadlines import DeadlinesMixin
+from .hosting.language import LanguageMixin
 from .hosting.lobby import LobbyMixin
 from .hosting.play import PlayMixin
 from .hosting.queries import QueriesMixin
@@ -24,7 +25,15 @@ from .models import Actor, Choice, Delivery, GameInfo, HostError, Prompt, SeatIn
 
 
 class Host(
-    LobbyMixin, PlayMixin, DeadlinesMixin, TableMixin, QueriesMixin, CatchUpMixin, StandingMixin, AwayMixin
+    LobbyMixin,
+    PlayMixin,
+    DeadlinesMixin,
+    TableMixin,
+    QueriesMixin,
+    CatchUpMixin,
+    StandingMixin,
+    AwayMixin,
+    LanguageMixin,
 ):
     """The one service every front-end drives (see the module docstring)."""
 

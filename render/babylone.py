@@ -6,16 +6,27 @@ from typing import Any
 
 from PIL import Image
 
-from .alt import compose, listing, names
+from i18n import listing as listed
+from i18n import ntranslate, translate_in
+
+from .alt import compose, names
 from .common import COLOUR_LETTERS, COLOURS, centred_text, draw_pyramid, new_canvas, seat_label
 
 SLOT_WIDTH = 120
 COLUMNS = 6
 LEVEL = 34  # vertical step between stacked pyramids
 TOP_MARGIN = 70
+#: the catalog context of the words drawn on the board and said by its alt text
+IMAGE = "image"
+
+
+def _t(locale: str | None, msgid: str, **params: object) -> str:
+    return translate_in(IMAGE, locale, msgid, **params)
 
 
 def render(view: dict[str, Any]) -> Image.Image:
+    """The board; its words are in ``view["locale"]`` (set by whoever shows it; English without)."""
+    locale = view.get("locale")
     stacks: list[list[str]] = view["stacks"]
     rows = (len(stacks) + COLUMNS - 1) // COLUMNS
     tallest = max((len(stack) for stack in stacks), default=1)
@@ -45,7 +56,8 @@ def render(view: dict[str, Any]) -> Image.Image:
             draw_pyramid(
                 draw, centre_x, base_y - level * LEVEL, 2, colour, unit=16, label=COLOUR_LETTERS.get(colour)
             )
-        label = f"#{index + 1}" + (f" h{len(stack)}" if stack else " -")
+        high = _t(locale, "h{height}", height=len(stack))
+        label = f"#{index + 1}" + (f" {high}" if stack else " -")
         centred_text(
             draw, (centre_x, base_y + 24), label, 24, fill=COLOURS["ink"] if stack else COLOURS["muted"]
         )
@@ -53,46 +65,88 @@ def render(view: dict[str, Any]) -> Image.Image:
 
 
 def _header(draw: Any, view: dict[str, Any], width: int) -> None:
+    locale = view.get("locale")
     if view.get("round_over") and view.get("match") == "single":
-        text = f"{seat_label(view, view['last_mover'])} wins"
+        text = _t(locale, "{who} wins", who=seat_label(view, view["last_mover"]))
     elif view.get("chooser") is not None:
-        text = f"{seat_label(view, view['chooser'])} chooses first or second"
+        text = _t(locale, "{who} chooses first or second", who=seat_label(view, view["chooser"]))
     else:
-        text = f"{seat_label(view, view['to_move'])} to move"
+        text = _t(locale, "{who} to move", who=seat_label(view, view["to_move"]))
     if view.get("match") != "single":
-        text += f"  |  round {view['round']}, wins " + "-".join(str(w) for w in view["wins"])
+        score = "-".join(str(w) for w in view["wins"])
+        text += "  |  " + _t(locale, "round {round}, wins {score}", round=view["round"], score=score)
     centred_text(draw, (width / 2, 34), text, 30)
 
 
 def alt_text(view: dict[str, Any]) -> str:
     """Who moves (or won), the match score, the last move, then every stack bottom to top."""
+    locale = view.get("locale")
     players = view["players"]
-    sentences = [f"Babylone, {players} players ({listing(names(view, range(players)))}): {_status(view)}."]
-    if view.get("match") != "single":
-        wins = ", ".join(
-            f"{name} {won}" for name, won in zip(names(view, range(players)), view["wins"], strict=True)
+    who = names(view, range(players))
+    sentences = [
+        ntranslate(
+            locale,
+            "Babylone, {n} player ({names}): {status}.",
+            "Babylone, {n} players ({names}): {status}.",
+            players,
+            context=IMAGE,
+            names=listed(locale, who),
+            status=_status(view, locale),
         )
-        sentences.append(f"Round {view['round']} of a best-of-3 match, rounds won: {wins}.")
+    ]
+    if view.get("match") != "single":
+        wins = ", ".join(f"{name} {won}" for name, won in zip(who, view["wins"], strict=True))
+        sentences.append(
+            _t(
+                locale,
+                "Round {round} of a best-of-3 match, rounds won: {wins}.",
+                round=view["round"],
+                wins=wins,
+            )
+        )
     last = view.get("last_move")
     if last and view.get("last_mover") is not None:
         mover = seat_label(view, view["last_mover"])
-        sentences.append(f"Last move: {mover} put stack {last[0]} onto stack {last[1]}.")
+        sentences.append(
+            _t(
+                locale,
+                "Last move: {who} put stack {source} onto stack {target}.",
+                who=mover,
+                source=last[0],
+                target=last[1],
+            )
+        )
     stacks = view["stacks"]
     standing = [
-        f"{index}: {', '.join(stack)} ({len(stack)} high)" for index, stack in enumerate(stacks, 1) if stack
+        _t(
+            locale,
+            "{slot}: {pieces} ({height} high)",
+            slot=index,
+            pieces=", ".join(_t(locale, colour) for colour in stack),
+            height=len(stack),
+        )
+        for index, stack in enumerate(stacks, 1)
+        if stack
     ]
-    sentences.append(f"Stacks, bottom to top: {'; '.join(standing)}.")
+    sentences.append(_t(locale, "Stacks, bottom to top: {stacks}.", stacks="; ".join(standing)))
     empty = [str(index) for index, stack in enumerate(stacks, 1) if not stack]
     if empty:
-        sentences.append(f"Empty slots: {', '.join(empty)}.")
+        sentences.append(_t(locale, "Empty slots: {slots}.", slots=", ".join(empty)))
     return compose(sentences)
 
 
-def _status(view: dict[str, Any]) -> str:
+def _status(view: dict[str, Any], locale: str | None = None) -> str:
     if view.get("round_over") and view.get("match") == "single":
-        return f"{seat_label(view, view['last_mover'])} wins: {seat_label(view, view['to_move'])} cannot move"
+        return _t(
+            locale,
+            "{who} wins: {loser} cannot move",
+            who=seat_label(view, view["last_mover"]),
+            loser=seat_label(view, view["to_move"]),
+        )
     if view.get("chooser") is not None:
-        return f"{seat_label(view, view['chooser'])} chooses to play first or second"
+        return _t(locale, "{who} chooses to play first or second", who=seat_label(view, view["chooser"]))
     if view.get("round_over"):
-        return f"the match is over, {seat_label(view, view['last_mover'])} won the last round"
-    return f"{seat_label(view, view['to_move'])} to move"
+        return _t(
+            locale, "the match is over, {who} won the last round", who=seat_label(view, view["last_mover"])
+        )
+    return _t(locale, "{who} to move", who=seat_label(view, view["to_move"]))

@@ -36,6 +36,7 @@ from .common import UNREADABLE, Interaction, answer_error, send
 from .components import CUSTOM_ID_PREFIX, DYNAMIC_ITEMS
 from .sender import Sender
 from .timers import TimerLoop
+from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,7 @@ class TrackedTree(app_commands.CommandTree[Any]):
         assert isinstance(bot, PrincesBot)
         async with bot.busy():
             try:
+                await bot.host.note_locale(str(interaction.user.id), str(interaction.locale))
                 await super()._call(interaction)
             except app_commands.AppCommandError as error:
                 await self.on_error(interaction, error)
@@ -153,6 +155,7 @@ class PrincesBot(commands.Bot):
 
     # ---- life cycle --------------------------------------------------------------------------------------
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in COGS:
             await self.load_extension(name)

@@ -6,12 +6,14 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 
-from bot.models import Actor, GameInfo, HostError
+from bot.models import Actor, Choice, GameInfo, HostError, Prompt
+from i18n import DEFAULT, localize
 from render import RenderError, alt_text, encode_png, render_png
 from render.digest import digest_boards
 
@@ -76,8 +78,27 @@ def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return parts
 
 
+async def reader_language(interaction: Interaction, ephemeral: bool = True) -> str:
+    """The language of an answer: the player's for what only they see (their /settings language, else their
+    Discord client's), the server's (/game language) for what the channel sees."""
+    host = bot_of(interaction).host
+    if ephemeral or interaction.guild_id is None:
+        return await host.user_language(str(interaction.user.id), str(interaction.locale))
+    return await host.guild_language(str(interaction.guild_id))
+
+
+def localized_prompt(prompt: Prompt | None, language: str) -> Prompt | None:
+    """A copy of ``prompt`` whose text and choice labels read in ``language`` (the actions stay notation)."""
+    if prompt is None or language == DEFAULT:
+        return prompt
+    choices = [Choice(choice.action, localize(choice.label, language)) for choice in prompt.choices]
+    return replace(prompt, text=localize(prompt.text, language), choices=choices)
+
+
 async def send(interaction: Interaction, text: str, *, ephemeral: bool = True, **extra: Any) -> None:
-    """The interaction's response if none was given yet, else a follow-up (after a defer)."""
+    """The interaction's response if none was given yet, else a follow-up (after a defer); in the reader's
+    language (``reader_language``)."""
+    text = localize(text, await reader_language(interaction, ephemeral))
     kwargs = {key: value for key, value in extra.items() if value is not None}
     kwargs.setdefault("allowed_mentions", NO_PINGS)
     if interaction.response.is_done():
@@ -105,10 +126,17 @@ async def within_ack(
 
 
 async def board_file(
-    game_key: str, view: dict[str, Any], region: str | None = None, name: str = "board.png"
+    game_key: str,
+    view: dict[str, Any],
+    region: str | None = None,
+    name: str = "board.png",
+    language: str = DEFAULT,
 ) -> discord.File:
     """The view drawn as a PNG in a worker thread (drawing takes ~10 ms: never on the event loop), with its alt
-    text (``render.alt_text``: from the same view, so it describes what this audience may see)."""
+    text (``render.alt_text``: from the same view, so it describes what this audience may see); its words in
+    ``language`` (the renderers read ``view["locale"]``)."""
+    if language != DEFAULT:
+        view = {**view, "locale": language}
     png, description = await asyncio.to_thread(_drawn, game_key, view, region)
     return discord.File(io.BytesIO(png), filename=name, description=description)
 
@@ -227,6 +255,7 @@ class Handled:
         bot = bot_of(interaction)
         async with bot.busy():
             try:
+                await bot.host.note_locale(str(interaction.user.id), str(interaction.locale))
                 if self.problem is not None:
                     raise HostError(self.problem)
                 await self.handle(interaction)

@@ -28,6 +28,7 @@ import discord
 
 from bot.hosting.lobby import lobby_message
 from bot.models import AHEAD_KIND, Choice, GameInfo, HostError, Prompt
+from i18n import DEFAULT, localize
 
 from .common import (
     Handled,
@@ -329,10 +330,11 @@ class LobbyButton(Handled, discord.ui.DynamicItem[Any], template=_LOBBY_BUTTON_I
         "start": discord.ButtonStyle.primary,
     }
 
-    def __init__(self, game_id: int, op: str) -> None:
+    def __init__(self, game_id: int, op: str, language: str = DEFAULT) -> None:
         self.game_id, self.op = game_id, op
+        label = localize(op.capitalize(), language)
         super().__init__(
-            discord.ui.Button(label=op.capitalize(), style=self.STYLES[op], custom_id=f"pt:l:{game_id}:{op}")
+            discord.ui.Button(label=label, style=self.STYLES[op], custom_id=f"pt:l:{game_id}:{op}")
         )
 
     @classmethod
@@ -352,12 +354,14 @@ class LobbyButton(Handled, discord.ui.DynamicItem[Any], template=_LOBBY_BUTTON_I
                 interaction, bot.host.start(channel_key(interaction), actor), update=True
             )
             info = await bot.host.game_info(self.game_id)
-            await edit_clicked(interaction, lobby_message(info), None)
+            language = await bot.host.guild_language(info.guild_id)
+            await edit_clicked(interaction, localize(lobby_message(info), language), None)
             await bot.sender.deliver(deliveries)
             return
         method = bot.host.join if self.op == "join" else bot.host.leave
         info = await within_ack(interaction, method(channel_key(interaction), actor), update=True)
-        await edit_clicked(interaction, lobby_message(info), lobby_view(info))
+        language = await bot.host.guild_language(info.guild_id)
+        await edit_clicked(interaction, localize(lobby_message(info), language), lobby_view(info, language))
         if self.op == "join":
             await bot.sender.check_dm_reach(interaction, info)
 
@@ -372,12 +376,12 @@ async def edit_clicked(interaction: Interaction, content: str, view: discord.ui.
         view.stop()
 
 
-def lobby_view(info: GameInfo) -> discord.ui.View | None:
+def lobby_view(info: GameInfo, language: str = DEFAULT) -> discord.ui.View | None:
     if info.status != "lobby":
         return None
     view = discord.ui.View(timeout=None)
     for op in ("join", "leave", "start"):
-        view.add_item(LobbyButton(info.game_id, op))
+        view.add_item(LobbyButton(info.game_id, op, language))
     return view
 
 

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.models import AHEAD_KIND, Delivery, GameInfo
+from i18n import localize
 
-from .common import Interaction, board_file, clip, digest_files, send
+from .common import Interaction, board_file, clip, digest_files, localized_prompt, reader_language, send
 from .components import form_text, hand_view, prompt_view
 from .replays import replay_post
 
@@ -112,6 +113,7 @@ class Sender:
             f"You joined **{info.title}** #{info.game_id} in <#{info.channel_id}>. Private views, prompts "
             "and (with /settings turn_dms on) turn notices come here."
         )
+        text = localize(text, await reader_language(interaction))
         try:
             dm = await self.bot.create_dm(discord.Object(interaction.user.id))
             await dm.send(text)
@@ -174,14 +176,16 @@ class Sender:
     # ---- public ------------------------------------------------------------------------------------------
     async def _public(self, delivery: Delivery) -> None:
         channel_id = delivery.channel_id or (await self.bot.host.game_info(delivery.game_id)).channel_id
-        content, mentions = self._content(delivery)
-        view = prompt_view(delivery.prompt, game_key=delivery.game_key) if delivery.prompt else None
+        language = await self.bot.host.game_language(delivery.game_id)
+        content, mentions = self._content(delivery, language=language)
+        prompt = localized_prompt(delivery.prompt, language)
+        view = prompt_view(prompt, game_key=delivery.game_key) if prompt else None
         replay: list[discord.File] = []
         # the game is over: its animated replay goes with the result (bot.discord.replays)
         if delivery.replay:
             replay, view, line = await replay_post(self.bot, delivery.game_id)
-            content = clip(f"{content}\n{line}".strip())
-        message = await self._post_or_edit(delivery, channel_id, content, mentions, view, replay)
+            content = clip(f"{content}\n{localize(line, language)}".strip())
+        message = await self._post_or_edit(delivery, channel_id, content, mentions, view, replay, language)
         if delivery.edit_key and message is not None:
             await self.bot.host.remember_message(
                 delivery.game_id, delivery.edit_key, channel_id, str(message.id)
@@ -195,9 +199,12 @@ class Sender:
         mentions: discord.AllowedMentions,
         view: discord.ui.View | None,
         more_files: list[discord.File] | None = None,
+        language: str = "en",
     ) -> discord.Message | None:
         channel = self.bot.get_partial_messageable(int(channel_id))
-        file = await board_file(delivery.game_key, delivery.view) if delivery.view else None
+        file = (
+            await board_file(delivery.game_key, delivery.view, language=language) if delivery.view else None
+        )
         files = ([file] if file else []) + _attached(delivery) + (more_files or [])
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
@@ -232,16 +239,21 @@ class Sender:
         assert delivery.user_id is not None
         if delivery.catchup and delivery.seat is not None:
             await self._catchup(delivery)
+        language = await self.bot.host.user_language(delivery.user_id)
+        prompt = localized_prompt(delivery.prompt, language)
         content, _ = self._content(
-            delivery, mention=False, form=form_text(delivery.prompt, delivery.game_key, delivery.view)
+            delivery,
+            mention=False,
+            form=form_text(delivery.prompt, delivery.game_key, delivery.view),
+            language=language,
         )
-        view = (
-            prompt_view(delivery.prompt, game_key=delivery.game_key, seat_view=delivery.view)
-            if delivery.prompt
-            else None
-        )
+        view = prompt_view(prompt, game_key=delivery.game_key, seat_view=delivery.view) if prompt else None
         extra: dict[str, Any] = {"view": view} if view is not None else {}
-        files = [await board_file(delivery.game_key, delivery.view, name="hand.png")] if delivery.view else []
+        files = (
+            [await board_file(delivery.game_key, delivery.view, name="hand.png", language=language)]
+            if delivery.view
+            else []
+        )
         files += _attached(delivery)
         if files:
             extra["files"] = files
@@ -309,17 +321,18 @@ class Sender:
     # ---- text --------------------------------------------------------------------------------------------
     @staticmethod
     def _content(
-        delivery: Delivery, mention: bool = True, form: str | None = None
+        delivery: Delivery, mention: bool = True, form: str | None = None, language: str = "en"
     ) -> tuple[str, discord.AllowedMentions]:
         """The text with the mentions of whoever must act (pinged once, here) and the deadline, if any; a DM
         that opens on a guided form shows the form's first page under the game's line."""
         users = [user for user in dict.fromkeys(delivery.mentions) if user and user.isdigit()]
-        lines = [delivery.text, f"\n{form}" if form else ""]
+        lines = [localize(delivery.text, language), f"\n{form}" if form else ""]
         prompt = delivery.prompt
         if prompt is not None and prompt.deadline and not prompt.expiry_id:
-            lines.append(f"Deadline <t:{int(prompt.deadline)}:R>.")
+            lines.append(localize(f"Deadline <t:{int(prompt.deadline)}:R>.", language))
         if prompt is not None and prompt.choices and len(prompt.choices) > 100 and not prompt.expiry_id:
-            lines.append(f"{len(prompt.choices)} choices: type /move (it autocompletes) or pick below.")
+            many = f"{len(prompt.choices)} choices: type /move (it autocompletes) or pick below."
+            lines.append(localize(many, language))
         if mention and users:
             lines.append(" ".join(f"<@{user}>" for user in users))
         allowed = discord.AllowedMentions(

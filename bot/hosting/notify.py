@@ -13,7 +13,12 @@ import re
 from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
+from i18n import LANGUAGES
+
 from ..models import HostError
+
+#: the value of ``/settings language`` that follows the player's Discord client
+AUTO_LANGUAGE = "auto"
 
 #: what a new player finds: mentioned in the channel, no turn DMs (games with hidden information DM anyway),
 #: automatic passes, no quiet hours, one reminder when a quarter of the time is left, times in UTC
@@ -24,6 +29,7 @@ DEFAULTS = {
     "quiet_hours": "off",
     "time_zone": "UTC",
     "reminders": "25%",
+    "language": AUTO_LANGUAGE,
 }
 #: what each setting means, as ``/settings`` lists it
 MEANINGS = {
@@ -33,6 +39,7 @@ MEANINGS = {
     "quiet_hours": "no pings between these times, e.g. 22:00-07:00 (off: none)",
     "time_zone": "your time zone for quiet hours and /away dates, e.g. Europe/Paris",
     "reminders": "reminders at these shares of the time left, e.g. 50%,10% (off: none)",
+    "language": "the language of your DMs and of the answers only you see: en, pl (auto: your Discord's)",
 }
 MAX_REMINDERS = 3
 _QUIET = re.compile(r"([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)")
@@ -70,7 +77,18 @@ def normalise(key: str, value: str) -> str:
         return compact
     if key == "reminders":
         return _reminders(value)
+    if key == "language":
+        return normalise_language(value)
     raise HostError(f"There is no setting {key[:30]!r}. Settings: {', '.join(MEANINGS)}.")
+
+
+def normalise_language(value: str) -> str:
+    """A language code of ``i18n.LANGUAGES`` or ``auto`` (follow the player's Discord client)."""
+    code = value.strip().lower()
+    if code == AUTO_LANGUAGE or code in LANGUAGES:
+        return code
+    choices = ", ".join([AUTO_LANGUAGE, *LANGUAGES])
+    raise HostError(f"There is no language {value[:20]!r}. Languages: {choices}.")
 
 
 def _reminders(value: str) -> str:

@@ -17,6 +17,7 @@ from bot.host import Host
 from bot.hosting.core import LOBBY_MESSAGE
 from bot.hosting.lobby import level_strength, lobby_message
 from bot.models import Delivery, GameInfo, HostError
+from i18n import localize
 from rules.engine import RulesError, available_games, get_game
 
 from ..app import PrincesBot
@@ -119,8 +120,10 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             deadline_hours,
         )
         interaction.extras["game_id"] = info.game_id
-        view = lobby_view(info) or discord.ui.View()
-        callback = await interaction.response.send_message(lobby_message(info) + LOBBY_HINT, view=view)
+        language = await self.host.guild_language(info.guild_id)
+        view = lobby_view(info, language) or discord.ui.View()
+        text = localize(lobby_message(info) + LOBBY_HINT, language)
+        callback = await interaction.response.send_message(text, view=view)
         view.stop()
         if callback.message_id is not None:
             await self.host.remember_message(info.game_id, LOBBY, info.channel_id, str(callback.message_id))
@@ -235,10 +238,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         found = await self.host.find_message(info.game_id, LOBBY)
         if found is None:
             return
-        view = lobby_view(info)
+        language = await self.host.guild_language(info.guild_id)
+        view = lobby_view(info, language)
         try:
             message = self.bot.get_partial_messageable(int(found[0])).get_partial_message(int(found[1]))
-            await message.edit(content=lobby_message(info), view=view)
+            await message.edit(content=localize(lobby_message(info), language), view=view)
         except discord.HTTPException as error:  # a deleted lobby message is no reason to fail the command
             log.info("game %s: lobby message not updated (%s)", info.game_id, error)
         finally:
@@ -246,6 +250,14 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
                 view.stop()
 
     # ---- status ------------------------------------------------------------------------------------------
+    @app_commands.command(
+        name="language", description="The language of this server's public messages (Manage Server)"
+    )
+    @app_commands.describe(language="en (English) or pl (Polski)")
+    async def language(self, interaction: Interaction, language: Literal["en", "pl"]) -> None:
+        guild = str(interaction.guild_id) if interaction.guild_id else None
+        await send(interaction, await self.host.set_guild_language(guild, actor_of(interaction), language))
+
     @app_commands.command(name="status", description="Who the game in this channel waits for, and until when")
     async def status(self, interaction: Interaction) -> None:
         await send(interaction, await self.host.status(channel_key(interaction)))

@@ -94,6 +94,7 @@ class InfoCog(commands.Cog):
         reminders="reminders at these shares of the time left, e.g. 50%,10%, or off",
         mute="a game number: no mentions or reminders from that game",
         unmute="a game number to hear from again",
+        language="the language of your DMs and of the answers only you see (auto: your Discord's)",
     )
     async def settings(
         self,
@@ -106,6 +107,7 @@ class InfoCog(commands.Cog):
         reminders: app_commands.Range[str, 1, 20] | None = None,
         mute: app_commands.Range[int, 1, 2**53] | None = None,
         unmute: app_commands.Range[int, 1, 2**53] | None = None,
+        language: Literal["auto", "en", "pl"] | None = None,
     ) -> None:
         user_id = str(interaction.user.id)
         changes = {
@@ -117,6 +119,7 @@ class InfoCog(commands.Cog):
             "reminders": reminders,
             "mute": None if mute is None else str(mute),
             "unmute": None if unmute is None else str(unmute),
+            "language": language,
         }
         for key, value in changes.items():
             if value is not None:

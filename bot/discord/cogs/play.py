@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.host import Host, HostError
+from i18n import localize
 
 from ..app import PrincesBot
 from ..common import Interaction, actor_of, board_file, bot_of, chunks, digest_files, send, within_ack
@@ -32,9 +33,14 @@ async def move_autocomplete(interaction: Interaction, current: str) -> list[app_
             current_id = await caller_game_id(interaction, game_id, fresh=True)
             if current_id != remembered:
                 choices = await bot.host.suggestions(current_id, user_id, current, AUTOCOMPLETE_LIMIT)
+        language = await bot.host.user_language(user_id, str(interaction.locale))
     except Exception:  # autocomplete must never fail loudly: an empty list says "nothing to play here"
         return []
-    return [app_commands.Choice(name=choice.label[:100], value=choice.action[:100]) for choice in choices]
+    # the notation stays canonical in every language; the label beside it is the player's
+    return [
+        app_commands.Choice(name=localize(choice.label, language)[:100], value=choice.action[:100])
+        for choice in choices
+    ]
 
 
 async def _order_topics(interaction: Interaction) -> list[tuple[str, str, list[tuple[str, str]]]]:

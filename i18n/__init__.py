@@ -1,0 +1,284 @@
+"""Every word in the player's language: message catalogs read with Babel, and localisation at delivery time.
+
+Design (README, "Languages"):
+
+- **Catalogs.** ``i18n/locales/messages.pot`` is the template (every message id); each language is one file,
+  ``i18n/locales/<lang>/LC_MESSAGES/messages.po``, plus one line in ``LANGUAGES`` below. They are read at start
+  with Babel (``read_po``), compiled in memory to ``babel.support.Translations`` (so there is no compile step in
+  the build and no ``.mo`` file in the repository); plural forms come from the catalog's ``Plural-Forms`` header
+  through ``ngettext``, never by hand.
+- **The English text is the message id** (gettext style), with named placeholders: ``{who} moves {move}.`` The
+  rules and the host stay as they are and keep writing canonical English, so stored logs, replays, exports and
+  the notation are the same in every language. Whoever shows a text to a person calls ``localize(text, locale)``
+  at that moment: each line (else each sentence) is matched against the catalog's templates, its placeholders
+  are read back (a text placeholder such as ``{move}`` or ``{prompt}`` is localised in turn, a name or a number
+  is kept), and the translated template is filled in. Anything no template matches stays English (the fallback).
+  Code that builds a text for one reader (the renderers) calls ``translate(locale, msgid, **params)`` directly.
+- **Pseudo-locale** ``qps``: every translated literal is wrapped in ``⟦...⟧``, so a test can find any English
+  word that escaped the catalogs (``unmarked_words``).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+LOCALES_DIR = Path(__file__).parent / "locales"
+TEMPLATE = LOCALES_DIR / "messages.pot"
+DEFAULT = "en"
+PSEUDO = "qps"
+#: the languages a player or a server may choose: code -> its name in that language. Adding a language is its
+#: catalog file plus one line here.
+LANGUAGES = {
+    "en": "English",
+    "pl": "Polski",
+}
+#: what the pseudo-locale wraps each translated literal in
+OPEN, CLOSE = "⟦", "⟧"
+
+#: placeholders holding a number (read back as digits)
+NUMBER_PARAMS = frozenset(
+    {"n", "game", "round", "source", "target", "height", "height2", "a", "b", "hours", "min", "max", "count"}
+)
+#: placeholders holding a text that is itself localised (a prompt, a move's description, a reason...)
+TEXT_PARAMS = frozenset({"prompt", "kind", "move", "reason", "colour", "colour2", "status", "text"})
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
+
+
+def language_of(locale: str | None) -> str:
+    """The catalog language for a Discord locale or a stored choice ("pl", "en-US" -> "en"), else English."""
+    if not locale:
+        return DEFAULT
+    code = str(locale).strip().lower().replace("_", "-")
+    if code == PSEUDO:
+        return PSEUDO
+    base = code.split("-")[0]
+    return base if base in LANGUAGES else DEFAULT
+
+
+# ---- catalogs -----------------------------------------------------------------------------------------------
+def catalog_path(language: str) -> Path:
+    return LOCALES_DIR / language / "LC_MESSAGES" / "messages.po"
+
+
+@cache
+def template() -> Catalog:
+    with TEMPLATE.open("rb") as file:
+        return read_po(file)
+
+
+@cache
+def translations(language: str) -> NullTranslations:
+    """The language's catalog as Babel ``Translations`` (compiled in memory); English needs none."""
+    path = catalog_path(language)
+    if language == DEFAULT or not path.exists():
+        return NullTranslations()
+    with path.open("rb") as file:
+        catalog = read_po(file, locale=language)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return Translations(fp=buffer)
+
+
+@dataclass(frozen=True)
+class Template:
+    msgid: str
+    plural: str | None
+    context: str | None
+    pattern: re.Pattern[str]
+    #: the English form this pattern reads (the plural form for a plural entry's second pattern)
+    english: str
+
+
+def _compile(text: str) -> re.Pattern[str]:
+    parts, seen, last = [], set(), 0
+    for match in _PLACEHOLDER.finditer(text):
+        parts.append(re.escape(text[last : match.start()]))
+        name = match[1]
+        if name in seen:
+            parts.append(f"(?P={name})")
+        else:
+            seen.add(name)
+            body = r"-?\d+(?:\.\d+)?" if name in NUMBER_PARAMS else r".+?"
+            parts.append(f"(?P<{name}>{body})")
+        last = match.end()
+    parts.append(re.escape(text[last:]))
+    return re.compile("".join(parts), re.DOTALL)
+
+
+def _literal_size(text: str) -> int:
+    return len(_PLACEHOLDER.sub("", text))
+
+
+@cache
+def templates() -> tuple[Template, ...]:
+    """The template's entries that can be read back from English text (those with a literal part), the most
+    specific first. Entries with a context (command names) are for ``translate`` only."""
+    found = []
+    for message in template():
+        if not message.id or message.context:
+            continue
+        if isinstance(message.id, tuple):
+            singular, plural = message.id[0], message.id[1]
+            for english in (singular, plural):
+                found.append(Template(singular, plural, None, _compile(english), english))
+        else:
+            found.append(Template(str(message.id), None, None, _compile(str(message.id)), str(message.id)))
+    found = [t for t in found if _literal_size(t.english.strip()) > 0 and "\n" not in t.english.strip()]
+    found.sort(key=lambda t: (-_literal_size(t.english), t.english))
+    return tuple(found)
+
+
+# ---- translating a known message ----------------------------------------------------------------------------
+def _pseudo(text: str) -> str:
+    """Each literal run of ``text`` (between placeholders) wrapped in the pseudo-locale's markers."""
+    pieces, last = [], 0
+    for match in _PLACEHOLDER.finditer(text):
+        if text[last : match.start()].strip():
+            pieces.append(f"{OPEN}{text[last : match.start()]}{CLOSE}")
+        pieces.append(match[0])
+        last = match.end()
+    if text[last:].strip():
+        pieces.append(f"{OPEN}{text[last:]}{CLOSE}")
+    return "".join(pieces)
+
+
+def _fill(text: str, params: dict[str, object]) -> str:
+    return _PLACEHOLDER.sub(lambda m: str(params[m[1]]) if m[1] in params else m[0], text)
+
+
+def gettext(language: str, msgid: str, context: str | None = None) -> str:
+    if language == PSEUDO:
+        return _pseudo(msgid)
+    found = translations(language)
+    return str(found.pgettext(context, msgid) if context else found.gettext(msgid))
+
+
+def translate(locale: str | None, msgid: str, /, **params: object) -> str:
+    """``msgid`` (an English template) in ``locale``'s language with ``params`` filled in; English when the
+    catalog has no entry."""
+    return _fill(gettext(language_of(locale), msgid), params)
+
+
+def translate_in(context: str, locale: str | None, msgid: str, /, **params: object) -> str:
+    """``translate`` for an entry with a context (msgctxt): words on an image ("image"), a command's name
+    ("command"). Entries with a context are never read back by ``localize``."""
+    return _fill(gettext(language_of(locale), msgid, context), params)
+
+
+def ntranslate(
+    locale: str | None, singular: str, plural: str, n: int, /, context: str | None = None, **params: object
+) -> str:
+    """The form of ``singular``/``plural`` for the count ``n`` in ``locale``'s language (its plural rules)."""
+    language = language_of(locale)
+    if language == PSEUDO:
+        text = _pseudo(singular if n == 1 else plural)
+    elif context:
+        text = translations(language).npgettext(context, singular, plural, n)
+    else:
+        text = translations(language).ngettext(singular, plural, n)
+    return _fill(text, {"n": n, **params})
+
+
+def listing(locale: str | None, words: list[str]) -> str:
+    """Words joined as a sentence lists them in ``locale``'s language: "a, b and c" ("a, b i c")."""
+    if len(words) <= 1:
+        return "".join(words)
+    return translate_in("list", locale, "{first} and {last}", first=", ".join(words[:-1]), last=words[-1])
+
+
+# ---- localising English text at delivery --------------------------------------------------------------------
+def localize(text: str, locale: str | None) -> str:
+    """``text`` (the canonical English the host and the rules write) in ``locale``'s language: line by line,
+    else sentence by sentence; what no catalog entry reads stays English."""
+    language = language_of(locale)
+    if language == DEFAULT or not text:
+        return text
+    return _localize(text, language)
+
+
+@lru_cache(maxsize=8192)
+def _localize(text: str, language: str) -> str:
+    # texts of several lines (a game's rules notes) are entries of their own: each is set aside while the rest
+    # is read line by line, then put back translated
+    found = []
+    for index, (block, msgid) in enumerate(blocks()):
+        if block in text:
+            text = text.replace(block, f"\x00{index}\x00")
+            found.append((index, gettext(language, msgid).strip()))
+    text = "\n".join(_line(line, language) for line in text.split("\n"))
+    for index, translated in found:
+        text = text.replace(f"\x00{index}\x00", translated)
+    return text
+
+
+@cache
+def blocks() -> tuple[tuple[str, str], ...]:
+    """The template's entries of several lines without placeholders, as (the text shown, the message id)."""
+    return tuple(
+        (m.id.strip(), m.id)
+        for m in template()
+        if isinstance(m.id, str) and "\n" in m.id.strip() and not m.context and not _PLACEHOLDER.search(m.id)
+    )
+
+
+def _line(line: str, language: str) -> str:
+    """One line: its sentences each read by a template (a name cannot swallow a sentence then), else the whole
+    line read by one template (a placeholder may hold several sentences), else what sentences can be read."""
+    body = line.strip()
+    if not body:
+        return line
+    sentences = _SENTENCE_END.split(body)
+    read = [_fragment(sentence, language) for sentence in sentences] if len(sentences) > 1 else []
+    if read and all(part is not None for part in read):
+        return line.replace(body, " ".join(part or "" for part in read), 1)
+    whole = _fragment(body, language)
+    if whole is not None:
+        return line.replace(body, whole, 1)
+    if not read:
+        return line
+    return line.replace(body, " ".join(part or s for part, s in zip(read, sentences, strict=True)), 1)
+
+
+def _fragment(text: str, language: str) -> str | None:
+    """``text`` translated if one template reads all of it, else None."""
+    for entry in templates():
+        match = entry.pattern.fullmatch(text)
+        if match is None:
+            continue
+        params: dict[str, object] = {}
+        for name, value in match.groupdict().items():
+            if name in TEXT_PARAMS:
+                params[name] = _fragment(value, language) or value
+            else:
+                params[name] = value
+        if entry.plural is not None:
+            count = int(str(params.get("n", 1)))
+            if language == PSEUDO:
+                translated = _pseudo(entry.msgid if count == 1 else entry.plural)
+            else:
+                translated = translations(language).ngettext(entry.msgid, entry.plural, count)
+        else:
+            translated = gettext(language, entry.msgid)
+        return _fill(translated, params)
+    return None
+
+
+def unmarked_words(text: str, allowed: Iterable[str] = ()) -> list[str]:
+    """The words of ``text`` (localised in the pseudo-locale) outside every ``⟦...⟧``, except ``allowed``
+    (players' names, game titles): English that no catalog entry covered."""
+    outside = re.sub(f"{OPEN}[^{CLOSE}]*{CLOSE}", " ", text)
+    outside = re.sub(r"<[@#]!?\d+>|<t:\d+(:\w)?>|https?://\S+", " ", outside)
+    keep = {word.lower() for word in allowed}
+    return [w for w in re.findall(r"[A-Za-z]{2,}", outside) if w.lower() not in keep]
