@@ -13,9 +13,9 @@ enemy piece as out of reach for one turn.
 Level ``expectimax`` then searches the best placements one ply deeper: a chance node over the next player's
 roll, each roll answered by that player's own full-turn search (an exact win if one is reachable, otherwise
 the placement with the best outlook for them), scored by our outlook afterwards. Level ``greedy`` stops at the
-static outlook. Level ``expert`` (two players; with more it plays as ``expectimax``) looks two turns deep
-within its budget (:class:`Expert`): every placement of ours, every roll of the next player answered by the
-worst for us of their best placements, then our next roll searched exactly for a win.
+static outlook. Level ``expert`` (two players; with more it plays as ``expectimax``) is expectimax two turns
+deep within its budget (:class:`Expert`): our placement, every roll of the next player and their answer (as a
+one-ply expectimax picks it), every roll of ours and our best placement after it, scored by the outlook.
 
 Positions here are flat tuples: entry ``3 * seat + piece`` is the cell index of that piece, -1 in reserve.
 """
@@ -204,49 +204,6 @@ def explore(
     return first, False
 
 
-def cheapest_win(
-    context: Context, start: Position, points: int, seat: int, cap: int
-) -> tuple[int | None, int]:
-    """The fewest points (at most ``points``) with which ``seat`` reaches a goal line this turn (None: no roll
-    up to ``points`` does), and the placements visited. More points never reach less (a turn may stop at any
-    step), so one search with the largest roll answers every roll."""
-    base = 3 * seat
-    entry_targets = tuple((cell, 1) for cell in context.entry_cells[seat])
-    best_left: dict[Position, int] = {start: points}
-    stack = [start]
-    cheapest: int | None = None
-    while stack:
-        node = stack.pop()
-        budget = best_left[node]
-        holders = {cell: index for index, cell in enumerate(node) if cell >= 0}
-        for piece in range(3):
-            pips = piece + 1
-            if pips > budget:
-                break
-            cell = node[base + piece]
-            for target, multiplier in entry_targets if cell < 0 else NEIGHBOURS[cell]:
-                rest = budget - pips * multiplier
-                if rest < 0:
-                    continue
-                holder = holders.get(target)
-                if holder is not None and (holder // 3 == seat or holder % 3 > piece):
-                    continue
-                child_list = list(node)
-                child_list[base + piece] = target
-                if holder is not None:
-                    child_list[holder] = -1
-                child = tuple(child_list)
-                if best_left.get(child, -1) >= rest:
-                    continue
-                best_left[child] = rest
-                if context.is_win(child, seat):
-                    cost = points - rest
-                    cheapest = cost if cheapest is None else min(cheapest, cost)
-                elif len(best_left) < cap:
-                    stack.append(child)
-    return cheapest, len(best_left)
-
-
 def reply_value(context: Context, position: Position, me: int, budget: int) -> float | None:
     """Chance node over the next player's roll; each roll answered by their best turn; our outlook after.
 
@@ -324,74 +281,193 @@ def _checked(step: str | None, legal: Sequence[str]) -> str:
 
 
 # ---- expert: two turns deep, within a budget ----------------------------------------------------------------------
-#: expert: how many of the opponent's best placements (by their outlook) are answered by our next roll
-EXPERT_REPLIES = 3
-#: the expert's budget: placements visited by its turn searches (each explored or scored placement counts one)
-EXPERT_BUDGET = Budget(400_000, DEFAULT_SECONDS)
-#: a reply search (one roll of the next player) inside the expert's look-ahead expands at most this many
+#: the expert's budget: placements visited by its turn searches (each explored placement counts one)
+EXPERT_BUDGET = Budget(60_000, DEFAULT_SECONDS)
+#: a turn search inside the expert's look-ahead expands at most this many placements
 EXPERT_NODE_CAP = 3_000
+#: the next player's answers to one roll the expert considers: as many as ``expectimax`` searches
+OPPONENT_CANDIDATES = CANDIDATES
+
+
+def reachable(
+    context: Context, start: Position, points: int, seat: int, cap: int
+) -> tuple[dict[Position, int], int | None]:
+    """Every placement ``seat`` can end its turn in with at most ``points`` -> the fewest points it costs, and the
+    fewest points that reach a goal line (None: none up to ``points``). A turn may stop after any step, so one
+    search with the largest roll answers every smaller roll: a placement is reachable with roll ``r`` when its
+    cost is at most ``r``."""
+    base = 3 * seat
+    entry_targets = tuple((cell, 1) for cell in context.entry_cells[seat])
+    best_left: dict[Position, int] = {start: points}
+    stack = [start]
+    cheapest: int | None = None
+    while stack:
+        node = stack.pop()
+        budget = best_left[node]
+        holders = {cell: index for index, cell in enumerate(node) if cell >= 0}
+        for piece in range(3):
+            pips = piece + 1
+            if pips > budget:
+                break
+            cell = node[base + piece]
+            for target, multiplier in entry_targets if cell < 0 else NEIGHBOURS[cell]:
+                rest = budget - pips * multiplier
+                if rest < 0:
+                    continue
+                holder = holders.get(target)
+                if holder is not None and (holder // 3 == seat or holder % 3 > piece):
+                    continue
+                child_list = list(node)
+                child_list[base + piece] = target
+                if holder is not None:
+                    child_list[holder] = -1
+                child = tuple(child_list)
+                if best_left.get(child, -1) >= rest:
+                    continue
+                if context.is_win(child, seat):
+                    cost = points - rest
+                    cheapest = cost if cheapest is None else min(cheapest, cost)
+                    continue
+                best_left[child] = rest
+                if len(best_left) < cap:
+                    stack.append(child)
+    return {position: points - left for position, left in best_left.items()}, cheapest
 
 
 class Expert:
-    """Expectimax two turns deep: our placement, the next player's roll and best answers, our next roll.
+    """Expectimax over the dice two turns deep: our placement, the next player's roll and answer, our next
+    roll and our best placement after it, scored by the static outlook (the next player's threat included).
 
-    Our candidate placements are searched best first (by the static outlook) until the budget is spent. For
-    each, every roll of the next player is answered by their whole-turn search: a win they can reach ends it;
-    otherwise they take the placement among their ``EXPERT_REPLIES`` best (by their own outlook) that leaves
-    us worst off. "Worst off" is measured by our next roll exactly: the share of rolls on which our own
-    whole-turn search reaches a win, and for the other rolls the static outlook. Two players only: with more
-    the look-ahead falls back to the ``expectimax`` level.
+    One search with the largest roll answers every roll (:func:`reachable`), so each level of the look-ahead
+    costs one turn search per position rather than one per roll. The next player answers a roll with a win if
+    one is in reach; otherwise, among their ``OPPONENT_CANDIDATES`` best placements by outlook, with the one a
+    one-ply expectimax picks (the best for them once our next roll is answered by our best placement by
+    outlook): the ``expectimax`` level's own choice, read off the searches of our next turn that the look-ahead
+    makes anyway. Our placements are first valued one ply deep, best static outlook first, within
+    ``FIRST_PASS_SHARE`` of the budget; then the best of those two turns deep until the budget is spent. Two
+    players only: with more the look-ahead falls back to ``expectimax``.
     """
 
     def __init__(self, context: Context, me: int, watch: Stopwatch) -> None:
         self.context, self.me, self.watch = context, me, watch
         self.opponent = (me + 1) % context.players
         self.rolls = ROLLS[context.dice]
+        self.most = self.rolls[-1][0]
+        self._ours: dict[Position, tuple[float, float]] = {}
 
-    def _explore(self, position: Position, points: int, seat: int) -> tuple[dict[Position, str | None], bool]:
-        found, won = explore(self.context, position, points, seat, EXPERT_NODE_CAP)
+    def _reachable(self, position: Position, seat: int) -> tuple[dict[Position, int], int | None]:
+        found, cheapest = reachable(self.context, position, self.most, seat, EXPERT_NODE_CAP)
         if self.watch.tick(len(found)):
             raise _Spent
-        return found, won
+        return found, cheapest
 
-    def value(self, position: Position) -> float:
-        """Our expected result once we end our turn in ``position`` (1 a win, -1 a loss)."""
+    def _best_first(self, found: dict[Position, int], seat: int) -> list[tuple[float, int, Position]]:
+        """(outlook for ``seat``, cost, placement), best first."""
+        outlook = self.context.outlook
+        return sorted(
+            ((outlook(position, seat, seat), cost, position) for position, cost in found.items()),
+            key=lambda entry: -entry[0],
+        )
+
+    def replies(self, position: Position) -> tuple[float, list[tuple[float, list[Position]]]]:
+        """The one-ply value of ending our turn in ``position`` (as ``expectimax`` values it: each roll of the
+        next player answered by a win in reach or by their best placement by outlook, which our outlook then
+        scores), and for each roll the next player's candidate answers (empty: a win for them), best first."""
+        found, cheapest = self._reachable(position, self.opponent)
+        ranked = self._best_first(found, self.opponent)
+        answers: list[tuple[float, list[Position]]] = []
         total = 0.0
         for points, probability in self.rolls:
-            replies, won = self._explore(position, points, self.opponent)
-            if won:
+            if cheapest is not None and cheapest <= points:
+                answers.append((probability, []))
                 total -= probability
                 continue
-            outlook = self.context.outlook
-            best_for_them = sorted(
-                replies, key=lambda reply: outlook(reply, self.opponent, self.opponent), reverse=True
-            )[:EXPERT_REPLIES]
-            total += probability * min(self._our_roll(reply) for reply in best_for_them)
+            within = [entry[2] for entry in ranked if entry[1] <= points][:OPPONENT_CANDIDATES]
+            answers.append((probability, within))
+            total += probability * self.context.outlook(within[0], self.me, self.opponent)
+        return total, answers
+
+    def value(self, answers: list[tuple[float, list[Position]]]) -> float:
+        """Our expected result over the next player's answers, our next turn searched (1 a win, -1 a loss).
+
+        For each roll the next player takes, among its candidate answers, the one the ``expectimax`` level
+        would: the best for them once our next roll is answered by our best placement by outlook."""
+        total = 0.0
+        for probability, within in answers:
+            if not within:
+                total -= probability
+                continue
+            best_mine, best_theirs = 0.0, -3.0
+            for reply in within:
+                mine, theirs = self._our_turn(reply)
+                if theirs > best_theirs:
+                    best_mine, best_theirs = mine, theirs
+            total += probability * best_mine
         return total
 
-    def _our_roll(self, position: Position) -> float:
-        """Our prospects with the next roll ours: the rolls that reach a win count fully, the rest by outlook."""
-        most = self.rolls[-1][0]
-        cost, visited = cheapest_win(self.context, position, most, self.me, EXPERT_NODE_CAP)
-        if self.watch.tick(visited):
-            raise _Spent
-        win_chance = 0.0 if cost is None else chance_at_least(self.context.dice, cost)
-        rest = self.context.outlook(position, self.me, self.opponent)
-        return win_chance + (1.0 - win_chance) * max(-1.0, min(0.6, rest))
+    def _our_turn(self, position: Position) -> tuple[float, float]:
+        """With the next roll ours: our expected result (a win where one is in reach, else our best outlook)
+        and the next player's value of it (their outlook once we take that placement, -1 where we win)."""
+        known = self._ours.get(position)
+        if known is not None:
+            return known
+        found, cheapest = self._reachable(position, self.me)
+        outlook = self.context.outlook
+        best: list[tuple[float, Position | None]] = [(-3.0, None)] * (self.most + 1)
+        for placement, cost in found.items():
+            score = outlook(placement, self.me, self.me)
+            if score > best[cost][0]:
+                best[cost] = (score, placement)
+        mine = theirs = 0.0
+        running: tuple[float, Position | None] = (-3.0, None)
+        upto = []
+        for points in range(self.most + 1):
+            if best[points][0] > running[0]:
+                running = best[points]
+            upto.append(running)
+        for points, probability in self.rolls:
+            if cheapest is not None and cheapest <= points:
+                mine += probability
+                theirs -= probability
+                continue
+            score, chosen = upto[points]
+            assert chosen is not None  # ending the turn at once costs nothing
+            mine += probability * score
+            theirs += probability * outlook(chosen, self.opponent, self.me)
+        self._ours[position] = (mine, theirs)
+        return mine, theirs
 
 
 class _Spent(Exception):
     """The expert's budget ran out: the candidates fully valued so far decide."""
 
 
+#: the share of the expert's budget its first pass (our placements one ply deep) may use
+FIRST_PASS_SHARE = 0.5
+
+
 def _expert_ranking(
     context: Context, ranked: list[tuple[float, float, Position]], seat: int, watch: Stopwatch
 ) -> list[tuple[float, float, Position]]:
+    """Value our placements one ply deep (best static outlook first, within half the budget), then the best of
+    those two turns deep until the budget is spent; the deepest values decide."""
     expert = Expert(context, seat, watch)
-    valued = []
-    for _, tie_break, position in ranked:
+    shallow: list[tuple[float, float, Position, list[tuple[float, list[Position]]]]] = []
+    try:
+        for _, tie_break, position in ranked:
+            if shallow and watch.iterations >= watch.limit * FIRST_PASS_SHARE:
+                break
+            value, answers = expert.replies(position)
+            shallow.append((value, tie_break, position, answers))
+    except _Spent:
+        pass
+    if not shallow:
+        return ranked
+    shallow.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
+    deep = []
+    for _, tie_break, position, answers in shallow:
         try:
-            valued.append((expert.value(position), tie_break, position))
+            deep.append((expert.value(answers), tie_break, position))
         except _Spent:
             break
-    return sorted(valued, reverse=True) or ranked
+    return sorted(deep, reverse=True) or [entry[:3] for entry in shallow]

@@ -316,9 +316,21 @@ def test_ai_breaks_a_line_the_opponent_is_about_to_complete(level: str) -> None:
     assert None in after["pieces"][1], f"{level} left the yellow line intact: {after['pieces']}"
 
 
-def _expert_step(view: dict, seat: int, legal: list[str], seed: int) -> str:
+def _expert_step(view: dict, seat: int, legal: list[str], seed: int, iterations: int = 20_000) -> str:
     """``expert`` with its budget counted in placements only (no clock): what a game replays."""
-    return ai.decide(view, seat, legal, "expert", random.Random(seed), budget=Budget(60_000, None))
+    return ai.decide(view, seat, legal, "expert", random.Random(seed), budget=Budget(iterations, None))
+
+
+def test_expert_is_deterministic_for_a_seed_and_budget_and_legal() -> None:
+    # Pharaoh hides nothing (a seat's view is the whole state), so the same view means the same position
+    for stop in (12, 24):
+        playout = play(GAME, 2, 40 + stop, stop_after=stop)
+        seat = playout.state["to_move"]
+        legal = GAME.legal_actions(playout.state, seat)
+        view = GAME.view(playout.state, seat)
+        actions = {_expert_step(view, seat, legal, 7) for _ in range(2)}
+        assert len(actions) == 1 and actions <= set(legal)
+        assert _expert_step(view, seat, legal, 7, iterations=5_000) in legal  # a smaller budget: still legal
 
 
 def test_expert_decides_the_same_from_two_states_that_give_the_same_view() -> None:
