@@ -64,6 +64,12 @@ def _record(ctx_state: PState, code: str) -> PrincessRecord:
     return book.setdefault(code, {"last": None, "host": None})
 
 
+def _last(state: PState, code: str) -> str | None:
+    """The area of the player's previous mission, read without writing a record: ``legal_areas`` also serves
+    ``ahead``, which a host asks of the live state between moves and which must leave it as it is."""
+    return state["play"].get("princesses", {}).get(code, {}).get("last")
+
+
 def neighbour_areas() -> dict[str, str]:
     """Area (off-map area or Pomeranian land) -> the Neighbour faction living there."""
     factions = catalog().factions
@@ -94,7 +100,7 @@ def legal_areas(state: PState, code: str) -> list[str]:
         for other, player in state["players"].items()
         if other != code and player["princess"] not in AWAY
     }
-    last = _record(state, code)["last"]
+    last = _last(state, code)
     current = state["players"][code]["princess"]
     capitals = [capital(code)] + [
         capital(other) for other in state["seats"] if other != code and active(state, other)

@@ -163,6 +163,17 @@ def _mission_with_a_queue(seed: int = 1) -> tuple[Any, int, int]:
         step(GAME, playout, seat, GAME.legal_actions(playout.state, seat)[0])
 
 
+def test_asking_for_missions_ahead_changes_no_state() -> None:
+    """The host asks ``ahead`` and ``ahead_state`` of the live state between moves: a later player's Princess
+    record must not be written then (the stored state would no longer be the replay of its events)."""
+    playout, _asked, later = _mission_with_a_queue()
+    state = replay(GAME, PLAYERS, {}, playout.setup_draws, playout.records)  # as stored: never asked ahead
+    before = GAME.copy_state(state)
+    assert later in GAME.ahead(state)
+    assert GAME.ahead_state(state, later) is not None
+    assert state == before
+
+
 def test_a_mission_taken_by_an_earlier_princess_falls_to_the_next_choice() -> None:
     """The rulebook's "Only one Princess can occupy one area at a time": the later player wanted the Capital the
     earlier one sends her Princess to; the earlier one's draw comes first and gives nothing of the answer; at the
