@@ -50,7 +50,29 @@ NUMBER_PARAMS = frozenset(
     {"n", "game", "round", "source", "target", "height", "height2", "a", "b", "hours", "min", "max", "count"}
 )
 #: placeholders holding a text that is itself localised (a prompt, a move's description, a reason...)
-TEXT_PARAMS = frozenset({"prompt", "kind", "move", "reason", "colour", "colour2", "status", "text"})
+TEXT_PARAMS = frozenset(
+    {
+        "prompt",
+        "kind",
+        "move",
+        "reason",
+        "colour",
+        "colour2",
+        "status",
+        "text",
+        "meaning",
+        "events",
+        "waits",
+        "duration",
+        "low",
+        "high",
+        "median",
+        "waited",
+        "games",
+        "wins",
+        "scope",
+    }
+)
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 
@@ -246,9 +268,24 @@ def _line(line: str, language: str) -> str:
     whole = _fragment(body, language)
     if whole is not None:
         return line.replace(body, whole, 1)
+    clauses = _clauses(body, language)
+    if clauses is not None:
+        return line.replace(body, clauses, 1)
     if not read:
         return line
     return line.replace(body, " ".join(part or s for part, s in zip(read, sentences, strict=True)), 1)
+
+
+def _clauses(text: str, language: str) -> str | None:
+    """A line of clauses joined by "; " (a player's /stats line), each read by its own template, the final
+    full stop kept; None unless every clause is read."""
+    parts = text.removesuffix(".").split("; ")
+    if len(parts) < 2:
+        return None
+    read = [_fragment(part, language) for part in parts]
+    if any(part is None for part in read):
+        return None
+    return "; ".join(part or "" for part in read) + ("." if text.endswith(".") else "")
 
 
 def _fragment(text: str, language: str) -> str | None:
