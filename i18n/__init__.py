@@ -42,6 +42,8 @@ LANGUAGES = {
     "en": "English",
     "pl": "Polski",
 }
+#: catalog context of fixed phrases translated wherever they stand (``phrases``)
+PHRASE = "phrase"
 #: what the pseudo-locale wraps each translated literal in
 OPEN, CLOSE = "⟦", "⟧"
 
@@ -71,6 +73,7 @@ TEXT_PARAMS = frozenset(
         "games",
         "wins",
         "scope",
+        "side",
     }
 )
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -239,10 +242,26 @@ def _localize(text: str, language: str) -> str:
         if block in text:
             text = text.replace(block, f"\x00{index}\x00")
             found.append((index, gettext(language, msgid).strip()))
+    # fixed phrases inside a name or a list (a seat's "(away, AI plays)"), each set aside the same way
+    said = []
+    for index, phrase in enumerate(phrases()):
+        if phrase in text:
+            text = text.replace(phrase, f"\x01{index}\x01")
+            said.append((index, gettext(language, phrase, PHRASE)))
     text = "\n".join(_line(line, language) for line in text.split("\n"))
     for index, translated in found:
         text = text.replace(f"\x00{index}\x00", translated)
+    for index, translated in said:
+        text = text.replace(f"\x01{index}\x01", translated)
     return text
+
+
+@cache
+def phrases() -> tuple[str, ...]:
+    """The template's entries with the context ``phrase``: fixed words that may stand anywhere in a text (after
+    a name, inside a list), translated wherever they occur; the longest first."""
+    found = {str(m.id) for m in template() if m.context == PHRASE and isinstance(m.id, str)}
+    return tuple(sorted(found, key=lambda phrase: (-len(phrase), phrase)))
 
 
 @cache
