@@ -74,6 +74,7 @@ TEXT_PARAMS = frozenset(
         "wins",
         "scope",
         "side",
+        "pace",
     }
 )
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -52,6 +52,7 @@ async def test_a_polish_and_an_english_player_each_read_their_language(
     for user in (ola, bob):  # turns by DM with their buttons, so each reads prompts and buttons privately
         await table.slash(user, "settings", turn_dms="on")
     answers: dict[str, list[str]] = {"ola": [], "bob": []}
+    switched = 0
 
     async def answer(user: FakeUser, command: str, **options: object) -> str:
         text = table.reply_text(await table.slash(user, command, **options))
@@ -83,14 +84,17 @@ async def test_a_polish_and_an_english_player_each_read_their_language(
         done = await answer(player, "move", notation=choices[0]["value"])
         assert done.startswith("Zrobione" if polish else "Done")
         turns += 1
-        if turns == 4:  # the admin sets the server's language: the channel's next posts are in Polish
+        if turns == 2:  # the admin sets the server's language: the channel's next posts are in Polish
             said = await answer(bob, "game language", language="pl")
             assert "Polski" in said and "Public messages" in said
+            switched = len(fake.channel_messages(fake.general))
 
     posts = [m.content for m in fake.channel_messages(fake.general)]
-    before, after = posts[1:4], posts[-3:]
-    assert all("moves stack" in p or "begins" in p for p in before) and not any("stos" in p for p in before)
-    assert all("przesuwa stos" in p and "Teraz decyduje" in p for p in after), after
+    before, after = posts[1:switched], posts[switched:]
+    assert len(before) == 3 and after
+    assert "begins" in before[0] and all("moves stack" in p and "Now:" in p for p in before[1:])
+    assert not any("stos" in p for p in before)
+    assert all("przesuwa stos" in p for p in after) and any("Teraz decyduje" in p for p in after), after
     assert not any(english_in(p) for p in after), [english_in(p) for p in after]
 
     # DMs: the join notice, each turn with its prompt and buttons, in the reader's language
@@ -110,3 +114,21 @@ async def test_a_polish_and_an_english_player_each_read_their_language(
     for text in answers["ola"] + [m.text() for m in ola_dms]:
         assert not english_in(text), (text, english_in(text))
     assert not any("Zrobione" in t or "Teraz decyduje" in t for t in answers["bob"] + dm_texts(fake, bob))
+
+
+async def test_every_command_and_option_description_has_a_polish_localisation(
+    table: Table, fake: FakeDiscord
+) -> None:
+    missing = []
+
+    def check(item: dict, path: str) -> None:
+        if item.get("description") and "pl" not in (item.get("description_localizations") or {}):
+            missing.append(f"{path}: {item['description']}")
+        for localised in (item.get("description_localizations") or {}).values():
+            assert len(localised) <= 100, localised
+        for option in item.get("options", []):
+            check(option, f"{path} {option['name']}")
+
+    for name, command in fake.commands.items():
+        check(command, name)
+    assert not missing, missing

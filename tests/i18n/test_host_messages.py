@@ -181,3 +181,23 @@ async def test_host_messages_off_the_babylone_path_are_fully_marked(tmp_path: Pa
     polish = "\n".join(localize(text, "pl") for text in texts)
     for words in ("Twoje ustawienia", "Czekamy na", "Gra toczy się dalej", "Przypomnienie", "Czekaj dalej"):
         assert words in polish, words
+
+
+def test_the_catch_up_digest_frame_and_stats_clauses_read_in_polish() -> None:
+    digest = (
+        "**Since your last move** (3 events)\n**bob**\n- bob moves stack 2 (2 high, red top) onto stack 8.\n"
+        "- you: 1>2\n… and 2 earlier events: /log"
+    )
+    assert not unmarked_words(localize(digest, PSEUDO), ALLOWED)
+    polish = localize(digest, "pl")
+    assert "**Od twojego ostatniego ruchu** (3 zdarzenia)" in polish and "- ty: 1>2" in polish
+    assert "… i 2 wcześniejsze zdarzenia: /log" in polish
+    line = "- **Babylone**: 5 games, 2 wins (40%); rating 22.4 ± 8.1, #2 of 7; average answer time 3 h 5 min over 21 decisions."
+    assert localize(line, "pl") == (
+        "- **Babylone**: 5 gier, 2 wygrane (40%); ranking 22.4 ± 8.1, miejsce 2 z 7; "
+        "średni czas odpowiedzi 3 godz. 5 min przy 21 decyzjach."
+    )
+    assert (
+        localize("Seats: 1. bob (away, AI plays), 2. alice", "pl")
+        == "Miejsca: 1. bob (nieobecność, gra SI), 2. alice"
+    )
