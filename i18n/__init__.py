@@ -42,6 +42,8 @@ LANGUAGES = {
     "en": "English",
     "pl": "Polski",
 }
+#: catalog context of fixed phrases translated wherever they stand (``phrases``)
+PHRASE = "phrase"
 #: what the pseudo-locale wraps each translated literal in
 OPEN, CLOSE = "⟦", "⟧"
 
@@ -50,7 +52,31 @@ NUMBER_PARAMS = frozenset(
     {"n", "game", "round", "source", "target", "height", "height2", "a", "b", "hours", "min", "max", "count"}
 )
 #: placeholders holding a text that is itself localised (a prompt, a move's description, a reason...)
-TEXT_PARAMS = frozenset({"prompt", "kind", "move", "reason", "colour", "colour2", "status", "text"})
+TEXT_PARAMS = frozenset(
+    {
+        "prompt",
+        "kind",
+        "move",
+        "reason",
+        "colour",
+        "colour2",
+        "status",
+        "text",
+        "meaning",
+        "events",
+        "waits",
+        "duration",
+        "low",
+        "high",
+        "median",
+        "waited",
+        "games",
+        "wins",
+        "scope",
+        "side",
+        "pace",
+    }
+)
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 
@@ -217,10 +243,26 @@ def _localize(text: str, language: str) -> str:
         if block in text:
             text = text.replace(block, f"\x00{index}\x00")
             found.append((index, gettext(language, msgid).strip()))
+    # fixed phrases inside a name or a list (a seat's "(away, AI plays)"), each set aside the same way
+    said = []
+    for index, phrase in enumerate(phrases()):
+        if phrase in text:
+            text = text.replace(phrase, f"\x01{index}\x01")
+            said.append((index, gettext(language, phrase, PHRASE)))
     text = "\n".join(_line(line, language) for line in text.split("\n"))
     for index, translated in found:
         text = text.replace(f"\x00{index}\x00", translated)
+    for index, translated in said:
+        text = text.replace(f"\x01{index}\x01", translated)
     return text
+
+
+@cache
+def phrases() -> tuple[str, ...]:
+    """The template's entries with the context ``phrase``: fixed words that may stand anywhere in a text (after
+    a name, inside a list), translated wherever they occur; the longest first."""
+    found = {str(m.id) for m in template() if m.context == PHRASE and isinstance(m.id, str)}
+    return tuple(sorted(found, key=lambda phrase: (-len(phrase), phrase)))
 
 
 @cache
@@ -246,9 +288,24 @@ def _line(line: str, language: str) -> str:
     whole = _fragment(body, language)
     if whole is not None:
         return line.replace(body, whole, 1)
+    clauses = _clauses(body, language)
+    if clauses is not None:
+        return line.replace(body, clauses, 1)
     if not read:
         return line
     return line.replace(body, " ".join(part or s for part, s in zip(read, sentences, strict=True)), 1)
+
+
+def _clauses(text: str, language: str) -> str | None:
+    """A line of clauses joined by "; " (a player's /stats line), each read by its own template, the final
+    full stop kept; None unless every clause is read."""
+    parts = text.removesuffix(".").split("; ")
+    if len(parts) < 2:
+        return None
+    read = [_fragment(part, language) for part in parts]
+    if any(part is None for part in read):
+        return None
+    return "; ".join(part or "" for part in read) + ("." if text.endswith(".") else "")
 
 
 def _fragment(text: str, language: str) -> str | None:

@@ -42,6 +42,8 @@ from .common import (
     clip,
     digest_files,
     game_number,
+    localized_prompt,
+    reader_language,
     rebuilt,
     send,
     small_number,
@@ -217,11 +219,11 @@ class ChoiceSelect(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_SELECT
 
 
 class MoreChoices(Handled, discord.ui.DynamicItem[Any], template=_MORE_CHOICES_ID):
-    def __init__(self, game_id: int, seat: int, decision_id: str, page: int) -> None:
+    def __init__(self, game_id: int, seat: int, decision_id: str, page: int, language: str = DEFAULT) -> None:
         self.game_id, self.seat, self.decision_id, self.page = game_id, seat, decision_id, page
         super().__init__(
             discord.ui.Button(
-                label="More choices…",
+                label=localize("More choices…", language),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"pt:m:{game_id}:{seat}:{_q(decision_id)}:{page}",
             )
@@ -241,7 +243,10 @@ class MoreChoices(Handled, discord.ui.DynamicItem[Any], template=_MORE_CHOICES_I
         first = self.page * SELECT_SIZE * SELECTS_PER_MESSAGE
         if self.page < 1 or first >= len(prompt.choices):  # "More choices" shows the pages after the first
             raise HostError(f"There is no page {self.page + 1} of choices for this decision.")
-        view = prompt_view(prompt, first_page=self.page)
+        language = await reader_language(interaction)
+        view = prompt_view(
+            localized_prompt(prompt, language) or prompt, first_page=self.page, language=language
+        )
         await send(
             interaction,
             f"Choices {first + 1}–{min(len(prompt.choices), first + 100)} of {len(prompt.choices)}:",
@@ -257,8 +262,10 @@ def prompt_view(
     first_page: int = 0,
     game_key: str | None = None,
     seat_view: dict[str, Any] | None = None,
+    language: str = DEFAULT,
 ) -> discord.ui.View | None:
     """Components for a prompt: a few buttons, or selects of 25 (four per message, then "More choices").
+    ``prompt`` is already in the reader's ``language`` (``localized_prompt``); the bot's own labels follow it.
 
     When the game has a guided form for this decision kind (``bot.discord.forms``), the prompt opens on the
     form (given the seat's own ``seat_view``) or carries a "Plan…" button that opens it beside the choices.
@@ -269,7 +276,7 @@ def prompt_view(
         return ahead_view(prompt)
     if first_page == 0 and (page := inline_page(game_key, prompt, seat_view)) is not None:
         return page.as_view()  # the form's first page stands in for the list of choices
-    view = _choices_view(prompt, first_page)
+    view = _choices_view(prompt, first_page, language)
     button = open_button(game_key, prompt) if first_page == 0 else None
     if button is not None:
         view = view or discord.ui.View(timeout=None)
@@ -286,7 +293,7 @@ def form_text(prompt: Prompt | None, game_key: str | None, seat_view: dict[str, 
     return page.content if page is not None else None
 
 
-def _choices_view(prompt: Prompt, first_page: int) -> discord.ui.View | None:
+def _choices_view(prompt: Prompt, first_page: int, language: str = DEFAULT) -> discord.ui.View | None:
     choices = prompt.choices
     if not choices:
         return None
@@ -307,18 +314,18 @@ def _choices_view(prompt: Prompt, first_page: int) -> discord.ui.View | None:
             discord.SelectOption(label=c.label[:100], value=choice_token(prompt, start + i, 100))
             for i, c in enumerate(page)
         ]
-        placeholder = _placeholder(page, start, len(choices))
+        placeholder = _placeholder(page, start, len(choices), language)
         view.add_item(
             ChoiceSelect(prompt.game_id, prompt.seat, prompt.decision_id, group, options, placeholder)
         )
     if len(choices) > (first_page + 1) * SELECT_SIZE * SELECTS_PER_MESSAGE:
-        view.add_item(MoreChoices(prompt.game_id, prompt.seat, prompt.decision_id, first_page + 1))
+        view.add_item(MoreChoices(prompt.game_id, prompt.seat, prompt.decision_id, first_page + 1, language))
     return view
 
 
-def _placeholder(page: list[Choice], start: int, total: int) -> str:
+def _placeholder(page: list[Choice], start: int, total: int, language: str = DEFAULT) -> str:
     if total <= SELECT_SIZE:
-        return "Choose…"
+        return localize("Choose…", language)
     return f"{start + 1}–{start + len(page)}: {page[0].action} … {page[-1].action}"[:150]
 
 
@@ -462,14 +469,20 @@ async def show_hand(interaction: Interaction, game_id: int, catch_up: bool = Fal
     prompt = await bot.host.prompt_of(game_id, str(interaction.user.id))
     if prompt is not None and prompt.sealed and await bot.host.has_sealed(game_id, str(interaction.user.id)):
         prompt = None  # the choice is sealed: the hand's text says so, and nothing is left to pick
-    view = prompt_view(prompt, game_key=snapshot.game_key, seat_view=snapshot.view) if prompt else None
+    language = await reader_language(interaction)
     form = form_text(prompt, snapshot.game_key, snapshot.view)
+    prompt = localized_prompt(prompt, language)
+    view = (
+        prompt_view(prompt, game_key=snapshot.game_key, seat_view=snapshot.view, language=language)
+        if prompt
+        else None
+    )
     await send(
         interaction,
         clip(f"{snapshot.text}\n\n{form}") if form else snapshot.text,
         ephemeral=True,
         view=view,
-        file=await board_file(snapshot.game_key, snapshot.view, name="hand.png"),
+        file=await board_file(snapshot.game_key, snapshot.view, name="hand.png", language=language),
     )
     if view is not None:
         view.stop()

@@ -179,7 +179,7 @@ class Sender:
         language = await self.bot.host.game_language(delivery.game_id)
         content, mentions = self._content(delivery, language=language)
         prompt = localized_prompt(delivery.prompt, language)
-        view = prompt_view(prompt, game_key=delivery.game_key) if prompt else None
+        view = prompt_view(prompt, game_key=delivery.game_key, language=language) if prompt else None
         replay: list[discord.File] = []
         # the game is over: its animated replay goes with the result (bot.discord.replays)
         if delivery.replay:
@@ -247,7 +247,11 @@ class Sender:
             form=form_text(delivery.prompt, delivery.game_key, delivery.view),
             language=language,
         )
-        view = prompt_view(prompt, game_key=delivery.game_key, seat_view=delivery.view) if prompt else None
+        view = (
+            prompt_view(prompt, game_key=delivery.game_key, seat_view=delivery.view, language=language)
+            if prompt
+            else None
+        )
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         files = (
             [await board_file(delivery.game_key, delivery.view, name="hand.png", language=language)]

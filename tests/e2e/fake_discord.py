@@ -62,6 +62,8 @@ class FakeUser:
     bot: bool = False
     dms_open: bool = True
     permissions: int = MEMBER_PERMISSIONS
+    #: the locale of the user's Discord client, sent in each of their interactions (issue 23)
+    locale: str = "en-US"
 
     def payload(self) -> JSON:
         return {
@@ -214,9 +216,9 @@ class FakeDiscord:
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
 
-    def add_user(self, name: str, *, manage_channels: bool = False) -> FakeUser:
+    def add_user(self, name: str, *, manage_channels: bool = False, locale: str = "en-US") -> FakeUser:
         permissions = MEMBER_PERMISSIONS | (MANAGE_CHANNELS if manage_channels else 0)
-        user = FakeUser(self._ids.next(), name, permissions=permissions)
+        user = FakeUser(self._ids.next(), name, permissions=permissions, locale=locale)
         self.users[user.id] = user
         return user
 
@@ -447,7 +449,7 @@ class FakeDiscord:
             "token": token,
             "version": 1,
             "data": data,
-            "locale": "en-US",
+            "locale": user.locale,
             "attachment_size_limit": 10 * 1024 * 1024,
             "authorizing_integration_owners": {},
             "entitlements": [],

@@ -38,9 +38,19 @@ async def move_autocomplete(interaction: Interaction, current: str) -> list[app_
         return []
     # the notation stays canonical in every language; the label beside it is the player's
     return [
-        app_commands.Choice(name=localize(choice.label, language)[:100], value=choice.action[:100])
+        app_commands.Choice(
+            name=_label(choice.action, choice.label, language)[:100], value=choice.action[:100]
+        )
         for choice in choices
     ]
+
+
+def _label(action: str, label: str, language: str) -> str:
+    """``action — description`` with the description in ``language`` (the notation before it stays)."""
+    head = f"{action} — "
+    if label.startswith(head):
+        return head + localize(label[len(head) :], language)
+    return localize(label, language)
 
 
 async def _order_topics(interaction: Interaction) -> list[tuple[str, str, list[tuple[str, str]]]]:
