@@ -67,7 +67,8 @@ def _record(ctx_state: PState, code: str) -> PrincessRecord:
 def _last(state: PState, code: str) -> str | None:
     """The area of the player's previous mission, read without writing a record: ``legal_areas`` also serves
     ``ahead``, which a host asks of the live state between moves and which must leave it as it is."""
-    return state["play"].get("princesses", {}).get(code, {}).get("last")
+    record = state["play"].get("princesses", {}).get(code)
+    return record["last"] if record is not None else None
 
 
 def neighbour_areas() -> dict[str, str]:
