@@ -65,6 +65,8 @@ STUCK_EXTRA = 10
 NO_ROUTE = 60
 #: Dijkstra's "not reached yet"
 UNREACHABLE = 1_000_000
+#: :func:`_route`'s queue entries pack (cost, cell index) into one int: cost times this plus the index
+_SHIFT = 1 << 12
 #: cost of a route cell for which no free servitor is left
 REUSE = 3
 
@@ -167,10 +169,13 @@ def _route(board: Board, seat: int, confined: bool, helpers: list[Cell], limit: 
     best = [UNREACHABLE] * size
     came_from = [-1] * size
     best[start] = 0
-    queue: list[tuple[int, int]] = [(0, start)]
+    # a queue entry is cost * _SHIFT + index: one int orders as the pair (cost, index) would, without the tuple
+    shift = _SHIFT if size < _SHIFT else size
+    queue = [start]
     pop, push = heapq.heappop, heapq.heappush
+    last = width - 1
     while queue:
-        cost, index = pop(queue)
+        cost, index = divmod(pop(queue), shift)
         if cost > best[index]:
             continue
         if is_target[index]:
@@ -180,7 +185,7 @@ def _route(board: Board, seat: int, confined: bool, helpers: list[Cell], limit: 
             index - width,
             index + width,
             index - 1 if column else -1,
-            index + 1 if column < width - 1 else -1,
+            index + 1 if column < last else -1,
         ):
             if nxt < 0 or nxt >= size:
                 continue
@@ -188,7 +193,7 @@ def _route(board: Board, seat: int, confined: bool, helpers: list[Cell], limit: 
             if total < best[nxt] and total <= limit:
                 best[nxt] = total
                 came_from[nxt] = index
-                push(queue, (total, nxt))
+                push(queue, total * shift + nxt)
     return None
 
 
@@ -277,11 +282,19 @@ def approach(board: Board, seat: int) -> int:
     targets = [cell for cell, colour in board.carpets.items() if colour == enemy]
     if not targets:
         return 0
-    return -sum(
-        min(max(abs(x - tx), abs(y - ty)) for tx, ty in targets)
-        for (x, y), owner in board.servitors.items()
-        if owner == seat
-    )
+    total = 0
+    for (x, y), owner in board.servitors.items():  # plain loops: the evaluation runs this at every leaf
+        if owner != seat:
+            continue
+        nearest = UNREACHABLE
+        for tx, ty in targets:
+            dx = x - tx if x > tx else tx - x
+            dy = y - ty if y > ty else ty - y
+            distance = dx if dx > dy else dy
+            if distance < nearest:
+                nearest = distance
+        total += nearest
+    return -total
 
 
 def evaluate(board: Board, seat: int, confined: bool) -> int:
@@ -421,6 +434,8 @@ def choose_move(
 
         watch = (budget or SEARCH_BUDGETS[name].for_level(level)).stopwatch()
         search = AlphaBeta(board.copy(), confined, long_jump, dict(seen or {}), moves_played, watch)
+        if name == "expert":
+            search.moves_of = {}
         return search.choose(seat, moves).move
     search_ = Search(board.copy(), confined, long_jump, EVALUATION_BUDGET, balanced=name in BALANCED_LEVELS)
     chosen = moves[0]

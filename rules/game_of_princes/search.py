@@ -47,6 +47,12 @@ LATE_MOVE, REDUCE_FROM = 4, 3
 #: ... and moves after this many two plies shallower
 VERY_LATE_MOVE = 12
 EXACT, LOWER, UPPER = 0, 1, 2
+#: the most game-record digests kept (see ``_DIGESTS``): the table is emptied when full
+DIGEST_CACHE = 100_000
+#: the game-record digests (``Board.digest``, a function of the position alone) by position key with the side to
+#: move, kept from one decision to the next: the repetition check near the root asks for one at every node, and
+#: building one costs about as much as evaluating the position
+_DIGESTS: dict[int, str] = {}
 
 
 class _OutOfBudget(Exception):
@@ -118,6 +124,11 @@ class AlphaBeta:
     path: list[int] = field(default_factory=list)
     #: leaf scores by position key: transposed lines end on the same positions
     evaluations: dict[int, int] = field(default_factory=dict)
+    #: ``expert``'s: each searched position's legal moves by key with the side to move, since every deepening
+    #: iteration visits the previous one's positions again (more positions within the wall-time cap). A
+    #: transposed position's moves then come in the order of its first visit rather than of the board's
+    #: dictionaries, which may break a tie otherwise: ``hard`` (None) keeps its measured choices exactly
+    moves_of: dict[int, list[Move]] | None = None
 
     def __post_init__(self) -> None:
         self.key = position_key(self.board)
@@ -200,8 +211,25 @@ class AlphaBeta:
             return True
         earlier = self.path.count(key)
         if earlier < REPETITIONS_FOR_DRAW - 1 and ply <= HISTORY_PLIES and self.seen:
-            earlier += self.seen.get(self.board.digest(seat), 0)
+            earlier += self.seen.get(self._digest(seat, key), 0)
         return earlier >= REPETITIONS_FOR_DRAW - 1
+
+    def _digest(self, seat: int, key: int) -> str:
+        digest = _DIGESTS.get(key)
+        if digest is None:
+            if len(_DIGESTS) >= DIGEST_CACHE:
+                _DIGESTS.clear()
+            digest = _DIGESTS[key] = self.board.digest(seat)
+        return digest
+
+    def _moves(self, seat: int, key: int) -> list[Move]:
+        """The legal moves of ``seat`` (``key`` is the position's with ``seat`` to move); not to be changed."""
+        if self.moves_of is None:
+            return self.board.moves(seat, self.confined, self.long_jump)
+        moves = self.moves_of.get(key)
+        if moves is None:
+            moves = self.moves_of[key] = self.board.moves(seat, self.confined, self.long_jump)
+        return moves
 
     def _negamax(self, seat: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         if self.watch.tick():
@@ -217,7 +245,7 @@ class AlphaBeta:
         stored = self._stored(entry, depth, alpha, beta)
         if stored is not None:
             return stored
-        moves = self.board.moves(seat, self.confined, self.long_jump)
+        moves = self._moves(seat, key)
         if not moves:  # a pass; when the other side cannot move either, its pass draws
             if not self._has_moves(1 - seat):
                 return self._draw_score(seat)
@@ -298,7 +326,7 @@ class AlphaBeta:
         return -CONTEMPT if seat == self.root_seat else CONTEMPT
 
     def _has_moves(self, seat: int) -> bool:
-        return bool(self.board.moves(seat, self.confined, self.long_jump))
+        return bool(self._moves(seat, self._side_key(seat)))
 
     def _ordered(self, moves: list[Move], entry: _Entry | None, ply: int) -> list[Move]:
         first = entry.move if entry is not None else None

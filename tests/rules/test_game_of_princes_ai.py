@@ -85,6 +85,27 @@ def test_expert_reads_nothing_but_the_view(monkeypatch: pytest.MonkeyPatch) -> N
     assert read <= set(view) and {"carpets", "servitors", "princes", "seen", "moves"} <= read
 
 
+def test_what_the_search_keeps_only_saves_work() -> None:
+    """``expert`` keeps each searched position's legal moves for the next deepening iteration, and every search
+    keeps the game-record digests it builds for the next decision: both save time (under the wall-time cap,
+    positions), not positions: the search counted in positions visits as many and here finds the same."""
+    state = play(GAME, 2, 6, stop_after=40).state
+    seat = state["to_move"]
+    board = board_of(state)
+    results = []
+    for keep_moves in (False, True):
+        search = AlphaBeta(
+            board.copy(), False, False, dict(state["seen"]), state["moves"], Budget(3_000, None).stopwatch()
+        )
+        if keep_moves:
+            search.moves_of = {}
+        results.append(search.choose(seat, board.moves(seat, False, False)))
+        assert search.board.digest(seat) == search._digest(seat, search._side_key(seat))
+        assert search.board.digest(1 - seat) == search._digest(1 - seat, search._side_key(1 - seat))
+    assert results[0] == results[1]
+    assert results[1].depth >= 3 and results[1].iterations == 3_000
+
+
 def test_the_search_score_does_not_flip_with_the_depth() -> None:
     """Issue 17: ``hard`` searched with a score that capped only the opponent's route, so from either side a
     position with two long routes scored as bad: lines ending on the opponent's move made it defend and
