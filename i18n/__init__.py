@@ -75,6 +75,9 @@ TEXT_PARAMS = frozenset(
         "scope",
         "side",
         "pace",
+        "step",
+        "captured",
+        "piece",
     }
 )
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
