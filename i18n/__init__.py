@@ -49,7 +49,24 @@ OPEN, CLOSE = "⟦", "⟧"
 
 #: placeholders holding a number (read back as digits)
 NUMBER_PARAMS = frozenset(
-    {"n", "game", "round", "source", "target", "height", "height2", "a", "b", "hours", "min", "max", "count"}
+    {
+        *(
+            "n",
+            "game",
+            "round",
+            "source",
+            "target",
+            "height",
+            "height2",
+            "a",
+            "b",
+            "hours",
+            "min",
+            "max",
+            "count",
+        ),
+        *("turn", "battle", "castle", "castle2", "gold", "rank", "total", "stopped"),
+    }
 )
 #: placeholders holding a text that is itself localised (a prompt, a move's description, a reason...)
 TEXT_PARAMS = frozenset(
@@ -78,6 +95,10 @@ TEXT_PARAMS = frozenset(
         "step",
         "captured",
         "piece",
+        "guard",
+        "guard2",
+        "loss",
+        "loss2",
     }
 )
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
