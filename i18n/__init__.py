@@ -49,7 +49,24 @@ OPEN, CLOSE = "⟦", "⟧"
 
 #: placeholders holding a number (read back as digits)
 NUMBER_PARAMS = frozenset(
-    {"n", "game", "round", "source", "target", "height", "height2", "a", "b", "hours", "min", "max", "count"}
+    {
+        *(
+            "n",
+            "game",
+            "round",
+            "source",
+            "target",
+            "height",
+            "height2",
+            "a",
+            "b",
+            "hours",
+            "min",
+            "max",
+            "count",
+        ),
+        *("turn", "battle", "castle", "castle2", "gold", "rank", "total", "stopped"),
+    }
 )
 #: placeholders holding a text that is itself localised (a prompt, a move's description, a reason...)
 TEXT_PARAMS = frozenset(
@@ -75,6 +92,13 @@ TEXT_PARAMS = frozenset(
         "scope",
         "side",
         "pace",
+        "step",
+        "captured",
+        "piece",
+        "guard",
+        "guard2",
+        "loss",
+        "loss2",
     }
 )
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -308,9 +332,48 @@ def _clauses(text: str, language: str) -> str | None:
     return "; ".join(part or "" for part in read) + ("." if text.endswith(".") else "")
 
 
+#: how many characters of a template's literal head (or tail) index it
+_KEY = 4
+
+
+@cache
+def _index() -> tuple[dict[str, list[int]], dict[str, list[int]], list[int]]:
+    """The templates (by their rank in ``templates()``) indexed by the first characters of their literal head,
+    else the last of their literal tail, else (a template that begins and ends with a placeholder) kept aside:
+    a text is tried only against the templates whose literal ends it could fit."""
+    heads: dict[str, list[int]] = {}
+    tails: dict[str, list[int]] = {}
+    loose: list[int] = []
+    for rank, entry in enumerate(templates()):
+        pieces = _PLACEHOLDER.split(entry.english)
+        head, tail = pieces[0], pieces[-1] if len(pieces) > 1 else ""
+        if head:
+            heads.setdefault(head[:_KEY], []).append(rank)
+        elif tail:
+            tails.setdefault(tail[-_KEY:], []).append(rank)
+        else:
+            loose.append(rank)
+    return heads, tails, loose
+
+
+@lru_cache(maxsize=4096)
+def _candidates(head: str, tail: str) -> tuple[Template, ...]:
+    """The templates that may read a text starting with ``head`` and ending with ``tail`` (their first and
+    last ``_KEY`` characters), most specific first as in ``templates()``."""
+    heads, tails, loose = _index()
+    ranks = set(loose)
+    for size in range(1, _KEY + 1):
+        if len(head) >= size:
+            ranks.update(heads.get(head[:size], ()))
+        if len(tail) >= size:
+            ranks.update(tails.get(tail[-size:], ()))
+    every = templates()
+    return tuple(every[rank] for rank in sorted(ranks))
+
+
 def _fragment(text: str, language: str) -> str | None:
     """``text`` translated if one template reads all of it, else None."""
-    for entry in templates():
+    for entry in _candidates(text[:_KEY], text[-_KEY:]):
         match = entry.pattern.fullmatch(text)
         if match is None:
             continue

@@ -13,9 +13,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from i18n import listing, localize, ntranslate, translate_in
 from rules.engine import name_seats
 
-from .alt import compose, counted, listing, named, reason
+from .alt import compose, named, reason
 from .common import COLOURS, centred_text, draw_pyramid_top, fit_text, new_canvas, seat_label
 
 #: the largest and smallest cell, in pixels; the image stays under ``MAX_WIDTH`` for any box
@@ -25,6 +26,14 @@ GRID_SPAN = 1300
 HEADER, FOOTER, SIDE = 64, 56, 44
 SEAT_COLOURS = ("red", "blue")
 SEAT_NAMES = ("Red", "Blue")
+#: the catalog context of the words drawn on the board and said by its alt text
+IMAGE = "image"
+
+
+def _t(locale: str | None, msgid: str, **params: object) -> str:
+    return translate_in(IMAGE, locale, msgid, **params)
+
+
 CARPET_FILL = {"red": (232, 150, 146), "blue": (150, 176, 232), "neutral": COLOURS["sand"]}
 CARPET_EDGE = {"red": COLOURS["red"], "blue": COLOURS["blue"], "neutral": COLOURS["brown"]}
 
@@ -56,7 +65,7 @@ def render(view: dict[str, Any]) -> Image.Image:
     centred_text(
         draw,
         (width / 2, height - FOOTER / 2),
-        "big square: servitor   small square with P: Prince   cells: column,row",
+        _t(view.get("locale"), "big square: servitor   small square with P: Prince   cells: column,row"),
         18,
         fill=COLOURS["muted"],
     )
@@ -92,17 +101,18 @@ def _box(view: dict[str, Any]) -> Box:
 
 
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], width: int) -> None:
-    result = view.get("result")
+    result, locale = view.get("result"), view.get("locale")
     if result is None:
         seat = view["to_move"]
-        name = seat_label(view, seat, fallback=SEAT_NAMES[seat])
-        who = name if name == SEAT_NAMES[seat] else f"{name} ({SEAT_NAMES[seat]})"
-        text = f"{who} to move  |  move {view['moves'] + 1}"
+        side = _t(locale, SEAT_NAMES[seat])
+        name = seat_label(view, seat, fallback=side)
+        who = name if name == side else f"{name} ({side})"
+        text = _t(locale, "{who} to move  |  move {n}", who=who, n=view["moves"] + 1)
         colour = COLOURS[SEAT_COLOURS[seat]]
     else:
         winner = result["winner"]
-        text = name_seats(result["reason"], view.get("seat_names") or [])
-        text = text if winner is not None else f"Draw: {text}"
+        text = localize(name_seats(result["reason"], view.get("seat_names") or []), locale)
+        text = text if winner is not None else _t(locale, "Draw: {reason}", reason=text)
         colour = COLOURS[SEAT_COLOURS[winner]] if winner is not None else COLOURS["ink"]
     fitted, size = fit_text(text, width - 24, 24)
     centred_text(draw, (width / 2, HEADER / 2), fitted, size, fill=colour)
@@ -226,28 +236,43 @@ PIECE_WORDS = {"C": "carpet", "S": "servitor", "P": "Prince"}
 def alt_text(view: dict[str, Any]) -> str:
     """Who moves (or the result), the last move, where the Princes ride, the servitors, then the carpets.
     Cells are written column,row as on the image and in the notation."""
-    sentences = [f"Game of Princes: {_status(view)}."]
+    locale = view.get("locale")
+    sentences = [_t(locale, "Game of Princes: {status}.", status=_status(view))]
     last = view.get("last_move")
     if last and last.get("from") is not None:
         piece = PIECE_WORDS.get(str(last.get("action", ""))[:1], "piece")
         (x0, y0), (x1, y1) = last["from"], last["to"]
-        who = _who(view, last["seat"])
-        sentences.append(f"Last move: {who} moved the {piece} on {x0},{y0} to {x1},{y1}.")
+        sentences.append(
+            _t(
+                locale,
+                f"Last move: {{who}} moved the {piece} on {{here}} to {{there}}.",
+                who=_who(view, last["seat"]),
+                here=f"{x0},{y0}",
+                there=f"{x1},{y1}",
+            )
+        )
     elif last:
-        sentences.append(f"Last move: {_who(view, last['seat'])} passed.")
+        sentences.append(_t(locale, "Last move: {who} passed.", who=_who(view, last["seat"])))
     princes = []
     for seat, (x, y) in enumerate(view["princes"]):
         carpet = next((colour for cx, cy, colour in view["carpets"] if (cx, cy) == (x, y)), None)
-        princes.append(f"{_who(view, seat)} on {x},{y}" + (f", a {carpet} carpet" if carpet else ""))
-    sentences.append(f"Princes, each riding a servitor: {'; '.join(princes)}.")
+        where = {"who": _who(view, seat), "cell": f"{x},{y}"}
+        princes.append(
+            _t(locale, f"{{who}} on {{cell}}, a {carpet} carpet", **where)
+            if carpet
+            else _t(locale, "{who} on {cell}", **where)
+        )
+    sentences.append(_t(locale, "Princes, each riding a servitor: {princes}.", princes="; ".join(princes)))
     for seat, colour in enumerate(SEAT_NAMES):
         cells = [f"{x},{y}" for x, y, owner in view["servitors"] if owner == seat]
-        sentences.append(f"{colour} servitors: {_cells(cells)}.")
+        sentences.append(_t(locale, f"{colour} servitors: {{cells}}.", cells=_cells(cells, locale)))
     for colour in ("red", "blue", "neutral"):
         cells = [f"{x},{y}" for x, y, carpet in view["carpets"] if carpet == colour]
-        sentences.append(f"{colour.capitalize()} carpets: {_cells(cells)}.")
+        sentences.append(
+            _t(locale, f"{colour.capitalize()} carpets: {{cells}}.", cells=_cells(cells, locale))
+        )
     rules = [
-        text
+        _t(locale, text)
         for flag, text in (
             ("confined", "carpets stay in the 5 by 5 grid"),
             ("long_jump", "long jumps allowed"),
@@ -255,13 +280,13 @@ def alt_text(view: dict[str, Any]) -> str:
         if view.get(flag)
     ]
     if rules:
-        sentences.append(f"Options: {listing(rules)}.")
+        sentences.append(_t(locale, "Options: {options}.", options=listing(locale, rules)))
     return compose(sentences)
 
 
-def _cells(cells: list[str]) -> str:
+def _cells(cells: list[str], locale: str | None = None) -> str:
     """Cells apart by semicolons: a cell's own comma must not read as a separator."""
-    return "; ".join(cells) or "none"
+    return "; ".join(cells) or _t(locale, "none")
 
 
 def player_label(view: dict[str, Any], seat: int) -> str:
@@ -270,12 +295,22 @@ def player_label(view: dict[str, Any], seat: int) -> str:
 
 def _who(view: dict[str, Any], seat: int) -> str:
     """A player as the header names them: alice (Red), or Red when the view carries no names."""
-    return named(view, seat, SEAT_NAMES[seat])
+    return named(view, seat, _t(view.get("locale"), SEAT_NAMES[seat]))
 
 
 def _status(view: dict[str, Any]) -> str:
-    result = view.get("result")
+    result, locale = view.get("result"), view.get("locale")
     if result is not None:
-        return reason(view, result["reason"])
-    passes = f", {counted(view['passes'], 'pass')} in a row" if view.get("passes") else ""
-    return f"move {view['moves'] + 1}, {_who(view, view['to_move'])} to move{passes}"
+        return localize(reason(view, result["reason"]) + ".", locale).removesuffix(".")
+    who = _who(view, view["to_move"])
+    if view.get("passes"):
+        return ntranslate(
+            locale,
+            "move {move}, {who} to move, {n} pass in a row",
+            "move {move}, {who} to move, {n} passes in a row",
+            view["passes"],
+            IMAGE,
+            move=view["moves"] + 1,
+            who=who,
+        )
+    return _t(locale, "move {move}, {who} to move", move=view["moves"] + 1, who=who)

@@ -14,7 +14,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .alt import compose, listing
+from i18n import listing, ntranslate, translate_in
+
+from .alt import compose
 from .common import (
     COLOUR_LETTERS,
     COLOURS,
@@ -46,12 +48,18 @@ LABEL_PX = (16, 20, 20)
 #: the goal lines' key, in the free square left of the north reserve band
 GOAL_KEY_BOX = (8, HEADER + 4, BAND - 8, HEADER + BAND - 4)
 KEY_CELL = 30
+#: the catalog context of the words drawn on the board and said by its alt text
+IMAGE = "image"
+
+
+def _t(locale: str | None, msgid: str, **params: object) -> str:
+    return translate_in(IMAGE, locale, msgid, **params)
 
 
 def render(view: dict[str, Any]) -> Image.Image:
     goal_lines = tuple(tuple(line) for line in view["goal_lines"])
     edge_cells = tuple(tuple(cells) for cells in view["edge_cells"])
-    image = _static_board(goal_lines, edge_cells, tuple(view["colours"])).copy()
+    image = _static_board(goal_lines, edge_cells, tuple(view["colours"]), view.get("locale")).copy()
     draw = ImageDraw.Draw(image)
     _header(draw, view)
     _last_step(draw, view)
@@ -87,13 +95,16 @@ def _blend(colour: tuple[int, int, int], other: tuple[int, int, int], share: flo
 # ---- board ------------------------------------------------------------------------------------------------------
 @cache
 def _static_board(
-    goal_lines: tuple[tuple[str, ...], ...], edge_cells: tuple[tuple[str, ...], ...], colours: tuple[str, ...]
+    goal_lines: tuple[tuple[str, ...], ...],
+    edge_cells: tuple[tuple[str, ...], ...],
+    colours: tuple[str, ...],
+    locale: str | None = None,
 ) -> Image.Image:
     """What never changes during a game: cells, edges, names, goal lines (drawn once, copied per image)."""
     image, draw = new_canvas(WIDTH, HEIGHT)
     fills = _cells(draw, goal_lines, edge_cells, colours)
     _cell_names(draw, fills)
-    _goal_key(draw, goal_lines)
+    _goal_key(draw, goal_lines, locale)
     return image
 
 
@@ -135,10 +146,12 @@ def _cell_names(draw: ImageDraw.ImageDraw, fills: dict[str, tuple[int, int, int]
         )
 
 
-def _goal_key(draw: ImageDraw.ImageDraw, goal_lines: tuple[tuple[str, ...], ...]) -> None:
+def _goal_key(
+    draw: ImageDraw.ImageDraw, goal_lines: tuple[tuple[str, ...], ...], locale: str | None = None
+) -> None:
     """The goal lines drawn on a small copy of the board's centre (b2-d4), beside the board."""
     left, top, right, _ = GOAL_KEY_BOX
-    centred_text(draw, ((left + right) / 2, top + 10), "goal", 16, fill=COLOURS["muted"])
+    centred_text(draw, ((left + right) / 2, top + 10), _t(locale, "goal"), 16, fill=COLOURS["muted"])
     grid_left, grid_top = (left + right) / 2 - 1.5 * KEY_CELL, top + 26
 
     def centre(cell: str) -> tuple[float, float]:
@@ -222,28 +235,39 @@ def _reserve(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int) -> None
 # ---- header and footer ------------------------------------------------------------------------------------------
 def _name(view: dict[str, Any], seat: int) -> str:
     """The player's name, or the seat's colour ("Yellow") when the view carries no names."""
-    return seat_label(view, seat, fallback=str(view["colours"][seat]).capitalize())
+    colour = _t(view.get("locale"), str(view["colours"][seat]))
+    return seat_label(view, seat, fallback=colour[:1].upper() + colour[1:])
 
 
 def _who(view: dict[str, Any], seat: int) -> str:
     """A player's name with the colour the pieces show ("alice (yellow)"), or just the colour."""
-    name, colour = _name(view, seat), str(view["colours"][seat])
-    return name if name.lower() == colour else f"{name} ({colour})"
+    name, colour = _name(view, seat), _t(view.get("locale"), str(view["colours"][seat]))
+    return name if name.lower() == colour.lower() else f"{name} ({colour})"
 
 
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    seat = view["to_move"]
+    seat, locale = view["to_move"], view.get("locale")
     if view.get("winner") is not None:
-        status = f"{_who(view, view['winner'])} wins on {'-'.join(view['win_line'])}"
+        status = _t(
+            locale, "{who} wins on {line}", who=_who(view, view["winner"]), line="-".join(view["win_line"])
+        )
     elif view.get("draw"):
-        status = f"Draw after {view['turn_limit']} turns"
+        status = ntranslate(locale, "Draw after {n} turn", "Draw after {n} turns", view["turn_limit"], IMAGE)
     else:
-        status = f"Turn {view['turn']}: {_who(view, seat)} to move"
+        status = _t(locale, "Turn {turn}: {who} to move", turn=view["turn"], who=_who(view, seat))
     roll = view["roll"]
     first_left = WIDTH - 16 - len(roll) * DIE - (len(roll) - 1) * 12  # the dice read left to right
     text, size = fit_text(status, first_left - 32, 26)
     draw.text((16, 18), text, font=font(size), fill=COLOURS["ink"])
-    points = f"Rolled {sum(roll)}: {view['left']} of {view['points']} points left"
+    points = ntranslate(
+        locale,
+        "Rolled {roll}: {left} of {n} point left",
+        "Rolled {roll}: {left} of {n} points left",
+        view["points"],
+        IMAGE,
+        roll=sum(roll),
+        left=view["left"],
+    )
     draw.text((16, 62), points, font=font(20), fill=COLOURS["ink"])
     for index, value in enumerate(roll):
         _die(draw, first_left + index * (DIE + 12), 26, value, COLOURS[view["colours"][seat]])
@@ -276,8 +300,9 @@ def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         " ".join(f"{COLOUR_LETTERS.get(view['colours'][seat], '?')}{value}" for seat, value in rolls)
         for rolls in rounds
     ]
-    text = "Roll-off: " + " / ".join(parts) if parts else ""
-    lines = "goal: " + ", ".join("-".join(line) for line in view["goal_lines"])
+    locale = view.get("locale")
+    text = _t(locale, "Roll-off: {rolls}", rolls=" / ".join(parts)) if parts else ""
+    lines = _t(locale, "goal: {lines}", lines=", ".join("-".join(line) for line in view["goal_lines"]))
     draw.text((16, HEIGHT - FOOTER + 12), f"{text}   {lines}".strip(), font=font(18), fill=COLOURS["muted"])
 
 
@@ -287,13 +312,33 @@ PIECE_WORDS = ("small", "medium", "large")
 
 def alt_text(view: dict[str, Any]) -> str:
     """The turn and the dice, the last step, the goal lines, then where each player's pyramids stand."""
-    sentences = [f"Pharaoh, {view['players']} players: {_status(view)}."]
+    locale = view.get("locale")
+    sentences = [
+        ntranslate(
+            locale,
+            "Pharaoh, {n} player: {status}.",
+            "Pharaoh, {n} players: {status}.",
+            view["players"],
+            IMAGE,
+            status=_status(view),
+        )
+    ]
     if view.get("winner") is None and not view.get("draw"):
-        roll = " and ".join(str(value) for value in view["roll"])
-        sentences.append(f"Rolled {roll}: {view['left']} of {view['points']} movement points left.")
+        sentences.append(
+            ntranslate(
+                locale,
+                "Rolled {roll}: {left} of {n} movement point left.",
+                "Rolled {roll}: {left} of {n} movement points left.",
+                view["points"],
+                IMAGE,
+                roll=listing(locale, [str(value) for value in view["roll"]]),
+                left=view["left"],
+            )
+        )
     if view.get("last"):
-        sentences.append(f"Last step: {_last_text(view, view['last'])}.")
-    sentences.append(f"Goal lines: {listing(['-'.join(line) for line in view['goal_lines']])}.")
+        sentences.append(_t(locale, "Last step: {step}.", step=_last_text(view, view["last"])))
+    lines = listing(locale, ["-".join(line) for line in view["goal_lines"]])
+    sentences.append(_t(locale, "Goal lines: {lines}.", lines=lines))
     sentences += [f"{_pieces_text(view, seat)}." for seat in range(view["players"])]
     return compose(sentences)
 
@@ -303,28 +348,53 @@ def player_label(view: dict[str, Any], seat: int) -> str:
 
 
 def _status(view: dict[str, Any]) -> str:
+    locale = view.get("locale")
     if view.get("winner") is not None:
-        return f"{_who(view, view['winner'])} wins on {'-'.join(view['win_line'])}"
+        return _t(
+            locale, "{who} wins on {line}", who=_who(view, view["winner"]), line="-".join(view["win_line"])
+        )
     if view.get("draw"):
-        return f"a draw after {view['turn_limit']} turns"
-    return f"turn {view['turn']}, {_who(view, view['to_move'])} to move"
+        return ntranslate(
+            locale, "a draw after {n} turn", "a draw after {n} turns", view["turn_limit"], IMAGE
+        )
+    return _t(locale, "turn {turn}, {who} to move", turn=view["turn"], who=_who(view, view["to_move"]))
 
 
 def _pieces_text(view: dict[str, Any], seat: int) -> str:
     """A player's pyramids: alice (red, south edge): small on b1, medium on c3, large in reserve."""
+    locale = view.get("locale")
     places = [
-        f"{PIECE_WORDS[piece]} {'on ' + cell if cell else 'in reserve'}"
+        _t(locale, f"{PIECE_WORDS[piece]} on {{cell}}", cell=cell)
+        if cell
+        else _t(locale, f"{PIECE_WORDS[piece]} in reserve")
         for piece, cell in enumerate(view["pieces"][seat])
     ]
-    return f"{_name(view, seat)} ({view['colours'][seat]}, {view['edges'][seat]} edge): {', '.join(places)}"
+    return _t(
+        locale,
+        "{name} ({colour}, {edge}): {places}",
+        name=_name(view, seat),
+        colour=_t(locale, str(view["colours"][seat])),
+        edge=_t(locale, f"{view['edges'][seat]} edge"),
+        places=", ".join(places),
+    )
 
 
 def _last_text(view: dict[str, Any], last: dict[str, Any]) -> str:
+    locale = view.get("locale")
     piece = PIECE_WORDS[last["piece"]]
-    where = f"entered at {last['to']}" if last["from"] is None else f"moved {last['from']} to {last['to']}"
-    text = f"{_name(view, last['seat'])}'s {piece} {where}"
+    who = _name(view, last["seat"])
+    if last["from"] is None:
+        text = _t(locale, f"{{who}}'s {piece} entered at {{cell}}", who=who, cell=last["to"])
+    else:
+        text = _t(
+            locale,
+            f"{{who}}'s {piece} moved {{here}} to {{there}}",
+            who=who,
+            here=last["from"],
+            there=last["to"],
+        )
     captured = last.get("captured")
     if captured:
         owner, lost = captured
-        text += f", capturing {_name(view, owner)}'s {PIECE_WORDS[lost]}"
+        text += _t(locale, f", capturing {{who}}'s {PIECE_WORDS[lost]}", who=_name(view, owner))
     return text

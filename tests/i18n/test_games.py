@@ -1,0 +1,172 @@
+"""Issue 23: Pharaoh, Game of Princes and The Prince leave no English word unmarked in the pseudo-locale.
+Self-played games through the Host (each seat played by the game's own AI on the view it was sent): every
+delivery, prompt, button label, refusal, /rules text (with the options' help), and the words drawn on the board
+images with their alt text."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import ImageDraw
+
+from bot.host import Host
+from bot.models import Actor, Delivery, HostError
+from i18n import PSEUDO, localize, unmarked_words
+from render import alt_text, render_view
+from rules.engine.registry import get_game
+
+NAMES = ("alice", "bob", "carol", "dave")
+#: players' names, the games' titles and what a player types as such: notation, option names and values, AI
+#: levels (canonical in every language), and the words of a wrong input the refusal quotes back
+ALLOWED = {
+    *NAMES,
+    "Pharaoh",
+    "Game",
+    "of",
+    "Princes",
+    "The",
+    "Prince",
+    "end",
+    "pass",
+    "stay",
+    "land",
+    "build",
+}
+ALLOWED |= {"prince", "guard", "dice", "goal", "between", "across", "first", "red", "blue", "confined", "yes"}
+ALLOWED |= {"no", "long", "jump", "map", "symmetric", "asymmetric", "expectimax", "expert", "greedy", "hard"}
+ALLOWED |= {"sealed", "choices", "txt"}  # the attached sealed-choices file's name
+ALLOWED |= {"medium", "easy", "strategist", "random", "ne", "nw", "se", "sw", "banana", "zz", "Imperial"}
+#: how each game is played: the AI level the test gives every seat, and the wrong inputs it tries
+LEVELS = {"pharaoh": "greedy", "game-of-princes": "easy", "the-prince": "strategist"}
+WRONG = ("banana", "zz9 zz9")
+DIGEST = re.compile(r"\b[0-9a-f]{64}\b")
+#: on an image only names and titles may stay as they are
+IMAGE_ALLOWED = {*NAMES, "Pharaoh", "Game", "of", "Princes", "The", "Prince"}
+
+
+async def _played(
+    tmp_path: Path, key: str, players: int, options: dict[str, str], seed: int
+) -> dict[str, Any]:
+    """Everything a self-played game shows people, and the views it sent (for the images)."""
+    host = await Host.open(tmp_path / f"db-{key}-{seed}.sqlite", clock=lambda: 1_900_000_000.0)
+    actors = [Actor(str(index + 1), NAMES[index]) for index in range(players)]
+    game, rng = get_game(key), random.Random(seed)
+    shown: list[str] = []
+    views: list[dict[str, Any]] = []
+    try:
+        info = await host.create_game("g", f"c{seed}", actors[0], key, options, seed=seed)
+        for actor in actors[1:]:
+            shown.append((await host.join(f"c{seed}", actor)).lobby_text())
+        deliveries: list[Delivery] = await host.start(f"c{seed}", actors[0])
+        refused = 0
+        for _round in range(3000):
+            prompts = {}
+            for delivery in deliveries:
+                shown.append(delivery.text)
+                if delivery.view is not None:
+                    views.append(delivery.view)
+                if delivery.prompt:
+                    shown.append(delivery.prompt.text)
+                    shown += [choice.label for choice in delivery.prompt.choices]
+                    prompts[delivery.prompt.seat] = delivery.prompt
+            if not prompts:
+                break
+            deliveries = []
+            for seat, prompt in prompts.items():
+                seats = (await host.game_info(info.game_id)).seats
+                actor = next(a for a in actors if a.user_id == seats[seat].user_id)
+                if refused < 40 and rng.random() < 0.3:
+                    wrong = [(rng.choice(WRONG), actor)]
+                    if len(prompts) == 1:  # a seat deciding at the same time would play the choice rightly
+                        wrong.append((prompt.choices[0].action, next(a for a in actors if a is not actor)))
+                    refusals = await _refusals(host, info.game_id, prompt.decision_id, wrong)
+                    shown += refusals
+                    refused += len(refusals)
+                legal = [choice.action for choice in prompt.choices]
+                view = (await host.hand(f"c{seed}", actor)).view
+                action = game.choose_action(view, seat, legal, LEVELS[key], rng)
+                deliveries += await host.act(info.game_id, actor, action, prompt.decision_id)
+        shown.append(host.rules_text(key, None))
+    finally:
+        await host.close()
+    return {"texts": shown, "views": views}
+
+
+async def _refusals(host: Host, game_id: int, decision: str, tries: list[tuple[str, Actor]]) -> list[str]:
+    """What the host answers to wrong moves: unreadable notation, or a move played by a player not deciding."""
+    answers = []
+    for text, who in tries:
+        try:
+            await host.act(game_id, who, text, decision)
+        except HostError as error:
+            answers.append(str(error))
+        else:
+            raise AssertionError(f"{who.name} played {text!r}")
+    return answers
+
+
+def _unmarked(text: str) -> list[str]:
+    """English words left outside the pseudo-locale's marks; a sealed choice's commit (hex digits) is data."""
+    return unmarked_words(DIGEST.sub("", text), ALLOWED)
+
+
+#: still English (issue 23): the test fails on these until their catalog entries land
+STILL_ENGLISH = pytest.mark.xfail(
+    strict=True, reason="The Prince's board words and alt text are not yet in the catalogs"
+)
+GAMES = [
+    ("pharaoh", 2, {}, 3),
+    ("pharaoh", 4, {"dice": "2"}, 4),
+    ("game-of-princes", 2, {}, 5),
+    ("game-of-princes", 2, {"long-jump": "yes", "confined": "yes", "first": "blue"}, 6),
+    ("the-prince", 2, {}, 7),
+]
+IMAGES = [*GAMES[:4], pytest.param(*GAMES[4], marks=STILL_ENGLISH)]
+
+
+@pytest.mark.parametrize(("key", "players", "options", "seed"), GAMES)
+async def test_a_self_played_game_is_fully_marked_in_the_pseudo_locale(
+    tmp_path: Path, key: str, players: int, options: dict[str, str], seed: int
+) -> None:
+    texts = (await _played(tmp_path, key, players, options, seed))["texts"]
+    assert len(texts) > 30
+    unmarked = {text: words for text in texts if (words := _unmarked(localize(text, PSEUDO)))}
+    assert not unmarked, f"English left unmarked: {list(unmarked.items())[:8]}"
+
+
+@pytest.mark.parametrize(("key", "players", "options", "seed"), IMAGES)
+async def test_the_words_on_its_boards_are_marked_in_the_pseudo_locale(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    key: str,
+    players: int,
+    options: dict[str, str],
+    seed: int,
+) -> None:
+    """The words drawn on the boards a self-played game sent (some of them: every view costs a drawing) and their
+    alt text."""
+    views = (await _played(tmp_path, key, players, options, seed))["views"]
+    drawn: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def recording(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> None:
+        drawn.append(str(text))
+        original(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    sample = views[:: max(1, len(views) // 12)] + views[-3:]
+    words: dict[str, list[str]] = {}
+    for view in sample:
+        drawn.clear()
+        localised = {**view, "locale": PSEUDO}
+        render_view(key, localised)
+        for text in [*drawn, alt_text(key, localised)]:
+            if found := unmarked_words(text, IMAGE_ALLOWED):
+                words[text] = found
+    assert drawn and not words, f"English left unmarked on the images: {list(words.items())[:8]}"
+    polish = alt_text(key, {**views[-1], "locale": "pl"})
+    assert polish != alt_text(key, views[-1])
