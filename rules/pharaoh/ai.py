@@ -23,7 +23,7 @@ Positions here are flat tuples: entry ``3 * seat + piece`` is the cell index of 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import product
 
 from rules.engine.thinking import DEFAULT_SECONDS, Budget, Stopwatch, split_level
@@ -157,6 +157,33 @@ def to_position(view: PharaohView) -> Position:
     return tuple(-1 if cell is None else cell_index(cell) for own in view["pieces"] for cell in own)
 
 
+def _steps(
+    node: Position, budget: int, seat: int, entry_targets: tuple[tuple[int, int], ...]
+) -> Iterator[tuple[int, int, int, Position]]:
+    """Each single step ``seat`` may take from ``node`` with ``budget`` points left: (piece, target cell, points
+    left after it, the placement it makes). A piece may not land on its own side's pieces nor on a larger
+    piece; a smaller foreign piece it lands on goes back off the board (-1). Both turn searches walk these."""
+    base = 3 * seat
+    holders = {cell: index for index, cell in enumerate(node) if cell >= 0}
+    for piece in range(3):
+        pips = piece + 1
+        if pips > budget:
+            break
+        cell = node[base + piece]
+        for target, multiplier in entry_targets if cell < 0 else NEIGHBOURS[cell]:
+            rest = budget - pips * multiplier
+            if rest < 0:
+                continue
+            holder = holders.get(target)
+            if holder is not None and (holder // 3 == seat or holder % 3 > piece):
+                continue
+            child = list(node)
+            child[base + piece] = target
+            if holder is not None:
+                child[holder] = -1
+            yield piece, target, rest, tuple(child)
+
+
 def explore(
     context: Context, start: Position, points: int, seat: int, cap: int = NODE_CAP
 ) -> tuple[dict[Position, str | None], bool]:
@@ -165,7 +192,6 @@ def explore(
     When a win is reachable, the answer holds just that placement. Past ``cap`` placements the search stops
     expanding: only two dice get there, and what was found is still a fair sample of the turn.
     """
-    base = 3 * seat
     entry_targets = tuple((cell, 1) for cell in context.entry_cells[seat])
     best_left: dict[Position, int] = {start: points}
     first: dict[Position, str | None] = {start: None}
@@ -174,33 +200,16 @@ def explore(
         node = stack.pop()
         budget = best_left[node]
         first_step = first[node]
-        holders = {cell: index for index, cell in enumerate(node) if cell >= 0}
-        for piece in range(3):
-            pips = piece + 1
-            if pips > budget:
-                break
-            cell = node[base + piece]
-            for target, multiplier in entry_targets if cell < 0 else NEIGHBOURS[cell]:
-                rest = budget - pips * multiplier
-                if rest < 0:
-                    continue
-                holder = holders.get(target)
-                if holder is not None and (holder // 3 == seat or holder % 3 > piece):
-                    continue
-                child_list = list(node)
-                child_list[base + piece] = target
-                if holder is not None:
-                    child_list[holder] = -1
-                child = tuple(child_list)
-                if best_left.get(child, -1) >= rest:
-                    continue
-                step = first_step or ACTION_NAMES[(piece, target)]
-                best_left[child] = rest
-                first[child] = step
-                if context.is_win(child, seat):
-                    return {child: step}, True
-                if len(best_left) < cap:
-                    stack.append(child)
+        for piece, target, rest, child in _steps(node, budget, seat, entry_targets):
+            if best_left.get(child, -1) >= rest:
+                continue
+            step = first_step or ACTION_NAMES[(piece, target)]
+            best_left[child] = rest
+            first[child] = step
+            if context.is_win(child, seat):
+                return {child: step}, True
+            if len(best_left) < cap:
+                stack.append(child)
     return first, False
 
 
@@ -296,7 +305,6 @@ def reachable(
     fewest points that reach a goal line (None: none up to ``points``). A turn may stop after any step, so one
     search with the largest roll answers every smaller roll: a placement is reachable with roll ``r`` when its
     cost is at most ``r``."""
-    base = 3 * seat
     entry_targets = tuple((cell, 1) for cell in context.entry_cells[seat])
     best_left: dict[Position, int] = {start: points}
     stack = [start]
@@ -304,33 +312,16 @@ def reachable(
     while stack:
         node = stack.pop()
         budget = best_left[node]
-        holders = {cell: index for index, cell in enumerate(node) if cell >= 0}
-        for piece in range(3):
-            pips = piece + 1
-            if pips > budget:
-                break
-            cell = node[base + piece]
-            for target, multiplier in entry_targets if cell < 0 else NEIGHBOURS[cell]:
-                rest = budget - pips * multiplier
-                if rest < 0:
-                    continue
-                holder = holders.get(target)
-                if holder is not None and (holder // 3 == seat or holder % 3 > piece):
-                    continue
-                child_list = list(node)
-                child_list[base + piece] = target
-                if holder is not None:
-                    child_list[holder] = -1
-                child = tuple(child_list)
-                if best_left.get(child, -1) >= rest:
-                    continue
-                if context.is_win(child, seat):
-                    cost = points - rest
-                    cheapest = cost if cheapest is None else min(cheapest, cost)
-                    continue
-                best_left[child] = rest
-                if len(best_left) < cap:
-                    stack.append(child)
+        for _piece, _target, rest, child in _steps(node, budget, seat, entry_targets):
+            if best_left.get(child, -1) >= rest:
+                continue
+            if context.is_win(child, seat):
+                cost = points - rest
+                cheapest = cost if cheapest is None else min(cheapest, cost)
+                continue
+            best_left[child] = rest
+            if len(best_left) < cap:
+                stack.append(child)
     return {position: points - left for position, left in best_left.items()}, cheapest
 
 
