@@ -165,7 +165,8 @@ def _hiding(view: ThePrinceView, seat: int, legal: list[str], rng: random.Random
     return action if action in legal else rng.choice(legal)
 
 
-def _own_hidden(view: ThePrinceView, seat: int) -> int | None:
+def own_hidden(view: ThePrinceView, seat: int) -> int | None:
+    """The castle the seat hid its Prince in, from its own view (None: not hidden yet)."""
     for token in view.get("prince_in", []):
         owner, number = token.split(":")[1].split("#")
         if int(owner) == seat:
@@ -185,7 +186,7 @@ def plan_battle(
     """
     own = _castles(view, seat)
     enemy = _castles(view, 1 - seat)
-    hidden = _own_hidden(view, seat)
+    hidden = own_hidden(view, seat)
     guard = (view.get("guards") or [None, None])[1 - seat]
     shares = {c["number"]: (c["bonus"] if all_out or c["number"] != hidden else 0) for c in own}
     power = {c["number"]: c["offence"] + shares[c["number"]] for c in own}
@@ -220,7 +221,7 @@ def all_in(view: ThePrinceView, seat: int, target: int) -> list[Order]:
     """Every castle on enemy castle ``target``, weakest first (it meets the Guard if one stands there), all
     gold on offence but the hiding castle's."""
     own = sorted(_castles(view, seat), key=lambda castle: castle["offence"] + castle["bonus"])
-    hidden = _own_hidden(view, seat)
+    hidden = own_hidden(view, seat)
     return [Order(c["number"], 0 if c["number"] == hidden else c["bonus"], target) for c in own]
 
 

@@ -85,7 +85,7 @@ def determinize(view: ThePrinceView, seat: int, rng: random.Random) -> ThePrince
         castles[castle["seat"]].append({"tile": index, "damage": castle["damage"], "alive": castle["alive"]})
     guards = list(view.get("guards") or [None, None])
     hidden: list[int | None] = [None, None]
-    hidden[seat] = _own_hidden(view, seat)
+    hidden[seat] = ai.own_hidden(view, seat)
     if view["phase"] == "plan":
         hidden[1 - seat] = sample_prince(view, 1 - seat, guards[1 - seat], rng)
     return {
@@ -128,14 +128,6 @@ def _model_prince(standing: Sequence[CastleView], rng: random.Random) -> int:
 
 def _toughness(castle: CastleView) -> float:
     return float(castle["defence"] + castle["bonus"] - castle["damage"])
-
-
-def _own_hidden(view: ThePrinceView, seat: int) -> int | None:
-    for token in view.get("prince_in", []):
-        owner, number = token.split(":")[1].split("#")
-        if int(owner) == seat:
-            return int(number)
-    return None
 
 
 # ---- one simulation -----------------------------------------------------------------------------------------
