@@ -7,6 +7,10 @@ of the viewer's half, where the Prince may land, are framed. In phase 2 the whol
 castle, its offence/defence/bonus and damage, the Imperial Guards once revealed and, after a battle, its attacks
 as arrows (dashed when a Guard stopped them) drawn under the castles and Princes, each with its strength on a
 badge in the attacker's colour placed clear of every castle, Prince and Guard.
+
+Every word drawn and the alt text are in the reader's language (``view["locale"]``, catalog context ``image``),
+the letters too (Polish: resources Ż/K/Z, a castle's A/O/P, SC for the Guard, Ks for the Prince); the cached
+resource badges are keyed by their letter, the cached terrain layer by the language.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from i18n import listing as say_listing
+from i18n import localize, translate_in
 from rules.engine import name_seats
 from rules.the_prince.board import (
     COLUMNS,
@@ -31,7 +37,7 @@ from rules.the_prince.board import (
 )
 from rules.the_prince.board import name as name_of
 
-from .alt import compose, listing, named, reason
+from .alt import compose, named, reason
 from .common import COLOURS, centred_text, fit_text, font, new_canvas, seat_label, text_colour_on
 
 CELL = 64
@@ -48,7 +54,9 @@ TEXT = {"title": 24, "side": 22, "line": 20, "legend": 18}
 SEAT_COLOURS = ("red", "blue")
 #: unseen tiles: a dark grey of the palette's grey ramp, far from every terrain colour
 FOG_RGB = (64, 64, 64)
+#: a resource's badge: its letter (the initial of its name in the reader's language) and colour
 RESOURCE_BADGES = {"iron": ("I", "black"), "stone": ("S", "white"), "gold": ("G", "yellow")}
+IMAGE = "image"
 PHASE_NAMES = {
     "landing": "landing",
     "explore": "exploring",
@@ -61,13 +69,18 @@ Draw = ImageDraw.ImageDraw
 Box = tuple[float, float, float, float]
 
 
+def _t(locale: str | None, msgid: str, **params: object) -> str:
+    """Words drawn on the image or read in its alt text, in the reader's language (catalog context "image")."""
+    return translate_in(IMAGE, locale, msgid, **params)
+
+
 def render(view: dict[str, Any]) -> Image.Image:
     if "tiles" not in view:
         image, draw = new_canvas(WIDTH, HEIGHT)
         _title(draw, view)
         _draw_fogged_public(draw, view)
         return image
-    image = _terrain_layer(tuple(view["tiles"])).copy()
+    image = _terrain_layer(tuple(view["tiles"]), view.get("locale")).copy()
     draw = ImageDraw.Draw(image)
     _title(draw, view)
     _draw_board(draw, view)
@@ -77,22 +90,41 @@ def render(view: dict[str, Any]) -> Image.Image:
 
 def _name(view: dict[str, Any], seat: int) -> str:
     """The player's name, or the side's colour when the view carries no names."""
-    return seat_label(view, seat, fallback=SEAT_COLOURS[seat].capitalize())
+    return seat_label(view, seat, fallback=_t(view.get("locale"), SEAT_COLOURS[seat].capitalize()))
+
+
+def _stage(view: dict[str, Any]) -> str:
+    """ "turn 3, exploring", "battle 2 of 15, planning the battle" in the reader's language."""
+    locale, phase = view.get("locale"), view["phase"]
+    name = _t(locale, PHASE_NAMES[phase])
+    if phase in ("landing", "explore"):
+        return _t(locale, "turn {turn}, {phase}", turn=view["turn"], phase=name)
+    return _t(
+        locale,
+        "battle {battle} of {total}, {phase}",
+        battle=view["battle"],
+        total=view["max_battles"],
+        phase=name,
+    )
+
+
+def _whose_view(view: dict[str, Any]) -> str:
+    if view.get("seat") is None:
+        return _t(view.get("locale"), "public view")
+    return _t(view.get("locale"), "{who}'s view", who=_name(view, view["seat"]))
 
 
 def _title(draw: Draw, view: dict[str, Any]) -> None:
-    result = view.get("result")
+    result, locale = view.get("result"), view.get("locale")
     if result:
-        reason = name_seats(result["reason"], view.get("seat_names") or [])
-        text = "The Prince - " + (f"draw: {reason}" if result["draw"] else reason)
+        reason = localize(name_seats(result["reason"], view.get("seat_names") or []), locale)
+        text = (
+            _t(locale, "The Prince - draw: {reason}", reason=reason)
+            if result["draw"]
+            else _t(locale, "The Prince - {reason}", reason=reason)
+        )
     else:
-        phase = view["phase"]
-        if phase in ("landing", "explore"):
-            stage = f"turn {view['turn']}, {PHASE_NAMES[phase]}"
-        else:
-            stage = f"battle {view['battle']} of {view['max_battles']}, {PHASE_NAMES[phase]}"
-        who = "public view" if view["seat"] is None else f"{_name(view, view['seat'])}'s view"
-        text = f"The Prince - {stage} ({who})"
+        text = _t(locale, "The Prince - {stage} ({whose})", stage=_stage(view), whose=_whose_view(view))
     fitted, size = fit_text(text, WIDTH - 24, TEXT["title"])
     centred_text(draw, (WIDTH / 2, HEADER / 2), fitted, size)
 
@@ -139,10 +171,11 @@ def _tile_index(place: str) -> int:
 
 # ---- the board ---------------------------------------------------------------------------------------------
 @lru_cache(maxsize=16)
-def _terrain_layer(tiles: tuple[str, ...]) -> Image.Image:
+def _terrain_layer(tiles: tuple[str, ...], locale: str | None = None) -> Image.Image:
     """The island as these tile tokens show it, with coordinates: the same for every image of a phase 2 game
     (and for the three views of it), so it is drawn once and copied (docs/notes/performance.md). The outer ring is
-    water in every game, so it is drawn as water even where the viewer has not looked."""
+    water in every game, so it is drawn as water even where the viewer has not looked. The resource badges'
+    letters are the reader's language's (the language is part of the cache key)."""
     image, draw = new_canvas(WIDTH, HEIGHT)
     for index in range(TILES):
         fill = COLOURS["water"] if on_ring(index) else FOG_RGB
@@ -152,7 +185,7 @@ def _terrain_layer(tiles: tuple[str, ...]) -> Image.Image:
         draw.rectangle(_cell_box(index), fill=COLOURS[tile[0]], outline=COLOURS["grid"])
         if tile[1]:
             left, top, _, _ = _cell_box(index)
-            sprite = _resource_sprite(tile[1], tile[2])
+            sprite = _resource_sprite(tile[1], tile[2], _t(locale, RESOURCE_BADGES[tile[1]][0]))
             image.paste(sprite, (int(left) + 3, int(top) + 3), sprite)
     for position in range(SIZE):
         centred_text(
@@ -186,7 +219,7 @@ def _draw_landing(draw: Draw, view: dict[str, Any]) -> None:
         width = 7 if index == chosen else 4
         draw.rectangle((left + 3, top + 3, right - 3, bottom - 3), outline=COLOURS["highlight"], width=width)
     if chosen is not None:
-        _draw_prince(draw, chosen, view["seat"])
+        _draw_prince(draw, chosen, view["seat"], view.get("locale"))
 
 
 def _draw_board(draw: Draw, view: dict[str, Any]) -> None:
@@ -200,15 +233,16 @@ def _draw_board(draw: Draw, view: dict[str, Any]) -> None:
         _draw_known_site(draw, _tile_index(token.split("@")[1]), 1 - int(token.split(":")[1].split("@")[0]))
     for token in view.get("princes", []):
         owner, place = token.split(":")[1].split("@")
-        _draw_prince(draw, _tile_index(place), int(owner))
+        _draw_prince(draw, _tile_index(place), int(owner), view.get("locale"))
     for attack, centre in zip(attacks, attack_label_centres(view, attacks), strict=True):
         _badge(draw, centre, attack.label, SEAT_COLOURS[attack.seat])
 
 
-@lru_cache(maxsize=16)
-def _resource_sprite(resource: str, amount: int) -> Image.Image:
-    """A resource badge (``I2``: iron, yield 2), drawn once: text is most of a board's drawing time."""
-    letter, colour = RESOURCE_BADGES[resource]
+@lru_cache(maxsize=32)
+def _resource_sprite(resource: str, amount: int, letter: str) -> Image.Image:
+    """A resource badge (``I2``: iron, yield 2; ``letter`` is the resource's initial in the reader's language),
+    drawn once: text is most of a board's drawing time."""
+    colour = RESOURCE_BADGES[resource][1]
     sprite = Image.new("RGBA", (31, 23), (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
     draw.rounded_rectangle((0, 0, 30, 22), radius=5, fill=COLOURS[colour], outline=COLOURS["ink"])
@@ -238,9 +272,9 @@ def _draw_castle(draw: Draw, view: dict[str, Any], castle: dict[str, Any]) -> No
         draw.line((box[0], box[3], box[2], box[1]), fill=COLOURS["ink"], width=3)
     guards = view.get("guards") or [None, None]
     if guards[castle["seat"]] == castle["number"]:
-        _badge(draw, _centre(guard_box(index)), "IG", "highlight")
+        _badge(draw, _centre(guard_box(index)), _t(view.get("locale"), "IG"), "highlight")
     if f"prince-in:{castle['seat']}#{castle['number']}" in view.get("prince_in", []):
-        _draw_prince(draw, index, castle["seat"])
+        _draw_prince(draw, index, castle["seat"], view.get("locale"))
 
 
 def _draw_known_site(draw: Draw, index: int, owner: int) -> None:
@@ -265,12 +299,12 @@ def _badge(draw: Draw, centre: tuple[float, float], text: str, colour: str) -> N
     centred_text(draw, centre, text, 16, fill=text_colour_on(fill))
 
 
-def _draw_prince(draw: Draw, index: int, owner: int) -> None:
+def _draw_prince(draw: Draw, index: int, owner: int, locale: str | None = None) -> None:
     """A ringed P in the lower left of the tile: the explorer in phase 1, your hidden Prince in phase 2."""
     x, y = _centre(prince_box(index))
     fill = COLOURS[SEAT_COLOURS[owner]]
     draw.ellipse((x - 13, y - 13, x + 13, y + 13), fill=fill, outline=COLOURS["highlight"], width=3)
-    centred_text(draw, (x, y), "P", 18, fill=text_colour_on(fill))
+    centred_text(draw, (x, y), _t(locale, "P"), 18, fill=text_colour_on(fill))
 
 
 # ---- the last battle's attacks -------------------------------------------------------------------------------
@@ -449,58 +483,71 @@ def _wrap(words: list[str], width: float, size: int, first: str) -> list[str]:
 
 
 def _key(draw: Draw, view: dict[str, Any], x: float, y: float) -> None:
-    size = TEXT["legend"]
+    size, locale = TEXT["legend"], view.get("locale")
     lines = [
-        "I iron = offence, S stone = defence, G gold = bonus (split each battle).",
-        "IG Imperial Guard, P Prince.",
+        _t(locale, "I iron = offence, S stone = defence, G gold = bonus (split each battle)."),
+        _t(locale, "IG Imperial Guard, P Prince."),
     ]
     if view.get("last_battle") and view["phase"] in ("hide", "plan", "over"):
         battle = view["last_battle"]["battle"]
-        lines.append(f"Arrows: battle {battle}'s attacks (dashed, x: stopped by the Guard).")
+        lines.append(
+            _t(locale, "Arrows: battle {battle}'s attacks (dashed, x: stopped by the Guard).", battle=battle)
+        )
     if view["phase"] in ("landing", "explore"):
-        lines.append("Dark tiles: not seen yet (the outer ring is always water).")
+        lines.append(_t(locale, "Dark tiles: not seen yet (the outer ring is always water)."))
         if landing_marks(view):
-            lines.append("Yellow frames: the coast of your half, where you may land.")
+            lines.append(_t(locale, "Yellow frames: the coast of your half, where you may land."))
         if view.get("taken"):
-            lines.append("?: an enemy castle your failed build found.")
-        lines.append(f"From turn {view['forced_build_after'] + 1} a player short of castles must build.")
+            lines.append(_t(locale, "?: an enemy castle your failed build found."))
+        lines.append(
+            _t(
+                locale,
+                "From turn {turn} a player short of castles must build.",
+                turn=view["forced_build_after"] + 1,
+            )
+        )
     for sentence in lines:
         for line in _wrap(sentence.split(), WIDTH - 2 * x, size, ""):
             draw.text((x, y), line, font=font(size), fill=COLOURS["muted"])
             y += 23
-    _terrain_legend(draw, x, y + 4)
+    _terrain_legend(draw, x, y + 4, locale)
 
 
-def _terrain_legend(draw: Draw, x: float, y: float) -> None:
+def _terrain_legend(draw: Draw, x: float, y: float, locale: str | None = None) -> None:
     size = TEXT["legend"]
     for terrain in ("plains", "forest", "hills", "mountains", "water"):
+        word = _t(locale, terrain)
         draw.rectangle((x, y + 2, x + 18, y + 20), fill=COLOURS[terrain], outline=COLOURS["ink"])
-        draw.text((x + 24, y), terrain, font=font(size), fill=COLOURS["muted"])
-        x += 24 + font(size).getlength(terrain) + 22
+        draw.text((x + 24, y), word, font=font(size), fill=COLOURS["muted"])
+        x += 24 + font(size).getlength(word) + 22
 
 
 def _panel_attacks(draw: Draw, view: dict[str, Any], owner: int, x: float, y: float) -> float:
     """The side's attacks of the last battle in order, ``5>3 8`` (castle 5 hit castle 3 for 8), wrapped."""
-    report = view["last_battle"]
+    report, locale = view["last_battle"], view.get("locale")
     size = TEXT["line"]
     entries = [
         f"{a['from']}>{a['to']} " + ("x" if a["stopped"] else str(a["offence"]))
         for a in report["attacks"]
         if a["seat"] == owner
-    ] or ["none"]
+    ] or [_t(locale, "none")]
     items = [f"{entry}," for entry in entries[:-1]] + entries[-1:]
-    for line in _wrap(items, PANEL_COLUMN - 8, size, f"Battle {report['battle']}:"):
+    for line in _wrap(items, PANEL_COLUMN - 8, size, _t(locale, "Battle {battle}:", battle=report["battle"])):
         draw.text((x, y), line, font=font(size), fill=COLOURS[SEAT_COLOURS[owner]])
         y += 26
     return y
 
 
 def _panel_side(draw: Draw, view: dict[str, Any], owner: int, x: float, y: float) -> float:
-    colour = SEAT_COLOURS[owner]
-    you = " (you)" if view["seat"] == owner else ""
-    sealed = ", sealed" if view["sealed_seats"][owner] else ""
+    colour, locale = SEAT_COLOURS[owner], view.get("locale")
     draw.rectangle((x, y + 3, x + 18, y + 21), fill=COLOURS[colour], outline=COLOURS["ink"])
-    title = f"{_name(view, owner)}{you}: {view['castle_counts'][owner]}/5 castles{sealed}"
+    built = view["castle_counts"][owner]
+    if view["seat"] == owner:
+        title = _t(locale, "{who} (you): {built}/5 castles", who=_name(view, owner), built=built)
+    else:
+        title = _t(locale, "{who}: {built}/5 castles", who=_name(view, owner), built=built)
+    if view["sealed_seats"][owner]:
+        title += _t(locale, ", sealed")
     text, size = fit_text(title, PANEL_COLUMN - 30, TEXT["side"])
     draw.text((x + 26, y), text, font=font(size), fill=COLOURS["ink"])
     y += 32
@@ -508,15 +555,23 @@ def _panel_side(draw: Draw, view: dict[str, Any], owner: int, x: float, y: float
     for castle in view["castles"]:
         if castle["seat"] != owner:
             continue
-        text = f"#{castle['number']} {castle['tile']}: O{castle['offence']} D{castle['defence']} B{castle['bonus']}"
+        text = _t(
+            locale,
+            "#{number} {tile}: O{offence} D{defence} B{bonus}",
+            number=castle["number"],
+            tile=castle["tile"],
+            offence=castle["offence"],
+            defence=castle["defence"],
+            bonus=castle["bonus"],
+        )
         if (view.get("guards") or [None, None])[owner] == castle["number"]:
-            text += " IG"
+            text += " " + _t(locale, "IG")
         if phase_one:
-            text += " (so far)"
+            text += " " + _t(locale, "(so far)")
         elif not castle["alive"]:
-            text += " destroyed"
+            text += " " + _t(locale, "destroyed")
         elif castle["damage"]:
-            text += f" dmg {castle['damage']}"
+            text += " " + _t(locale, "dmg {damage}", damage=castle["damage"])
         draw.text(
             (x + 4, y),
             text,
@@ -530,13 +585,16 @@ def _panel_side(draw: Draw, view: dict[str, Any], owner: int, x: float, y: float
 # ---- phase 1, public ---------------------------------------------------------------------------------------
 def _draw_fogged_public(draw: Draw, view: dict[str, Any]) -> None:
     """No terrain and no positions: only who has built how many castles and who has sealed."""
-    centred_text(draw, (WIDTH / 2, HEADER + 70), "The island lies in fog:", 24)
-    centred_text(draw, (WIDTH / 2, HEADER + 104), "the Princes explore in secret.", 24)
+    locale = view.get("locale")
+    centred_text(draw, (WIDTH / 2, HEADER + 70), _t(locale, "The island lies in fog:"), 24)
+    centred_text(draw, (WIDTH / 2, HEADER + 104), _t(locale, "the Princes explore in secret."), 24)
     for owner in (0, 1):
         top = HEADER + 200 + owner * 230
         built = view["castle_counts"][owner]
-        sealed = ", sealed this turn" if view["sealed_seats"][owner] else ""
-        text, size = fit_text(f"{_name(view, owner)}: {built} of 5 castles built{sealed}", WIDTH - 24, 24)
+        line = _t(locale, "{who}: {built} of 5 castles built", who=_name(view, owner), built=built)
+        if view["sealed_seats"][owner]:
+            line += _t(locale, ", sealed this turn")
+        text, size = fit_text(line, WIDTH - 24, 24)
         centred_text(draw, (WIDTH / 2, top), text, size)
         for slot in range(5):
             cx = WIDTH / 2 + (slot - 2) * 110
@@ -557,15 +615,17 @@ def _draw_fogged_public(draw: Draw, view: dict[str, Any]) -> None:
 # ---- alt text -----------------------------------------------------------------------------------------------------
 def alt_text(view: dict[str, Any]) -> str:
     """The stage and whose view it is, who has sealed, each side's castles, the Princes and Guards, the last
-    battle's attacks, then the terrain the viewer knows, grouped by terrain. Nothing the image does not show."""
-    sentences = [f"{_stage_text(view)}.", _sealed_text(view)]
+    battle's attacks, then the terrain the viewer knows, grouped by terrain. Nothing the image does not show.
+    In the reader's language (``view["locale"]``)."""
+    locale = view.get("locale")
+    sentences = [_stage_text(view) + ".", _sealed_text(view)]
     sentences += _landing_sentences(view)
     sentences += [_castles_text(view, owner) for owner in (0, 1)]
     sentences += _prince_sentences(view)
     if view.get("last_battle") and view["phase"] in ("hide", "plan", "over"):
         sentences.append(_battle_text(view))
     if "tiles" not in view:
-        sentences.append("The island lies in fog: the Princes explore in secret.")
+        sentences.append(_t(locale, "The island lies in fog: the Princes explore in secret."))
     else:
         sentences.append(_terrain_text(view))
     return compose(sentences)
@@ -573,124 +633,180 @@ def alt_text(view: dict[str, Any]) -> str:
 
 def player_label(view: dict[str, Any], seat: int) -> str:
     """ "alice (red)": the side's colour is what the image and its arrows show."""
-    return named(view, seat, SEAT_COLOURS[seat])
+    return named(view, seat, _t(view.get("locale"), SEAT_COLOURS[seat]))
 
 
 def _who(view: dict[str, Any], owner: int) -> str:
     """ "alice (red)", with "you" added in the seat's own view."""
-    you = ", you" if view.get("seat") == owner else ""
+    locale = view.get("locale")
+    you = view.get("seat") == owner
     name = _name(view, owner)
-    colour = SEAT_COLOURS[owner]
-    return f"{name} ({colour}{you})" if name.lower() != colour else f"{name}{' (you)' if you else ''}"
+    colour = _t(locale, SEAT_COLOURS[owner])
+    if name.lower() == colour.lower() or name == _t(locale, SEAT_COLOURS[owner].capitalize()):
+        return _t(locale, "{who} (you)", who=name) if you else name
+    if you:
+        return _t(locale, "{who} ({colour}, you)", who=name, colour=colour)
+    return f"{name} ({colour})"
 
 
 def _stage_text(view: dict[str, Any]) -> str:
-    whose = "public view" if view.get("seat") is None else f"{_name(view, view['seat'])}'s view"
+    locale = view.get("locale")
     if view.get("result"):
-        return f"The Prince, game over ({whose}): {reason(view, view['result']['reason'])}"
-    phase = view["phase"]
-    if phase in ("landing", "explore"):
-        stage = f"turn {view['turn']}, {PHASE_NAMES[phase]}"
-    else:
-        stage = f"battle {view['battle']} of {view['max_battles']}, {PHASE_NAMES[phase]}"
-    return f"The Prince, {stage} ({whose})"
+        said = localize(reason(view, view["result"]["reason"]) + ".", locale).removesuffix(".")
+        return _t(locale, "The Prince, game over ({whose}): {reason}", whose=_whose_view(view), reason=said)
+    return _t(locale, "The Prince, {stage} ({whose})", stage=_stage(view), whose=_whose_view(view))
 
 
 def _sealed_text(view: dict[str, Any]) -> str:
     if view.get("result"):
         return ""
+    locale = view.get("locale")
     sealed = view["sealed_seats"]
     done = [_name(view, owner) for owner in (0, 1) if sealed[owner]]
     waiting = [_name(view, owner) for owner in (0, 1) if not sealed[owner]]
-    parts = ([f"sealed: {listing(done)}"] if done else []) + (
-        [f"to seal: {listing(waiting)}"] if waiting else []
+    parts = ([_t(locale, "sealed: {names}", names=say_listing(locale, done))] if done else []) + (
+        [_t(locale, "to seal: {names}", names=say_listing(locale, waiting))] if waiting else []
     )
-    return f"Choices this turn, {'; '.join(parts)}."
+    return _t(locale, "Choices this turn, {parts}.", parts="; ".join(parts))
 
 
 def _landing_sentences(view: dict[str, Any]) -> list[str]:
     marks = landing_marks(view)
     if not marks:
         return []
+    locale = view.get("locale")
     chosen = _chosen_landing(view)
     tiles = ", ".join(name_of(index) for index in marks)
-    sentences = [f"Framed: the coast of your half, where your Prince may land: {tiles}."]
+    sentences = [
+        _t(locale, "Framed: the coast of your half, where your Prince may land: {tiles}.", tiles=tiles)
+    ]
     if chosen is not None:
-        sentences.insert(0, f"You have chosen to land on {name_of(chosen)}.")
+        sentences.insert(0, _t(locale, "You have chosen to land on {tile}.", tile=name_of(chosen)))
     return sentences
 
 
+def _castle_entry(view: dict[str, Any], castle: dict[str, Any], guard: int | None) -> str:
+    locale = view.get("locale")
+    number, tile = castle["number"], castle["tile"]
+    if not castle["alive"]:
+        return _t(locale, "castle {number} on {tile} destroyed", number=number, tile=tile)
+    text = _t(
+        locale,
+        "castle {number} on {tile} offence {offence} defence {defence} bonus {bonus}",
+        number=number,
+        tile=tile,
+        offence=castle["offence"],
+        defence=castle["defence"],
+        bonus=castle["bonus"],
+    )
+    if view["phase"] in ("landing", "explore"):
+        text += " " + _t(locale, "so far")
+    elif castle["damage"]:
+        text += _t(locale, ", damage {damage}", damage=castle["damage"])
+    if guard == number:
+        text += _t(locale, ", Imperial Guard here")
+    return text
+
+
 def _castles_text(view: dict[str, Any], owner: int) -> str:
+    locale = view.get("locale")
     built = view["castle_counts"][owner]
     own = [castle for castle in view.get("castles", []) if castle["seat"] == owner]
-    head = f"{_who(view, owner)}: {built} of 5 castles built"
+    head = _t(locale, "{who}: {built} of 5 castles built", who=_who(view, owner), built=built)
     if not own:
         if "castles" in view and built and view.get("seat") is not None and view["seat"] != owner:
-            return f"{head}, none in sight."
+            return _t(locale, "{head}, none in sight.", head=head)
         return f"{head}."
     guard = (view.get("guards") or [None, None])[owner]
-    phase_one = view["phase"] in ("landing", "explore")
-    entries = []
-    for castle in own:
-        text = f"castle {castle['number']} on {castle['tile']}"
-        if not castle["alive"]:
-            entries.append(f"{text} destroyed")
-            continue
-        text += f" offence {castle['offence']} defence {castle['defence']} bonus {castle['bonus']}"
-        if phase_one:
-            text += " so far"
-        elif castle["damage"]:
-            text += f", damage {castle['damage']}"
-        if guard == castle["number"]:
-            text += ", Imperial Guard here"
-        entries.append(text)
-    seen = "" if len(own) == built else f" ({len(own)} in sight)"
-    return f"{head}{seen}: {'; '.join(entries)}."
+    entries = "; ".join(_castle_entry(view, castle, guard) for castle in own)
+    if len(own) == built:
+        return f"{head}: {entries}."
+    return _t(locale, "{head} ({n} in sight): {entries}.", head=head, n=len(own), entries=entries)
 
 
 def _prince_sentences(view: dict[str, Any]) -> list[str]:
+    locale = view.get("locale")
     sentences = []
     for token in view.get("princes", []):
         owner, place = token.split(":")[1].split("@")
-        whose = "Your" if view.get("seat") == int(owner) else f"{_name(view, int(owner))}'s"
-        sentences.append(f"{whose} Prince stands on {place}.")
+        if view.get("seat") == int(owner):
+            sentences.append(_t(locale, "Your Prince stands on {tile}.", tile=place))
+        else:
+            sentences.append(
+                _t(locale, "{who}'s Prince stands on {tile}.", who=_name(view, int(owner)), tile=place)
+            )
     for token in view.get("prince_in", []):
         owner, number = token.split(":")[1].split("#")
-        whose = "Your" if view.get("seat") == int(owner) else f"{_name(view, int(owner))}'s"
-        sentences.append(f"{whose} Prince hides in castle {number}.")
+        if view.get("seat") == int(owner):
+            sentences.append(_t(locale, "Your Prince hides in castle {castle}.", castle=number))
+        else:
+            sentences.append(
+                _t(
+                    locale,
+                    "{who}'s Prince hides in castle {castle}.",
+                    who=_name(view, int(owner)),
+                    castle=number,
+                )
+            )
     for token in view.get("taken", []):
         owner = 1 - int(token.split(":")[1].split("@")[0])
         sentences.append(
-            f"{_name(view, owner)} has a castle on {token.split('@')[1]}, found by a failed build."
+            _t(
+                locale,
+                "{who} has a castle on {tile}, found by a failed build.",
+                who=_name(view, owner),
+                tile=token.split("@")[1],
+            )
         )
     return sentences
 
 
 def _battle_text(view: dict[str, Any]) -> str:
+    locale = view.get("locale")
     report = view["last_battle"]
     sides = []
     for owner in (0, 1):
         attacks = [
-            f"{a['from']} on {a['to']} "
-            + ("(stopped by the Guard)" if a["stopped"] else f"for {a['offence']}")
+            _t(locale, "{castle} on {target} (stopped by the Guard)", castle=a["from"], target=a["to"])
+            if a["stopped"]
+            else _t(
+                locale,
+                "{castle} on {target} for {offence}",
+                castle=a["from"],
+                target=a["to"],
+                offence=a["offence"],
+            )
             for a in report["attacks"]
             if a["seat"] == owner
         ]
-        sides.append(f"{_name(view, owner)}'s castles attacked {listing(attacks)}")
-    return f"Battle {report['battle']}: {'; '.join(sides)}."
+        said = say_listing(locale, attacks) if attacks else _t(locale, "none")
+        sides.append(_t(locale, "{who}'s castles attacked {attacks}", who=_name(view, owner), attacks=said))
+    return _t(locale, "Battle {battle}: {sides}.", battle=report["battle"], sides="; ".join(sides))
 
 
 def _terrain_text(view: dict[str, Any]) -> str:
     """Land tiles by terrain, each with its resource: "plains: b2 gold 1, g2; forest: ..."."""
+    locale = view.get("locale")
     by_terrain: dict[str, list[str]] = {}
     for token in view["tiles"]:
         index, (terrain, resource, amount) = parse_tile_token(token)
         if terrain != "water":
             by_terrain.setdefault(terrain, []).append(
-                name_of(index) + (f" {resource} {amount}" if resource else "")
+                name_of(index) + (f" {_t(locale, resource)} {amount}" if resource else "")
             )
     if not by_terrain:
-        return "No land seen yet; the outer ring is water."
-    seen = "" if view.get("seat") is None else f"{len(view['tiles'])} of {TILES} tiles seen; "
-    groups = [f"{terrain}: {', '.join(by_terrain[terrain])}" for terrain in TERRAINS if terrain in by_terrain]
-    return f"Terrain ({seen}the outer ring is water), {'; '.join(groups)}."
+        return _t(locale, "No land seen yet; the outer ring is water.")
+    groups = "; ".join(
+        f"{_t(locale, terrain)}: {', '.join(by_terrain[terrain])}"
+        for terrain in TERRAINS
+        if terrain in by_terrain
+    )
+    if view.get("seat") is None:
+        return _t(locale, "Terrain (the outer ring is water), {groups}.", groups=groups)
+    return _t(
+        locale,
+        "Terrain ({n} of {total} tiles seen; the outer ring is water), {groups}.",
+        n=len(view["tiles"]),
+        total=TILES,
+        groups=groups,
+    )

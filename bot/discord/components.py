@@ -274,22 +274,25 @@ def prompt_view(
         return expiry_view(prompt)
     if prompt.kind == AHEAD_KIND:
         return ahead_view(prompt)
-    if first_page == 0 and (page := inline_page(game_key, prompt, seat_view)) is not None:
+    if first_page == 0 and (page := inline_page(game_key, prompt, seat_view, language)) is not None:
         return page.as_view()  # the form's first page stands in for the list of choices
     view = _choices_view(prompt, first_page, language)
-    button = open_button(game_key, prompt) if first_page == 0 else None
+    button = open_button(game_key, prompt, language) if first_page == 0 else None
     if button is not None:
         view = view or discord.ui.View(timeout=None)
         view.add_item(button)
     return view
 
 
-def form_text(prompt: Prompt | None, game_key: str | None, seat_view: dict[str, Any] | None) -> str | None:
+def form_text(
+    prompt: Prompt | None, game_key: str | None, seat_view: dict[str, Any] | None, language: str = DEFAULT
+) -> str | None:
     """The text of the form's first page when ``prompt_view`` opens the decision on it: a DM shows it under
-    the game's line, so the first message reads like the pages each click brings (None without a form)."""
+    the game's line, so the first message reads like the pages each click brings (None without a form), in the
+    reader's ``language``."""
     if prompt is None or prompt.expiry_id or prompt.kind == AHEAD_KIND:
         return None
-    page = inline_page(game_key, prompt, seat_view)
+    page = inline_page(game_key, prompt, seat_view, language)
     return page.content if page is not None else None
 
 
@@ -470,7 +473,7 @@ async def show_hand(interaction: Interaction, game_id: int, catch_up: bool = Fal
     if prompt is not None and prompt.sealed and await bot.host.has_sealed(game_id, str(interaction.user.id)):
         prompt = None  # the choice is sealed: the hand's text says so, and nothing is left to pick
     language = await reader_language(interaction)
-    form = form_text(prompt, snapshot.game_key, snapshot.view)
+    form = form_text(prompt, snapshot.game_key, snapshot.view, language)
     prompt = localized_prompt(prompt, language)
     view = (
         prompt_view(prompt, game_key=snapshot.game_key, seat_view=snapshot.view, language=language)

@@ -244,7 +244,7 @@ class Sender:
         content, _ = self._content(
             delivery,
             mention=False,
-            form=form_text(delivery.prompt, delivery.game_key, delivery.view),
+            form=form_text(delivery.prompt, delivery.game_key, delivery.view, language),
             language=language,
         )
         view = (

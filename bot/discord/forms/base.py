@@ -13,6 +13,11 @@ button, ``pt:g:...`` (same fields) for a select
 
 Every click first checks that the decision is still open for the clicker and not sealed yet, so a stale form
 (the game moved on) is refused with a sentence and nothing changes.
+
+Languages: a form's words (its pages, labels, placeholders and option descriptions) are in the reader's language,
+``FormContext.language`` (``reader_language`` for a click, the player's language for a DM prompt); a form
+translates them with ``FormContext.t`` (catalog context ``form``). Its refusals (``HostError``) are plain
+catalog entries, localised like every other refusal when they are answered.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from urllib.parse import quote, unquote
 import discord
 
 from bot.models import HostError, Prompt
+from i18n import DEFAULT, localize, translate_in
 
 from ..common import (
     Handled,
@@ -35,6 +41,7 @@ from ..common import (
     check_place,
     check_seat_exists,
     game_number,
+    reader_language,
     rebuilt,
     send,
     small_number,
@@ -47,6 +54,8 @@ FORM_SELECT_ID = "pt:g" + _FIELDS
 CUSTOM_ID = 100
 #: operations the generic part handles; a form's own operations must use other names
 OPEN, REVIEW, BACK, SEAL = "open", "rev", "back", "seal"
+#: catalog context of a form's words
+FORM = "form"
 STALE = "This form answers a decision that is no longer open: the game has moved on. Use the latest message."
 
 
@@ -73,11 +82,31 @@ class FormContext:
     sealed: bool
     choices: tuple[str, ...]
     view: dict[str, Any]
+    #: the reader's language: every word the form shows is in it
+    language: str = DEFAULT
 
     @classmethod
-    def of(cls, prompt: Prompt, view: dict[str, Any]) -> FormContext:
+    def of(cls, prompt: Prompt, view: dict[str, Any], language: str = DEFAULT) -> FormContext:
         choices = tuple(choice.action for choice in prompt.choices)
-        return cls(prompt.game_id, prompt.seat, prompt.decision_id, prompt.kind, prompt.sealed, choices, view)
+        return cls(
+            prompt.game_id,
+            prompt.seat,
+            prompt.decision_id,
+            prompt.kind,
+            prompt.sealed,
+            choices,
+            view,
+            language,
+        )
+
+    def t(self, msgid: str, /, **params: object) -> str:
+        """A form's words (``msgid``, an English template) in the reader's language."""
+        return translate_in(FORM, self.language, msgid, **params)
+
+    def localized(self, text: str) -> str:
+        """A text the rules or the host wrote in canonical English (a move's description), in the reader's
+        language."""
+        return localize(text, self.language)
 
     def button(
         self,
@@ -104,7 +133,7 @@ class FormContext:
     def review_button(self, state: str, ready: bool, row: int | None = None) -> FormButton:
         """The button every editing page ends with: on to the summary, once the draft is complete."""
         return self.button(
-            "Review…", REVIEW, state, style=discord.ButtonStyle.primary, disabled=not ready, row=row
+            self.t("Review…"), REVIEW, state, style=discord.ButtonStyle.primary, disabled=not ready, row=row
         )
 
 
@@ -167,22 +196,25 @@ def form_for(game_key: str | None, kind: str) -> Form | None:
     return form if form is not None and kind in form.kinds else None
 
 
-def inline_page(game_key: str | None, prompt: Prompt, seat_view: dict[str, Any] | None) -> FormPage | None:
-    """The form's first page when the decision opens directly on it (the seat's view must be at hand)."""
+def inline_page(
+    game_key: str | None, prompt: Prompt, seat_view: dict[str, Any] | None, language: str = DEFAULT
+) -> FormPage | None:
+    """The form's first page when the decision opens directly on it (the seat's view must be at hand), in the
+    reader's ``language``."""
     form = form_for(game_key, prompt.kind)
     if form is None or prompt.expiry_id or seat_view is None or prompt.kind not in form.inline_kinds:
         return None
-    ctx = FormContext.of(prompt, seat_view)
+    ctx = FormContext.of(prompt, seat_view, language)
     return form.page(ctx, form.start(ctx))
 
 
-def open_button(game_key: str | None, prompt: Prompt) -> FormButton | None:
+def open_button(game_key: str | None, prompt: Prompt, language: str = DEFAULT) -> FormButton | None:
     """The "Plan…" button that opens the form in a new message, for a decision that has one."""
     form = form_for(game_key, prompt.kind)
     if form is None or prompt.expiry_id:
         return None
-    ctx = FormContext.of(prompt, {})
-    return ctx.button(form.entry_label, OPEN, "", style=discord.ButtonStyle.success)
+    ctx = FormContext.of(prompt, {}, language)
+    return ctx.button(ctx.t(form.entry_label), OPEN, "", style=discord.ButtonStyle.success)
 
 
 # ---------------------------------------------------------------------------------------------- handling
@@ -212,7 +244,7 @@ async def _context(
         raise HostError(STALE)
     # one active game per channel: the hand of the game's channel is this game's view for this seat
     snapshot = await host.hand(info.channel_id, actor_of(interaction))
-    return form, FormContext.of(prompt, snapshot.view)
+    return form, FormContext.of(prompt, snapshot.view, await reader_language(interaction))
 
 
 def review_page(form: Form, ctx: FormContext, state: str) -> FormPage:
@@ -220,16 +252,18 @@ def review_page(form: Form, ctx: FormContext, state: str) -> FormPage:
     if action is None:
         raise HostError("The form is not complete yet: fill in every part first.")
     lines = [
-        f"**Check before {'sealing' if ctx.sealed else 'sending'}.**",
+        ctx.t("**Check before sealing.**" if ctx.sealed else "**Check before sending.**"),
         form.summary(ctx, state),
-        f"Notation: `{action}`",
-        "Once sent it cannot be changed; a sealed choice shows only its commit in the channel.",
+        ctx.t("Notation: `{action}`", action=action),
+        ctx.t("Once sent it cannot be changed; a sealed choice shows only its commit in the channel."),
     ]
     return FormPage(
         "\n".join(lines),
         [
-            ctx.button("Seal" if ctx.sealed else "Send", SEAL, state, style=discord.ButtonStyle.success),
-            ctx.button("Change", BACK, state),
+            ctx.button(
+                ctx.t("Seal" if ctx.sealed else "Send"), SEAL, state, style=discord.ButtonStyle.success
+            ),
+            ctx.button(ctx.t("Change"), BACK, state),
         ],
     )
 
@@ -253,7 +287,8 @@ async def _seal(interaction: Interaction, form: Form, ctx: FormContext, state: s
     bot = bot_of(interaction)
     work = bot.host.act(ctx.game_id, actor_of(interaction), action, ctx.decision_id)
     deliveries = await within_ack(interaction, work, update=True)
-    done = FormPage(f"{'Sealed' if ctx.sealed else 'Sent'}: {form.summary(ctx, state)}\n`{action}`")
+    done_msgid = "Sealed: {summary}" if ctx.sealed else "Sent: {summary}"
+    done = FormPage(f"{ctx.t(done_msgid, summary=form.summary(ctx, state))}\n`{action}`")
     await bot.sender.deliver_while(deliveries, _show(interaction, done))
 
 
@@ -286,7 +321,7 @@ async def _handle_form_op(
     if op == OPEN:
         page = form.page(ctx, form.start(ctx))
         view = page.as_view()
-        await send(interaction, page.content or "Compose your choice:", ephemeral=True, view=view)
+        await send(interaction, page.content or ctx.t("Compose your choice:"), ephemeral=True, view=view)
         view.stop()
     elif op == SEAL:
         await _seal(interaction, form, ctx, state)

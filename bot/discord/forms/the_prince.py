@@ -8,6 +8,9 @@ more than the player may know. Drafts (the ``state`` each component carries) are
 - hiding: ``<prince castle><guard castle>``, ``0`` for not chosen yet (``31``)
 - plan: the castle being edited, then one ``<castle><gold on offence, base 36><target, 0 = hold>`` triple
   per surviving castle; attackers in attack order (``3`` + ``321`` + ``101`` + ``500``)
+
+Every word shown is in the reader's language (``FormContext.t``); the terrain and resource names are the ones
+the board's legend writes (catalog context ``image``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 import discord
 
 from bot.models import HostError
+from i18n import translate_in
 from rules.the_prince.battle import Order, format_plan
 from rules.the_prince.board import DIRECTION_WORDS, known_tiles, parse_tile, parse_tile_token, strength
 from rules.the_prince.notation import describe_action
@@ -30,6 +34,7 @@ DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 COMPASS = (("nw", "n", "ne"), ("w", "stay", "e"), ("sw", "s", "se"))
 ARROWS = {"nw": "↖", "n": "↑", "ne": "↗", "w": "←", "stay": "·", "e": "→", "sw": "↙", "s": "↓", "se": "↘"}
 NO_BUILD = "-"
+DAMAGED = "This form's draft is damaged; use the latest message or /move."
 
 
 class ThePrinceForm(Form):
@@ -82,7 +87,7 @@ class ThePrinceForm(Form):
 
     def summary(self, ctx: FormContext, state: str) -> str:
         action = self.action(ctx, state)
-        return describe_action(action) + "." if action else "Not complete yet."
+        return ctx.localized(describe_action(action)) + "." if action else ctx.t("Not complete yet.")
 
 
 # ---------------------------------------------------------------------------------------------- reading views
@@ -99,9 +104,19 @@ def _prince_tile(ctx: FormContext) -> str | None:
     return next((token[len(mine) :] for token in ctx.view.get("princes", []) if token.startswith(mine)), None)
 
 
-def _castle_line(castle: dict[str, Any]) -> str:
-    line = f"off {castle['offence']} def {castle['defence']} gold {castle['bonus']}"
-    return line + (f", damage {castle['damage']}" if castle["damage"] else "")
+def _word(ctx: FormContext, word: str) -> str:
+    """A terrain's or a resource's name as the board's legend writes it."""
+    return translate_in("image", ctx.language, word)
+
+
+def _castle_line(ctx: FormContext, castle: dict[str, Any]) -> str:
+    line = ctx.t(
+        "off {offence} def {defence} gold {gold}",
+        offence=castle["offence"],
+        defence=castle["defence"],
+        gold=castle["bonus"],
+    )
+    return line + (ctx.t(", damage {damage}", damage=castle["damage"]) if castle["damage"] else "")
 
 
 # ---------------------------------------------------------------------------------------------- landing
@@ -111,25 +126,32 @@ def _landing_page(ctx: FormContext) -> FormPage:
     for start in range(0, min(len(tiles), SELECT_SIZE * SELECTS_AT_MOST), SELECT_SIZE):
         group = tiles[start : start + SELECT_SIZE]
         options = [
-            discord.SelectOption(label=tile, value=tile, description=_coast_words(tile)) for tile in group
+            discord.SelectOption(label=tile, value=tile, description=_coast_words(ctx, tile))
+            for tile in group
         ]
         placeholder = (
-            "Landing tile…" if len(tiles) <= SELECT_SIZE else f"Landing tiles {group[0]} … {group[-1]}"
+            ctx.t("Landing tile…")
+            if len(tiles) <= SELECT_SIZE
+            else ctx.t("Landing tiles {first} … {last}", first=group[0], last=group[-1])
         )
         items.append(ctx.select("land", "", options, placeholder))
-    half = "west (columns a-e)" if ctx.seat == 0 else "east (columns f-j)"
-    return FormPage(f"Choose where your Prince lands, on the {half} coast.", items)
+    text = (
+        "Choose where your Prince lands, on the west coast (columns a-e)."
+        if ctx.seat == 0
+        else "Choose where your Prince lands, on the east coast (columns f-j)."
+    )
+    return FormPage(ctx.t(text), items)
 
 
-def _coast_words(tile: str) -> str:
-    return f"Your Prince will see {tile} and the 8 tiles around it"
+def _coast_words(ctx: FormContext, tile: str) -> str:
+    return ctx.t("Your Prince will see {tile} and the 8 tiles around it", tile=tile)
 
 
 # ---------------------------------------------------------------------------------------------- a turn
 def _turn_state(state: str) -> tuple[str, str, int]:
     parts = state.split(".")
     if len(parts) != 3 or parts[0] not in DIRECTION_WORDS or not parts[2].isdigit():
-        raise HostError("This form's draft is damaged; use the latest message or /move.")
+        raise HostError(DAMAGED)
     return parts[0], parts[1], int(parts[2])
 
 
@@ -183,14 +205,14 @@ def _turn_page(ctx: FormContext, state: str) -> FormPage:
     for row, line in enumerate(COMPASS):
         for word in line:
             style = discord.ButtonStyle.success if word == direction else discord.ButtonStyle.secondary
-            label = f"{ARROWS[word]} {word}" if word != "stay" else "Stay"
+            label = f"{ARROWS[word]} {word}" if word != "stay" else ctx.t("Stay")
             items.append(
                 ctx.button(label, f"d{word}", state, style=style, disabled=word not in directions, row=row)
             )
     items.extend(_site_select(ctx, state, sites, forced, tile, page))
     items.append(ctx.review_button(state, _complete_turn(ctx, direction, tile), row=4))
     if len(sites) > _sites_per_page(forced):
-        items.append(ctx.button("More sites…", "more", state, row=4))
+        items.append(ctx.button(ctx.t("More sites…"), "more", state, row=4))
     return FormPage(_turn_text(ctx, direction, tile, forced), items)
 
 
@@ -207,24 +229,33 @@ def _site_select(
     shown = sites[page * size : (page + 1) * size] or sites[:size]
     known = known_tiles(ctx.view.get("tiles", []))
     options = (
-        [] if forced else [discord.SelectOption(label="Build nothing", value=NO_BUILD, default=not tile)]
+        []
+        if forced
+        else [discord.SelectOption(label=ctx.t("Build nothing"), value=NO_BUILD, default=not tile)]
     )
     for site in shown:
         power = strength(known, _index(site))
-        terrain = _terrain_words(ctx, site)
+        description = ctx.t(
+            "{terrain}; castle: off {offence} def {defence} gold {gold}",
+            terrain=_terrain_words(ctx, site),
+            offence=power["offence"],
+            defence=power["defence"],
+            gold=power["bonus"],
+        )
         options.append(
             discord.SelectOption(
-                label=f"Build on {site}",
+                label=ctx.t("Build on {tile}", tile=site),
                 value=site,
-                description=f"{terrain}; castle: off {power['offence']} def {power['defence']} "
-                f"gold {power['bonus']}"[:100],
+                description=description[:100],
                 default=site == tile,
             )
         )
     first, last = page * size + 1, page * size + len(shown)
-    placeholder = "Build a castle (compulsory now)…" if forced else "Build a castle? (optional)"
+    placeholder = ctx.t("Build a castle (compulsory now)…" if forced else "Build a castle? (optional)")
     if len(sites) > size:
-        placeholder += f" sites {first}-{last} of {len(sites)}, best first"
+        placeholder += " " + ctx.t(
+            "sites {first}-{last} of {total}, best first", first=first, last=last, total=len(sites)
+        )
     return [ctx.select("b", state, options, placeholder, row=3)]
 
 
@@ -232,20 +263,35 @@ def _terrain_words(ctx: FormContext, site: str) -> str:
     for token in ctx.view.get("tiles", []):
         if token.startswith(f"tile:{site}:"):
             _, tile = parse_tile_token(token)
-            return f"{tile[0]}, {tile[1]} {tile[2]}" if tile[1] else f"{tile[0]}, no resource"
-    return "unknown ground"
+            terrain = _word(ctx, tile[0])
+            if not tile[1]:
+                return ctx.t("{terrain}, no resource", terrain=terrain)
+            return f"{terrain}, {_word(ctx, tile[1])} {tile[2]}"
+    return ctx.t("unknown ground")
 
 
 def _turn_text(ctx: FormContext, direction: str, tile: str, forced: bool) -> str:
     built = sum(1 for castle in _own(ctx))
     where = _prince_tile(ctx) or "?"
-    move = "stay" if direction == "stay" else f"move {DIRECTION_WORDS[direction]}"
-    build = (
-        f"build on {tile}" if tile else ("choose a site (you must build now)" if forced else "build nothing")
-    )
-    return (
-        f"Turn {ctx.view.get('turn', '?')}: your Prince is on {where}; castles built {built} of 5.\n"
-        f"Draft: {move}, {build}. Sites are the seen tiles you may build on, the richest first."
+    move = ctx.t("stay") if direction == "stay" else ctx.t(f"move {DIRECTION_WORDS[direction]}")
+    if tile:
+        build = ctx.t("build on {tile}", tile=tile)
+    else:
+        build = ctx.t("choose a site (you must build now)" if forced else "build nothing")
+    return "\n".join(
+        (
+            ctx.t(
+                "Turn {turn}: your Prince is on {tile}; castles built {built} of 5.",
+                turn=ctx.view.get("turn", "?"),
+                tile=where,
+                built=built,
+            ),
+            ctx.t(
+                "Draft: {move}, {build}. Sites are the seen tiles you may build on, the richest first.",
+                move=move,
+                build=build,
+            ),
+        )
     )
 
 
@@ -253,23 +299,33 @@ def _turn_text(ctx: FormContext, direction: str, tile: str, forced: bool) -> str
 def _hide_page(ctx: FormContext, state: str) -> FormPage:
     alive = [castle for castle in _own(ctx) if castle["alive"]]
     items: list[discord.ui.Item[Any]] = []
-    for op, what, current in (("p", "Hide the Prince in", state[0]), ("g", "Imperial Guard in", state[1])):
+    for op, label, placeholder, current in (
+        ("p", "Hide the Prince in castle {castle} ({tile})", "Hide the Prince in…", state[0]),
+        ("g", "Imperial Guard in castle {castle} ({tile})", "Imperial Guard in…", state[1]),
+    ):
         options = [
             discord.SelectOption(
-                label=f"{what} castle {castle['number']} ({castle['tile']})",
+                label=ctx.t(label, castle=castle["number"], tile=castle["tile"]),
                 value=str(castle["number"]),
-                description=_castle_line(castle),
+                description=_castle_line(ctx, castle),
                 default=str(castle["number"]) == current,
             )
             for castle in alive
         ]
-        items.append(ctx.select(op, state, options, f"{what}…"))
+        items.append(ctx.select(op, state, options, ctx.t(placeholder)))
     items.append(ctx.review_button(state, "0" not in state[:2]))
-    prince = f"castle {state[0]}" if state[0] != "0" else "not chosen"
-    guard = f"castle {state[1]}" if state[1] != "0" else "not chosen"
-    text = (
-        f"Battle {ctx.view.get('battle', '?')}, step A. Prince: {prince}; Imperial Guard: {guard}.\n"
-        "The Guards are revealed when both have sealed; the Princes stay hidden."
+    prince = ctx.t("castle {castle}", castle=state[0]) if state[0] != "0" else ctx.t("not chosen")
+    guard = ctx.t("castle {castle}", castle=state[1]) if state[1] != "0" else ctx.t("not chosen")
+    text = "\n".join(
+        (
+            ctx.t(
+                "Battle {battle}, step A. Prince: {prince}; Imperial Guard: {guard}.",
+                battle=ctx.view.get("battle", "?"),
+                prince=prince,
+                guard=guard,
+            ),
+            ctx.t("The Guards are revealed when both have sealed; the Princes stay hidden."),
+        )
     )
     return FormPage(text, items)
 
@@ -279,12 +335,12 @@ def _plan_state(state: str) -> tuple[int, list[Order]]:
     """The castle being edited and the orders, attackers first in attack order (as drafted)."""
     body = state[1:]
     if not state or not state[0].isdigit() or len(body) % 3:
-        raise HostError("This form's draft is damaged; use the latest message or /move.")
+        raise HostError(DAMAGED)
     orders = []
     for start in range(0, len(body), 3):
         castle, gold, target = body[start], body[start + 1], body[start + 2]
         if not (castle.isdigit() and gold in DIGITS and target.isdigit()):
-            raise HostError("This form's draft is damaged; use the latest message or /move.")
+            raise HostError(DAMAGED)
         orders.append(Order(int(castle), DIGITS.index(gold), int(target) or None))
     return int(state[0]), orders
 
@@ -350,25 +406,33 @@ def _plan_page(ctx: FormContext, state: str) -> FormPage:
             state,
             [
                 discord.SelectOption(
-                    label=f"Castle {o.castle} ({own[o.castle]['tile']})",
+                    label=ctx.t("Castle {castle} ({tile})", castle=o.castle, tile=own[o.castle]["tile"]),
                     value=str(o.castle),
-                    description=_order_words(o, ranks)[:100],
+                    description=_order_words(ctx, o, ranks)[:100],
                     default=o.castle == focus,
                 )
                 for o in orders
             ],
-            "Castle to set…",
+            ctx.t("Castle to set…"),
         )
     ]
     order = next(o for o in orders if o.castle == focus)
     items.append(
-        ctx.select("g", state, _gold_options(own[focus], order), f"Castle {focus}: gold to offence…")
+        ctx.select(
+            "g",
+            state,
+            _gold_options(ctx, own[focus], order),
+            ctx.t("Castle {castle}: gold to offence…", castle=focus),
+        )
     )
-    items.append(ctx.select("t", state, _target_options(ctx, order), f"Castle {focus}: target…"))
+    items.append(
+        ctx.select("t", state, _target_options(ctx, order), ctx.t("Castle {castle}: target…", castle=focus))
+    )
     rank = ranks.get(focus)
     attacking = rank is not None
-    items.append(ctx.button("Attack earlier", "up", state, disabled=not attacking or rank == 1, row=3))
-    items.append(ctx.button("Attack later", "dn", state, disabled=not attacking or rank == len(ranks), row=3))
+    earlier, later = ctx.t("Attack earlier"), ctx.t("Attack later")
+    items.append(ctx.button(earlier, "up", state, disabled=not attacking or rank == 1, row=3))
+    items.append(ctx.button(later, "dn", state, disabled=not attacking or rank == len(ranks), row=3))
     items.append(ctx.review_button(state, True, row=3))
     return FormPage(_plan_text(ctx, orders, own, ranks), items)
 
@@ -378,14 +442,18 @@ def _ranks(orders: list[Order]) -> dict[int, int]:
     return {castle: rank for rank, castle in enumerate(attackers, 1)}
 
 
-def _order_words(order: Order, ranks: dict[int, int]) -> str:
-    gold = f"{order.offence_gold} gold to offence"
+def _order_words(ctx: FormContext, order: Order, ranks: dict[int, int]) -> str:
     if order.target is None:
-        return f"{gold}, holds"
-    return f"{gold}, attacks enemy castle {order.target} (#{ranks[order.castle]} in order)"
+        return ctx.t("{gold} gold to offence, holds", gold=order.offence_gold)
+    return ctx.t(
+        "{gold} gold to offence, attacks enemy castle {target} (#{rank} in order)",
+        gold=order.offence_gold,
+        target=order.target,
+        rank=ranks[order.castle],
+    )
 
 
-def _gold_options(castle: dict[str, Any], order: Order) -> list[discord.SelectOption]:
+def _gold_options(ctx: FormContext, castle: dict[str, Any], order: Order) -> list[discord.SelectOption]:
     bonus = castle["bonus"]
     values = list(range(bonus + 1))
     if len(values) > SELECT_SIZE:  # more gold than a select holds: even steps, always 0 and everything
@@ -395,10 +463,13 @@ def _gold_options(castle: dict[str, Any], order: Order) -> list[discord.SelectOp
         values = values[:SELECT_SIZE]
     return [
         discord.SelectOption(
-            label=f"{gold} to offence, {bonus - gold} to defence",
+            label=ctx.t("{gold} to offence, {rest} to defence", gold=gold, rest=bonus - gold),
             value=str(gold),
-            description=f"offence {castle['offence'] + gold}, defence "
-            f"{castle['defence'] + bonus - gold - castle['damage']} after damage",
+            description=ctx.t(
+                "offence {offence}, defence {defence} after damage",
+                offence=castle["offence"] + gold,
+                defence=castle["defence"] + bonus - gold - castle["damage"],
+            ),
             default=gold == order.offence_gold,
         )
         for gold in values
@@ -408,20 +479,24 @@ def _gold_options(castle: dict[str, Any], order: Order) -> list[discord.SelectOp
 def _target_options(ctx: FormContext, order: Order) -> list[discord.SelectOption]:
     guards = ctx.view.get("guards") or [None, None]
     enemy_guard = guards[1 - ctx.seat]
-    options = [discord.SelectOption(label="Hold (no attack)", value="0", default=order.target is None)]
+    options = [discord.SelectOption(label=ctx.t("Hold (no attack)"), value="0", default=order.target is None)]
     for castle in _enemy(ctx):
         if not castle["alive"]:
             continue
         number = castle["number"]
-        guard = "; the Guard stops the first attack here" if number == enemy_guard else ""
+        description = ctx.t(
+            "def {low}-{high}, damage {damage}",
+            low=castle["defence"],
+            high=castle["defence"] + castle["bonus"],
+            damage=castle["damage"],
+        )
+        if number == enemy_guard:
+            description += ctx.t("; the Guard stops the first attack here")
         options.append(
             discord.SelectOption(
-                label=f"Attack enemy castle {number} ({castle['tile']})",
+                label=ctx.t("Attack enemy castle {castle} ({tile})", castle=number, tile=castle["tile"]),
                 value=str(number),
-                description=(
-                    f"def {castle['defence']}-{castle['defence'] + castle['bonus']}, "
-                    f"damage {castle['damage']}{guard}"
-                )[:100],
+                description=description[:100],
                 default=order.target == number,
             )
         )
@@ -431,18 +506,27 @@ def _target_options(ctx: FormContext, order: Order) -> list[discord.SelectOption
 def _plan_text(
     ctx: FormContext, orders: list[Order], own: dict[int, dict[str, Any]], ranks: dict[int, int]
 ) -> str:
-    lines = [f"Battle {ctx.view.get('battle', '?')}, step B: your plan so far."]
+    lines = [ctx.t("Battle {battle}, step B: your plan so far.", battle=ctx.view.get("battle", "?"))]
     for order in orders:
         castle = own[order.castle]
         bonus = castle["bonus"]
         offence = castle["offence"] + order.offence_gold
         defence = castle["defence"] + bonus - order.offence_gold - castle["damage"]
         head = f"#{ranks[order.castle]} " if order.castle in ranks else ""
-        lines.append(
-            f"- {head}castle {order.castle}: offence {offence}, defence {defence}; "
-            + (f"attacks enemy castle {order.target}" if order.target is not None else "holds")
+        does = (
+            ctx.t("attacks enemy castle {target}", target=order.target)
+            if order.target is not None
+            else ctx.t("holds")
         )
-    lines.append("Pick a castle, then its gold split and target; attackers strike in the order shown.")
+        line = ctx.t(
+            "castle {castle}: offence {offence}, defence {defence}; {does}",
+            castle=order.castle,
+            offence=offence,
+            defence=defence,
+            does=does,
+        )
+        lines.append(f"- {head}{line}")
+    lines.append(ctx.t("Pick a castle, then its gold split and target; attackers strike in the order shown."))
     return "\n".join(lines)
 
 
