@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -92,12 +93,69 @@ def text_colour_on(fill: tuple[int, int, int]) -> tuple[int, int, int]:
     return ink if contrast_ratio(ink, fill) >= contrast_ratio(white, fill) else white
 
 
+#: the font for text the bundled one cannot draw: DejaVu Sans Condensed (Bitstream Vera licence, beside it), which
+#: has Polish letters (ą ę ł ó ś ż...), accents and arrows; condensed, so a line keeps about the bundled width
+FALLBACK_FONT = Path(__file__).parent / "assets" / "fonts" / "DejaVuSansCondensed.ttf"
+#: the character the bundled font draws for any it lacks (its "missing glyph" box)
+_NO_GLYPH = "\uffff"
+
+
+def _glyph(face: ImageFont.FreeTypeFont, char: str) -> bytes:
+    image = Image.new("L", (48, 48))
+    ImageDraw.Draw(image).text((8, 8), char, font=face, fill=255)
+    return image.tobytes()
+
+
+@cache
+def _bundled_draws(char: str) -> bool:
+    """Whether Pillow's bundled font has ``char`` (it draws ASCII, but not ą, é or an arrow: those come out as
+    its missing-glyph box)."""
+    face = ImageFont.load_default(size=20)
+    assert isinstance(face, ImageFont.FreeTypeFont)
+    return char.isspace() or _glyph(face, char) != _glyph(face, _NO_GLYPH)
+
+
+def _needs_fallback(text: str | bytes) -> bool:
+    return isinstance(text, str) and any(ord(c) > 0x7E and not _bundled_draws(c) for c in text)
+
+
+class _TextFont(ImageFont.FreeTypeFont):
+    """Pillow's bundled font, except that a text holding a character it lacks is drawn and measured whole in
+    ``FALLBACK_FONT`` (so English images stay exactly as they were, and a Polish word never shows boxes).
+    Pillow measures and draws through these methods, each given the text."""
+
+    def __init__(self, size: int) -> None:
+        bundled = ImageFont.load_default(size=size)
+        assert isinstance(bundled, ImageFont.FreeTypeFont)
+        self.__dict__.update(bundled.__dict__)  # what Pillow reads off a font (size, font, layout engine...)
+        self.bundled, self.fallback = bundled, ImageFont.truetype(str(FALLBACK_FONT), size)
+
+    def _face(self, text: str | bytes) -> ImageFont.FreeTypeFont:
+        return self.fallback if _needs_fallback(text) else self.bundled
+
+    def getlength(self, text: Any, *args: Any, **kwargs: Any) -> float:
+        return self._face(text).getlength(text, *args, **kwargs)
+
+    def getbbox(self, text: Any, *args: Any, **kwargs: Any) -> tuple[float, float, float, float]:
+        return self._face(text).getbbox(text, *args, **kwargs)
+
+    def getmask(self, text: Any, *args: Any, **kwargs: Any) -> Any:
+        return self._face(text).getmask(text, *args, **kwargs)
+
+    def getmask2(self, text: Any, *args: Any, **kwargs: Any) -> Any:
+        return self._face(text).getmask2(text, *args, **kwargs)
+
+    def font_variant(self, *args: Any, size: float | None = None, **kwargs: Any) -> ImageFont.FreeTypeFont:
+        return _TextFont(round(size)) if size is not None else self
+
+
 @cache
 def font(size: int = 20) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled scalable font: no system font needed on a fresh machine."""
+    """Pillow's bundled scalable font, with a bundled fallback for the letters it lacks (``_TextFont``): no
+    system font needed on a fresh machine."""
     if size < MIN_TEXT_PX:
         raise ValueError(f"text smaller than {MIN_TEXT_PX} px is not legible on a phone")
-    return ImageFont.load_default(size=size)
+    return _TextFont(size)
 
 
 def new_canvas(
