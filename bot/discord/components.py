@@ -73,13 +73,18 @@ def _q(text: str) -> str:
     return quote(text, safe="")
 
 
-def _paged_fields(match: re.Match[str]) -> dict[str, object]:
-    return {
+def _seat_fields(match: re.Match[str], **quoted: str) -> dict[str, object]:
+    """The fields of a custom_id made for one seat of one game (untrusted: each is checked): its game and seat,
+    and each quoted group (``quoted`` maps the item's parameter to the template's group)."""
+    fields: dict[str, object] = {
         "game_id": game_number(match["game"]),
         "seat": small_number(match["seat"], "seat"),
-        "decision_id": unquote(match["decision"]),
-        "page": small_number(match["page"], "page"),
     }
+    return fields | {name: unquote(match[group]) for name, group in quoted.items()}
+
+
+def _paged_fields(match: re.Match[str]) -> dict[str, object]:
+    return _seat_fields(match, decision_id="decision") | {"page": small_number(match["page"], "page")}
 
 
 # ---------------------------------------------------------------------------------------------- choices
@@ -168,16 +173,7 @@ class ChoiceButton(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_BUTTON
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ChoiceButton:
-        return rebuilt(
-            cls,
-            item,
-            lambda: {
-                "game_id": game_number(match["game"]),
-                "seat": small_number(match["seat"], "seat"),
-                "decision_id": unquote(match["decision"]),
-                "token": unquote(match["choice"]),
-            },
-        )
+        return rebuilt(cls, item, lambda: _seat_fields(match, decision_id="decision", token="choice"))
 
     async def handle(self, interaction: Interaction) -> None:
         await play_choice(interaction, self.game_id, self.seat, self.decision_id, self.token)
@@ -533,16 +529,7 @@ class AheadButton(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_BUTTON_I
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> AheadButton:
-        return rebuilt(
-            cls,
-            item,
-            lambda: {
-                "game_id": game_number(match["game"]),
-                "seat": small_number(match["seat"], "seat"),
-                "slot": unquote(match["slot"]),
-                "action": unquote(match["choice"]),
-            },
-        )
+        return rebuilt(cls, item, lambda: _seat_fields(match, slot="slot", action="choice"))
 
     async def handle(self, interaction: Interaction) -> None:
         await answer_ahead(interaction, self.game_id, self.seat, self.slot, self.action)
@@ -567,15 +554,7 @@ class AheadSelect(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_SELECT_I
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> AheadSelect:
-        return rebuilt(
-            cls,
-            item,
-            lambda: {
-                "game_id": game_number(match["game"]),
-                "seat": small_number(match["seat"], "seat"),
-                "slot": unquote(match["slot"]),
-            },
-        )
+        return rebuilt(cls, item, lambda: _seat_fields(match, slot="slot"))
 
     async def handle(self, interaction: Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
