@@ -451,7 +451,7 @@ def _expert_ranking(
             value, answers = expert.replies(position)
             shallow.append((value, tie_break, position, answers))
     except _Spent:
-        pass
+        pass  # the budget ran out in the first pass: the placements valued so far decide
     if not shallow:
         return ranked
     shallow.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
