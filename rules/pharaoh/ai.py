@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from contextlib import suppress
 from itertools import product
 
 from rules.engine.thinking import DEFAULT_SECONDS, Budget, Stopwatch, split_level
@@ -444,14 +445,12 @@ def _expert_ranking(
     those two turns deep until the budget is spent; the deepest values decide."""
     expert = Expert(context, seat, watch)
     shallow: list[tuple[float, float, Position, list[tuple[float, list[Position]]]]] = []
-    try:
+    with suppress(_Spent):  # the budget may run out in the first pass: the placements valued so far decide
         for _, tie_break, position in ranked:
             if shallow and watch.iterations >= watch.limit * FIRST_PASS_SHARE:
                 break
             value, answers = expert.replies(position)
             shallow.append((value, tie_break, position, answers))
-    except _Spent:
-        pass  # the budget ran out in the first pass: the placements valued so far decide
     if not shallow:
         return ranked
     shallow.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
