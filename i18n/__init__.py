@@ -66,6 +66,9 @@ NUMBER_PARAMS = frozenset(
             "count",
         ),
         *("turn", "battle", "castle", "castle2", "gold", "rank", "total", "stopped"),
+        # PRINCIPES
+        *("people", "clergy", "might", "cost", "year", "support", "units", "knights", "footmen", "cards"),
+        *("period", "gold2", "n2", "n3", "limit", "dice", "strength", "strength2"),
     }
 )
 #: placeholders holding a text that is itself localised (a prompt, a move's description, a reason...)
@@ -99,6 +102,10 @@ TEXT_PARAMS = frozenset(
         "guard2",
         "loss",
         "loss2",
+        # PRINCIPES: a card's or tile's label, a Prince's name, a faction, a place (Latin land names have no
+        # entry and stay; off-map areas do), a unit, an action, a building, a track, a History icon, a deck
+        *("card", "card2", "prince", "prince2", "faction", "land", "land2", "origin", "destination", "place"),
+        *("unit", "action", "action2", "action3", "building", "track", "icon", "deck", "effect", "choice"),
     }
 )
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
