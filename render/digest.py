@@ -11,6 +11,8 @@ from typing import Any
 
 from PIL import Image
 
+from i18n import translate_in
+
 from . import alt_text, render_view
 from .alt import compose
 from .common import COLOURS, fit_text, font, new_canvas, to_palette
@@ -30,9 +32,11 @@ class CaptionedBoard:
 def digest_boards(
     game_key: str, before: dict[str, Any], after: dict[str, Any], captions: tuple[str, str] = CAPTIONS
 ) -> list[CaptionedBoard]:
-    """The boards of two views of one seat (the digest's ``before`` and ``after``), captioned."""
+    """The boards of two views of one seat (the digest's ``before`` and ``after``), captioned in the views'
+    language (``view["locale"]``)."""
     boards = []
-    for caption, view in zip(captions, (before, after), strict=True):
+    for english, view in zip(captions, (before, after), strict=True):
+        caption = translate_in("image", view.get("locale"), english)
         image = captioned(render_view(game_key, view), caption)
         boards.append(CaptionedBoard(caption, image, compose([f"{caption}:", alt_text(game_key, view)])))
     return boards

@@ -145,9 +145,13 @@ def _drawn(game_key: str, view: dict[str, Any], region: str | None) -> tuple[byt
     return render_png(game_key, view, region), alt_text(game_key, view)
 
 
-async def digest_files(game_key: str, before: dict[str, Any], after: dict[str, Any]) -> list[discord.File]:
-    """The catch-up digest's two captioned boards (when the seat last moved, and now), with their alt texts;
-    Discord shows several images of one message as a gallery."""
+async def digest_files(
+    game_key: str, before: dict[str, Any], after: dict[str, Any], language: str = DEFAULT
+) -> list[discord.File]:
+    """The catch-up digest's two captioned boards (when the seat last moved, and now), with their alt texts, in
+    ``language``; Discord shows several images of one message as a gallery."""
+    if language != DEFAULT:
+        before, after = {**before, "locale": language}, {**after, "locale": language}
     boards = await asyncio.to_thread(digest_boards, game_key, before, after)
     files = []
     for number, board in enumerate(boards):

@@ -492,9 +492,9 @@ async def _catch_up_first(interaction: Interaction, info: GameInfo) -> None:
     caught = await bot_of(interaction).host.turn_digest(info.game_id, seat) if seat is not None else None
     if caught is None or caught.before is None or caught.after is None:
         return
-    await send(
-        interaction, caught.text, files=await digest_files(caught.game_key, caught.before, caught.after)
-    )
+    language = await reader_language(interaction)
+    files = await digest_files(caught.game_key, caught.before, caught.after, language)
+    await send(interaction, caught.text, files=files)
 
 
 def hand_view(game_id: int) -> discord.ui.View:

@@ -283,10 +283,11 @@ class Sender:
         catchup = await self.bot.host.turn_digest(delivery.game_id, delivery.seat)
         if catchup is None or catchup.before is None or catchup.after is None:
             return
-        files = await digest_files(catchup.game_key, catchup.before, catchup.after)
+        language = await self.bot.host.user_language(delivery.user_id)
+        files = await digest_files(catchup.game_key, catchup.before, catchup.after, language)
         try:
             dm = await self.bot.create_dm(discord.Object(int(delivery.user_id)))
-            await dm.send(catchup.text, files=files)
+            await dm.send(localize(catchup.text, language), files=files)
         except (discord.Forbidden, discord.NotFound):
             return  # the prompt that follows falls back to the channel as usual
 

@@ -201,3 +201,18 @@ def test_the_catch_up_digest_frame_and_stats_clauses_read_in_polish() -> None:
         localize("Seats: 1. bob (away, AI plays), 2. alice", "pl")
         == "Miejsca: 1. bob (nieobecność, gra SI), 2. alice"
     )
+
+
+def test_the_catch_up_boards_are_captioned_in_the_readers_language() -> None:
+    """The catch-up DM's two boards carry their caption in the views' language (bot.discord.common.digest_files
+    sets it to the reader's)."""
+    from render.digest import digest_boards
+    from rules.engine import Rng, get_game
+
+    game = get_game("babylone")
+    view = game.view(game.setup(2, {}, Rng(b"1")), None)
+    english = digest_boards("babylone", view, view)
+    polish = digest_boards("babylone", {**view, "locale": "pl"}, {**view, "locale": "pl"})
+    assert [board.caption for board in english] == ["When you last moved", "Now"]
+    assert [board.caption for board in polish] == ["Przy twoim ostatnim ruchu", "Teraz"]
+    assert polish[1].alt_text.startswith("Teraz:")

@@ -14,7 +14,17 @@ from bot.host import Host, HostError
 from i18n import localize
 
 from ..app import PrincesBot
-from ..common import Interaction, actor_of, board_file, bot_of, chunks, digest_files, send, within_ack
+from ..common import (
+    Interaction,
+    actor_of,
+    board_file,
+    bot_of,
+    chunks,
+    digest_files,
+    reader_language,
+    send,
+    within_ack,
+)
 from ..components import ahead_prompts_view, show_hand
 from ..where import caller_channel, caller_game, caller_game_id, on_caller_game
 
@@ -219,7 +229,8 @@ class PlayCog(commands.Cog):
         caught = await self.host.catchup(channel, actor_of(interaction))
         files = None
         if caught.before is not None and caught.after is not None:
-            files = await digest_files(caught.game_key, caught.before, caught.after)
+            language = await reader_language(interaction)
+            files = await digest_files(caught.game_key, caught.before, caught.after, language)
         await send(interaction, caught.text, files=files)
 
 
