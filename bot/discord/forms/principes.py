@@ -14,6 +14,10 @@ Drafts (the ``state`` each component carries) are short texts:
 - any kind, once an action is picked: ``"=<action>"``, or ``"#<index>"`` into the decision's choices when the
   action is too long for a custom_id (sent at once: a step of an unsealed action needs no summary, and
   Movement's own ``undo`` takes a move back)
+
+Every word shown is in the reader's language: the form's own words through ``FormContext.t`` (catalog context
+``form``), the texts the rules write (a choice's label, a card's or a land's name, a faction) through ``localize``
+(the rules' own catalog entries read them), and the refusals are plain catalog entries, localised when answered.
 """
 
 from __future__ import annotations
@@ -25,12 +29,15 @@ from urllib.parse import quote
 import discord
 
 from bot.models import HostError
+from i18n import localize, ntranslate
+from rules.principes.data import catalog
 from rules.principes.play.battle import swords_and_shields
-from rules.principes.play.common import ACTION_TITLES, ACTIONS, ROMAN, land_name, name
+from rules.principes.play.common import ACTION_TITLES, ACTIONS, ROMAN, name
 from rules.principes.play.labels import describe_action
 from rules.principes.schema import Battle, PView
 
 from .base import BACK, CUSTOM_ID, Form, FormContext, FormPage, form_custom_id
+from .base import FORM as FORM_CONTEXT
 
 SELECT_SIZE = 25
 ROWS = 5
@@ -57,7 +64,13 @@ PLACEHOLDERS = {
     "extra": "Play a Battle card for an extra sword or shield…",
     "move": "Move…",
     "ask": "Ask passage through…",
+    "sell": "Discard a card for 1 gold…",
 }
+#: a select of a verb without a placeholder of its own: the verb as typed (notation)
+OTHER_VERB = "Choose `{text}`…"
+#: the units' names as the form shows them (the notation's words)
+UNITS = {"knight": "Knight", "footman": "Footman", "prince": "Prince"}
+DAMAGED = "This form's draft is damaged; use the latest message or /move."
 
 
 class PrincipesForm(Form):
@@ -98,7 +111,7 @@ class PrincipesForm(Form):
 
     def summary(self, ctx: FormContext, state: str) -> str:
         action = self.action(ctx, state)
-        return describe_action(_view(ctx), action) + "." if action else "Not complete yet."
+        return _label(ctx, action) + "." if action else ctx.t("Not complete yet.")
 
 
 # ---------------------------------------------------------------------------------------------- shared parts
@@ -126,7 +139,29 @@ def _picked(ctx: FormContext, token: str) -> str:
 
 
 def _label(ctx: FormContext, action: str) -> str:
-    return describe_action(_view(ctx), action)
+    """A choice's label as the rules write it (``describe_action``), in the reader's language."""
+    return _rules_text(ctx, describe_action(_view(ctx), action))
+
+
+def _rules_text(ctx: FormContext, text: str) -> str:
+    """A text the rules write in canonical English (a label, a land's, card's or faction's name), localised by the
+    rules' own catalog entries; Latin land and principality names stay as they are."""
+    return localize(text, ctx.language)
+
+
+def _land(ctx: FormContext, land: str) -> str:
+    """A land's (or an off-map area's) name in the reader's language; an unknown code as it is."""
+    record = catalog().lands.get(land)
+    return _rules_text(ctx, str(record["name"])) if record else land
+
+
+def _unit(ctx: FormContext, unit: str) -> str:
+    return ctx.t(UNITS[unit]) if unit in UNITS else unit
+
+
+def _n(ctx: FormContext, singular: str, plural: str, n: int, **params: object) -> str:
+    """A form's words with a count, in the reader's language and its plural forms."""
+    return ntranslate(ctx.language, singular, plural, n, context=FORM_CONTEXT, **params)
 
 
 def _option(ctx: FormContext, index: int) -> discord.SelectOption:
@@ -172,9 +207,10 @@ def _chunks(ctx: FormContext, indexes: list[int]) -> list[Chunk]:
 
 def _chunk_select(ctx: FormContext, state: str, chunk: Chunk, row: int) -> discord.ui.Item[Any]:
     """The select of one chunk; its draft carries the row too, since two components may not share an id."""
-    placeholder = PLACEHOLDERS.get(chunk.verb, f"{chunk.verb.title()}…")
+    verb = PLACEHOLDERS.get(chunk.verb)
+    placeholder = ctx.t(verb) if verb else ctx.t(OTHER_VERB, text=chunk.verb)
     if chunk.parts > 1:
-        placeholder += f" ({chunk.part + 1} of {chunk.parts})"
+        placeholder = ctx.t("{text} ({n} of {n2})", text=placeholder, n=chunk.part + 1, n2=chunk.parts)
     options = [_option(ctx, index) for index in chunk.indexes]
     return ctx.select(PICK, f"{state}.{row}", options, placeholder, row=row)
 
@@ -182,7 +218,7 @@ def _chunk_select(ctx: FormContext, state: str, chunk: Chunk, row: int) -> disco
 def _page_number(state: str) -> int:
     state = state.split(".")[0]  # a select's draft ends with its row
     if not state.isdigit():
-        raise HostError("This form's draft is damaged; use the latest message or /move.")
+        raise HostError(DAMAGED)
     return int(state)
 
 
@@ -216,20 +252,33 @@ def _list_page(ctx: FormContext, state: str) -> FormPage:
     items += [_now_button(ctx, index, ROWS - 1) for index in singles]
     if pages > 1:
         items.append(
-            ctx.button(f"More choices ({page + 1}/{pages})…", BACK, str((page + 1) % pages), row=ROWS - 1)
+            ctx.button(
+                ctx.t("More choices ({n}/{n2})…", n=page + 1, n2=pages),
+                BACK,
+                str((page + 1) % pages),
+                row=ROWS - 1,
+            )
         )
-    text.append("Pick one; it is sent at once. `/move` takes the same notation.")
+    text.append(ctx.t("Pick one; it is sent at once. `/move` takes the same notation."))
     return FormPage("\n".join(text), items)
 
 
 def _kind_heading(ctx: FormContext) -> str:
-    titles = {"building": "Building", "politics": "Politics", "progress": "Progress"}
-    if ctx.kind in titles:
-        return f"**{titles[ctx.kind]}**: {len(ctx.choices)} choices open now."
+    if ctx.kind in LIST_KINDS:
+        count = len(ctx.choices)
+        title = ctx.t(ACTION_TITLES[ctx.kind])
+        return _n(
+            ctx,
+            "**{action}**: {n} choice open now.",
+            "**{action}**: {n} choices open now.",
+            count,
+            action=title,
+        )
     battle = _battle(ctx)
-    where = land_name(battle["land"]) if battle else "?"
-    window = "before the battle" if ctx.kind == "before_battle" else "extra sword or shield"
-    return f"**Battle in {where}**: card window ({window})."
+    where = _land(ctx, battle["land"]) if battle else "?"
+    if ctx.kind == "before_battle":
+        return ctx.t("**Battle in {land}**: card window (before the battle).", land=where)
+    return ctx.t("**Battle in {land}**: card window (extra sword or shield).", land=where)
 
 
 def _view(ctx: FormContext) -> PView:
@@ -248,16 +297,20 @@ def _battle_strength(ctx: FormContext) -> list[str]:
     if battle is None:
         return []
     lines = []
-    for side, role in (("A", "Attacker"), ("D", "Defender")):
+    for side, role in (
+        ("A", "Attacker {faction}: {n} swords, {n2} shields"),
+        ("D", "Defender {faction}: {n} swords, {n2} shields"),
+    ):
         swords, shields = swords_and_shields(_view(ctx), battle, side)
-        lines.append(f"{role} {name(battle['sides'][side])}: {swords} swords, {shields} shields")
+        faction = _rules_text(ctx, name(battle["sides"][side]))
+        lines.append(ctx.t(role, faction=faction, n=swords, n2=shields))
     return lines
 
 
 # ---------------------------------------------------------------------------------------------- plan
 def _plan_words(state: str) -> list[str]:
     if not all(char.isdigit() and int(char) < len(ACTIONS) for char in state):
-        raise HostError("This form's draft is damaged; use the latest message or /move.")
+        raise HostError(DAMAGED)
     return [ACTIONS[int(char)] for char in state]
 
 
@@ -287,20 +340,33 @@ def _plan_page(ctx: FormContext, state: str) -> FormPage:
     if len(picked) < len(ROMAN):
         place = ROMAN[len(picked)]
         options = [
-            discord.SelectOption(label=f"{place}: {ACTION_TITLES[word]}", value=word)
+            discord.SelectOption(label=f"{place}: {ctx.t(ACTION_TITLES[word])}", value=word)
             for word in _plan_next(ctx, state)
         ]
         if options:
-            items.append(ctx.select(PLAN_ADD, state, options, f"Action {place}…"))
-    items.append(ctx.button("Undo last pick", PLAN_UNDO, state, disabled=not picked, row=1))
+            items.append(ctx.select(PLAN_ADD, state, options, ctx.t("Action {step}…", step=place)))
+    items.append(ctx.button(ctx.t("Undo last pick"), PLAN_UNDO, state, disabled=not picked, row=1))
     items.append(ctx.review_button(state, len(picked) == len(ROMAN), row=1))
-    so_far = ", ".join(f"{ROMAN[i]} {ACTION_TITLES[w]}" for i, w in enumerate(picked)) or "nothing yet"
+    so_far = ", ".join(f"{ROMAN[i]} {ctx.t(ACTION_TITLES[w])}" for i, w in enumerate(picked))
     you = ctx.view.get("you") or {}
-    text = (
-        f"**Round {ctx.view.get('round', '?')}: your plan.** Pick your three actions in the order you will "
-        f"perform them. So far: {so_far}.\n"
-        f"Your hand holds {len(you.get('hand') or [])} card(s). The plan is sealed: the table sees only its "
-        "commit until every plan is in."
+    cards = len(you.get("hand") or [])
+    text = "\n".join(
+        (
+            ctx.t(
+                "**Round {round}: your plan.** Pick your three actions in the order you will perform them. "
+                "So far: {text}.",
+                round=ctx.view.get("round", "?"),
+                text=so_far or ctx.t("nothing yet"),
+            ),
+            _n(
+                ctx,
+                "Your hand holds {n} card. The plan is sealed: the table sees only its commit until every plan "
+                "is in.",
+                "Your hand holds {n} cards. The plan is sealed: the table sees only its commit until every plan "
+                "is in.",
+                cards,
+            ),
+        )
     )
     return FormPage(text, items)
 
@@ -333,7 +399,7 @@ def _movement_change(ctx: FormContext, op: str, state: str, value: str) -> str:
     unit, land = _group_of(ctx, state[1:])
     action = f"move {unit} {land} {value}"
     if action not in ctx.choices:
-        raise HostError(f"Those units cannot reach {value} now.")
+        raise HostError(f"Those units cannot reach {_land_name_or_code(value)} now.")
     return _token(ctx, ctx.choices.index(action), room=SHORT_TOKEN)
 
 
@@ -343,18 +409,30 @@ def _pieces_words(ctx: FormContext, unit: str, land: str) -> str:
     if not able:
         return ""
     points = max(p["mp"] for p in able)
-    return f"{len(able)} able to move, up to {points} point(s) left"
+    return _n(
+        ctx,
+        "{n2} able to move, up to {n} point left",
+        "{n2} able to move, up to {n} points left",
+        points,
+        n2=len(able),
+    )
 
 
 def _movement_page(ctx: FormContext, state: str) -> FormPage:
     groups = _groups(ctx)
     items: list[discord.ui.Item[Any]] = []
-    text = ["**Movement**: pick a group of units, then where it goes (one border per step)."]
+    text = [ctx.t("**Movement**: pick a group of units, then where it goes (one border per step).")]
     if state.startswith("s"):
         unit, land = _group_of(ctx, state[1:])
-        text.append(f"Moving: {unit.title()} from {land_name(land)}. Pick the destination.")
+        text.append(
+            ctx.t(
+                "Moving: {unit} from {land}. Pick the destination.",
+                unit=_unit(ctx, unit),
+                land=_land(ctx, land),
+            )
+        )
         items.append(_destination_select(ctx, state, unit, land))
-        items.append(ctx.button("Other units…", BACK, "", row=3))
+        items.append(ctx.button(ctx.t("Other units…"), BACK, "", row=3))
     else:
         page = int(state[1:]) if state.startswith("p") and state[1:].isdigit() else 0
         pages = max(1, -(-len(groups) // SELECT_SIZE))
@@ -363,18 +441,23 @@ def _movement_page(ctx: FormContext, state: str) -> FormPage:
         if shown:
             options = [
                 discord.SelectOption(
-                    label=f"{unit.title()} in {land_name(land)}"[:100],
+                    label=ctx.t("{unit} in {land}", unit=_unit(ctx, unit), land=_land(ctx, land))[:100],
                     value=f"{unit}.{land}",
                     description=_pieces_words(ctx, unit, land)[:100] or None,
                 )
                 for unit, land in shown
             ]
-            items.append(ctx.select(GROUP, state, options, "Units to move…", row=1))
+            items.append(ctx.select(GROUP, state, options, ctx.t("Units to move…"), row=1))
         else:
-            text.append("No unit can move any more.")
+            text.append(ctx.t("No unit can move any more."))
         if pages > 1:
             items.append(
-                ctx.button(f"More units ({page + 1}/{pages})…", BACK, f"p{(page + 1) % pages}", row=3)
+                ctx.button(
+                    ctx.t("More units ({n}/{n2})…", n=page + 1, n2=pages),
+                    BACK,
+                    f"p{(page + 1) % pages}",
+                    row=3,
+                )
             )
     asks = [i for i, action in enumerate(ctx.choices) if action.startswith("ask ")]
     if asks:
@@ -384,7 +467,9 @@ def _movement_page(ctx: FormContext, state: str) -> FormPage:
             items.append(_now_button(ctx, ctx.choices.index(word), row=4))
     moved = len(((ctx.view.get("play") or {}).get("action") or {}).get("log") or [])
     text.append(
-        f"Moves so far: {moved}. Entering foreign units stops a unit unless their owner lets it pass."
+        ctx.t(
+            "Moves so far: {n}. Entering foreign units stops a unit unless their owner lets it pass.", n=moved
+        )
     )
     return FormPage("\n".join(text), items)
 
@@ -397,12 +482,24 @@ def _destination_select(ctx: FormContext, state: str, unit: str, land: str) -> d
         if words[:3] != ["move", unit, land] or len(words) != 4:
             continue
         there = (ctx.view.get("lands") or {}).get(words[3], {}).get("units", {})
-        foreign = [name(f) for f, units in there.items() if f != mine and any(units.values())]
-        note = f"units of {', '.join(foreign)} stand there" if foreign else "no foreign units there"
-        options.append(
-            discord.SelectOption(label=land_name(words[3])[:100], value=words[3], description=note[:100])
+        foreign = [
+            _rules_text(ctx, name(f)) for f, units in there.items() if f != mine and any(units.values())
+        ]
+        note = (
+            ctx.t("units of {faction} stand there", faction=", ".join(foreign))
+            if foreign
+            else ctx.t("no foreign units there")
         )
-    return ctx.select(DESTINATION, state, options, "Destination…", row=1)
+        options.append(
+            discord.SelectOption(label=_land(ctx, words[3])[:100], value=words[3], description=note[:100])
+        )
+    return ctx.select(DESTINATION, state, options, ctx.t("Destination…"), row=1)
+
+
+def _land_name_or_code(land: str) -> str:
+    """A land's name for a refusal (canonical English, localised when answered); an unknown code as typed."""
+    record = catalog().lands.get(land)
+    return str(record["name"]) if record else land
 
 
 FORM = PrincipesForm()
