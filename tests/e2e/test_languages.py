@@ -132,3 +132,52 @@ async def test_every_command_and_option_description_has_a_polish_localisation(
     for name, command in fake.commands.items():
         check(command, name)
     assert not missing, missing
+
+
+async def test_a_principes_round_in_polish_beside_an_english_player(table: Table, fake: FakeDiscord) -> None:
+    """A Polish and an English player play PRINCIPES' first Round through the real client (the server's language
+    set to Polish by the admin): every DM, answer, autocomplete label and the channel read Polish for the Polish
+    player, while the English player's DMs and answers stay English."""
+    ola, bob = fake.add_user("ola", locale="pl"), fake.add_user("bob", locale="en-US")
+    bob.permissions |= MANAGE_GUILD
+    for user in (ola, bob):
+        await table.slash(user, "settings", turn_dms="on")
+    await table.slash(bob, "game language", language="pl")
+    answers: dict[str, list[str]] = {"ola": [], "bob": []}
+    lobby = fake.replies(await table.slash(ola, "game new", game="principes"))[0]
+    game_id = int(lobby.custom_ids()[0].split(":")[2])
+    await table.click(bob, lobby, next(i for i in lobby.custom_ids() if i.endswith(":join")))
+    await table.slash(ola, "game start", order="given")
+    host = table.running.host
+    for _ in range(200):
+        if "Round 1 ends." in await host.log(str(fake.general), 500):
+            break
+        asked = False
+        for user in (ola, bob):
+            prompt = await host.prompt_of(game_id, str(user.id))
+            if prompt is None:
+                continue
+            asked = True
+            choices = await fake.autocomplete(user, "move", "notation")
+            answers[user.name].append(" ".join(str(choice["name"]) for choice in choices))
+            move = next((c.action for c in prompt.choices if c.action in ("pass", "done", "keep", "deny")), None)
+            if prompt.kind == "plan":
+                move = "plan taxes assembly building"
+            record = await table.slash(user, "move", notation=move or prompt.choices[0].action)
+            answers[user.name].append(table.reply_text(record))
+            answers[user.name].append(table.reply_text(await table.slash(user, "hand")))
+        assert asked, "nobody is asked anything before the Round ends"
+    else:
+        raise AssertionError("the first Round did not end")
+
+    assert any(text.startswith("Zrobione") for text in answers["ola"])
+    assert any(text.startswith("Done") for text in answers["bob"])
+    ola_texts = answers["ola"] + dm_texts(fake, ola)
+    english = {text: english_in(text) for text in ola_texts if english_in(text)}
+    assert not english, list(english.items())[:5]
+    public = [m.content for m in fake.channel_messages(fake.general)][1:]
+    english = {text: english_in(text) for text in public if english_in(text)}
+    assert public and not english, list(english.items())[:5]
+    bob_texts = answers["bob"] + dm_texts(fake, bob)
+    assert any("Seal your plan" in text for text in bob_texts)
+    assert not any("Zrobione" in t or "Zapieczętuj" in t for t in bob_texts)
