@@ -106,6 +106,7 @@ TEXT_PARAMS = frozenset(
         # entry and stay; off-map areas do), a unit, an action, a building, a track, a History icon, a deck
         *("card", "card2", "prince", "prince2", "faction", "land", "land2", "origin", "destination", "place"),
         *("unit", "action", "action2", "action3", "building", "track", "icon", "deck", "effect", "choice"),
+        *("faction2", "face", "face2"),  # PRINCIPES war messages: a second faction, the battle die's faces
     }
 )
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
