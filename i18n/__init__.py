@@ -107,6 +107,7 @@ TEXT_PARAMS = frozenset(
         *("card", "card2", "prince", "prince2", "faction", "land", "land2", "origin", "destination", "place"),
         *("unit", "action", "action2", "action3", "building", "track", "icon", "deck", "effect", "choice"),
         "icon2",  # PRINCIPES: a History card's second icon ("At the end of this Round: {icon} then {icon2}.")
+        *("faction2", "face", "face2"),  # PRINCIPES war messages: a second faction, the battle die's faces
     }
 )
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
