@@ -78,8 +78,8 @@ def test_war_and_movement_lines_read_in_polish() -> None:
     polish = [localize(line, "pl") for line in LINES]
     assert all(text != line for text, line in zip(polish, LINES, strict=True))
     assert polish[1] == (
-        "Bitwa na ziemi Posnania: straty — Silesia: Piechurzy ×1, Rycerze ×2; German Marches: brak. "
-        "Wygrywa: German Marches."
+        "Bitwa na ziemi Posnania: straty — Silesia: Piechurzy ×1, Rycerze ×2; Marchie Niemieckie: brak. "
+        "Wygrywa: Marchie Niemieckie."
     )
     assert polish[5] == "Kości na ziemi Gnesna: atakujący miecz+tarcza, obrońca moneta."
     assert localize(LINES[28], "pl").startswith("1 jeździec mongolski zbiera się")
