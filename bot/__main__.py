@@ -87,6 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--moves", type=int, default=0)
     render.add_argument("--seat", type=int, default=None, help="1-based seat whose private view to draw")
     render.add_argument("--region", default=None, help="a zoomed region, where the game has regions")
+    render.add_argument("--locale", default=None, help="the language of the image's words (pl, qps...)")
     render.add_argument("--out", required=True)
 
     imported = commands.add_parser(
@@ -234,7 +235,10 @@ def _render(args: argparse.Namespace) -> int:
         else start(game, players, {}, args.seed)
     )
     seat = None if args.seat is None else args.seat - 1
-    image = render_view(game.key, game.view(playout.state, seat), args.region)
+    view = game.view(playout.state, seat)
+    if args.locale:
+        view["locale"] = args.locale
+    image = render_view(game.key, view, args.region)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_bytes(encode_png(image))
     print(f"wrote {args.out} ({image.width}x{image.height})")

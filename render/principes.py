@@ -27,6 +27,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
+from i18n import DEFAULT, language_of, translate_in
 from rules.principes.data import PRINCIPALITIES, Catalog, catalog
 from rules.principes.play.history import ICON_TITLES
 
@@ -46,6 +47,16 @@ from .common import (
     to_palette,
 )
 from .memo import Memo
+from .principes_text import (
+    DECK_TAGS,
+    DIRECTIONS,
+    action_name,
+    card_icon,
+    icon_title,
+    roman,
+    short_title,
+    title_in,
+)
 from .principes_text import alt_text as alt_text  # the image's description, registered with it
 from .principes_text import player_label as player_label
 from .principes_text import view_changes as view_changes
@@ -144,6 +155,19 @@ def plain(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+#: catalog context of the words drawn on an image
+IMAGE = "image"
+
+
+def _t(language: str, msgid: str, **params: object) -> str:
+    """A word or phrase drawn on the board, in the reader's language."""
+    return translate_in(IMAGE, language, msgid, **params)
+
+
+def _language(view: dict[str, Any]) -> str:
+    return language_of(view.get("locale"))
+
+
 @lru_cache(maxsize=8192)
 def _stamp(text: str, size: int, anchor: str, halo: bool) -> tuple[Image.Image, Image.Image | None, int, int]:
     """A text rendered once as masks (the glyphs, and the glyphs with their halo) and its offset from the anchor.
@@ -174,8 +198,12 @@ def _text(
     fill: Colour = INK,
     anchor: str = "la",
     halo: Colour | None = None,
+    exact: bool = False,
 ) -> None:
-    text = plain(text)
+    """``text`` drawn; English spelt plain (``plain``), other languages ``exact``: their letters come from the
+    fallback font (``render.common._TextFont``)."""
+    if not exact:
+        text = plain(text)
     glyphs, outline, left, top = _stamp(text, size, anchor, halo is not None)
     position = (round(xy[0]) + left, round(xy[1]) + top)
     if isinstance(draw, PaletteDraw):
@@ -200,8 +228,8 @@ def _palette_stamp(
 
 
 @lru_cache(maxsize=4096)
-def _text_width(text: str, size: int) -> float:
-    return float(font(size).getlength(plain(text)))
+def _text_width(text: str, size: int, exact: bool = False) -> float:
+    return float(font(size).getlength(text if exact else plain(text)))
 
 
 def _shape(draw: ImageDraw.ImageDraw, points: list[Point], fill: Colour, outline: Colour = INK) -> None:
@@ -735,21 +763,29 @@ def label_box(frame: Frame, land: str) -> tuple[float, float, float, float]:
     return x + left, y + top, x + right, y + bottom
 
 
-def _draw_names(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
+#: lands' short names that are English abbreviations (the others are Latin, the same in every language); each
+#: reader's language writes them no wider, so that figures keep clear of them (``label_box``)
+ENGLISH_SHORT_NAMES = ("W. Pomerania", "E. Pomerania")
+
+
+def _draw_names(draw: ImageDraw.ImageDraw, frame: Frame, language: str = DEFAULT) -> None:
     data = catalog()
     for land, record in data.lands.items():
+        short = record["short"]
+        translated = short in ENGLISH_SHORT_NAMES and language != DEFAULT
         _text(
             draw,
             _label_anchor(frame, land),
-            record["short"],
+            _t(language, short) if translated else short,
             frame.text("small"),
             INK,
             "mm",
             halo=LAND_FILLS[_group(data, land)],
+            exact=translated,
         )
 
 
-def _draw_offmap_frames(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
+def _draw_offmap_frames(draw: ImageDraw.ImageDraw, frame: Frame, language: str = DEFAULT) -> None:
     data, geo = catalog(), geometry()
     for area, box in geo["offmap"].items():
         x0, y0 = frame.at((box[0], box[1]))
@@ -761,10 +797,11 @@ def _draw_offmap_frames(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
         _text(
             draw,
             ((x0 + x1) / 2, y0 + frame.px(14)),
-            _area_title(data.offmap[area]["name"]),
+            _t(language, _area_title(data.offmap[area]["name"])),
             frame.text("small"),
             INK,
             "mm",
+            exact=language != DEFAULT,
         )
 
 
@@ -794,65 +831,88 @@ def _draw_sea(draw: ImageDraw.ImageDraw, frame: Frame) -> None:
 
 
 @cache
-def _base(frame: Frame, with_legend: bool) -> Image.Image:
-    """The static layer of a frame: sea, lands, borders, names, marks, off-map frames (and the legend)."""
+def _base(frame: Frame, with_legend: bool, language: str = DEFAULT) -> Image.Image:
+    """The static layer of a frame: sea, lands, borders, names, marks, off-map frames (and the legend), with
+    its words in ``language`` (the lands' Latin names stay)."""
     width = frame.width + (PANEL_WIDTH if with_legend else 0)
     image = Image.new("RGB", (width, frame.height), COLOURS["background"])
     draw = ImageDraw.Draw(image)
     _draw_sea(draw, frame)
     _draw_lands(draw, frame)
-    _draw_names(draw, frame)
-    _draw_offmap_frames(draw, frame)
+    _draw_names(draw, frame, language)
+    _draw_offmap_frames(draw, frame, language)
     _draw_gates(draw, frame)
     if with_legend:
         draw.rectangle((frame.width, 0, width, frame.height), fill=COLOURS["panel"])
         draw.line((frame.width, 0, frame.width, frame.height), fill=COLOURS["grid"], width=3)
-        _draw_legend(draw, 4, frame.height - LEGEND_HEIGHT)
+        _draw_legend(draw, 4, frame.height - LEGEND_HEIGHT, language)
     return image
 
 
 @cache
-def _palette_base(frame: Frame, with_legend: bool) -> Image.Image:
+def _palette_base(frame: Frame, with_legend: bool, language: str = DEFAULT) -> Image.Image:
     """The static layer mapped to the fixed palette once: each board is drawn straight into a copy of it."""
-    return to_palette(_base(frame, with_legend))
+    return to_palette(_base(frame, with_legend, language))
 
 
 LEGEND_HEIGHT = 80
 
 
-def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
-    """Unit shapes and faction codes, in a strip under the map."""
-    size = TEXT_SIZES["small"]
+def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, language: str = DEFAULT) -> None:
+    """Unit shapes and faction codes, in a strip under the map. Each item after the figures stands at its
+    place, or further right when the word before it is longer (another language's)."""
+    size, exact = TEXT_SIZES["small"], language != DEFAULT
     cursor = x
     half = _figure_half_width("MAS")
     for unit in UNIT_ORDER:
+        name = _t(language, UNIT_NAMES[unit])
         _figure(draw, (cursor + half, y + 10), unit, "MAS", 1.0)
-        _text(draw, (cursor + 2 * half + 4, y + 10), UNIT_NAMES[unit], size, anchor="lm")
-        cursor += round(2 * half + 12 + _text_width(UNIT_NAMES[unit], size)) + 10
+        _text(draw, (cursor + 2 * half + 4, y + 10), name, size, anchor="lm", exact=exact)
+        cursor += round(2 * half + 12 + _text_width(name, size, exact)) + 10
+    end: float = cursor
+
+    def word(at: float, text: str) -> float:
+        """The item's word from ``at``; where the next item may start (``end``)."""
+        nonlocal end
+        text, fitted = _fit(_t(language, text), _full_frame().width - 4 - at, size, exact)
+        _text(draw, (at, y + 10), text, fitted, anchor="lm", exact=exact)
+        end = at + _text_width(text, fitted, exact) + 6
+        return end
+
+    def spot(place: float) -> float:
+        """An item's shift right of its place, when the word before reaches it."""
+        return max(0.0, end - place)
+
     _mark(draw, (cursor + 10, y + 10), "archbishopric", 1.0)
-    _text(draw, (cursor + 24, y + 10), "Church", size, anchor="lm")
-    _gord_icon(draw, (cursor + 110, y + 10), 1, None, False, 1.0)
-    _text(draw, (cursor + 128, y + 10), "Gord", size, anchor="lm")
-    _gord_icon(draw, (cursor + 192, y + 10), 1, "city", False, 1.0)
-    _text(draw, (cursor + 210, y + 10), "City (Might)", size, anchor="lm")
-    _badge(draw, (cursor + 322, y + 10), "D", COLOURS["orange"], 1.0, diamond=True)
-    _text(draw, (cursor + 340, y + 10), "Division", size, anchor="lm")
-    tag_x = cursor + 440
+    word(cursor + 24, "Church")
+    shift = spot(cursor + 97)
+    _gord_icon(draw, (cursor + 110 + shift, y + 10), 1, None, False, 1.0)
+    word(cursor + 128 + shift, "Gord")
+    shift += spot(cursor + 179 + shift)
+    _gord_icon(draw, (cursor + 192 + shift, y + 10), 1, "city", False, 1.0)
+    word(cursor + 210 + shift, "City (Might)")
+    shift += spot(cursor + 307 + shift)
+    _badge(draw, (cursor + 322 + shift, y + 10), "D", COLOURS["orange"], 1.0, diamond=True)
+    word(cursor + 340 + shift, "Division")
+    shift += spot(cursor + 424 + shift)
+    tag_x = cursor + 440 + shift
     draw.rounded_rectangle((tag_x - 16, y, tag_x + 16, y + 21), radius=4, fill=COLOURS["black"], outline=INK)
     _text(draw, (tag_x, y + 10), "GM", size, COLOURS["white"], "mm")
-    _text(draw, (tag_x + 22, y + 10), "borders that area", size, anchor="lm")
+    word(tag_x + 22, "borders that area")
     y += 28
     fx, fy = x, y
     for faction_id, faction in catalog().factions.items():
         fill = COLOURS[faction["colour"]]
-        code, name = faction_code(faction_id), _short_faction(faction["name"])
+        code = faction_code(faction_id)
+        name = _short_faction(faction["name"])
+        name = name if faction_id in PRINCIPALITIES else _t(language, name)
         chip = max(30, round(_text_width(code, size)) + 8)
-        width = chip + 6 + round(_text_width(name, size)) + 16
+        width = chip + 6 + round(_text_width(name, size, exact)) + 16
         if fx + width > _full_frame().width:  # the factions flow in rows under the map
             fx, fy = x, fy + 26
         draw.rounded_rectangle((fx, fy, fx + chip, fy + 20), radius=4, fill=fill, outline=INK)
         _text(draw, (fx + chip / 2, fy + 10), code, size, text_colour_on(fill), "mm")
-        _text(draw, (fx + chip + 6, fy + 10), name, size, anchor="lm")
+        _text(draw, (fx + chip + 6, fy + 10), name, size, anchor="lm", exact=exact)
         fx += width
 
 
@@ -894,7 +954,7 @@ _NOTHING = _Patch(None, None, (0, 0))
 _DIRECT = _Patch(None, None, (-1, -1))
 #: land patches by frame, legend, land and what the land shows: a board changes a few lands at a time (a
 #: patch averages 9 kB; a 4-player game draws about 250 of them)
-LAND_PATCHES: Memo[tuple[str, bool, str, str], _Patch] = Memo(2048)
+LAND_PATCHES: Memo[tuple[str, bool, str, str, str], _Patch] = Memo(2048)
 
 
 class _PatchMaker:
@@ -902,15 +962,15 @@ class _PatchMaker:
     (shifting them would round some edges the other way: the map's coordinates are fractions); the base is
     put back around each land after its patch is cut."""
 
-    def __init__(self, frame: Frame, with_legend: bool) -> None:
-        self.with_legend = with_legend
-        self.base = _palette_base(frame, with_legend)
+    def __init__(self, frame: Frame, with_legend: bool, language: str = DEFAULT) -> None:
+        self.with_legend, self.language = with_legend, language
+        self.base = _palette_base(frame, with_legend, language)
         self._board: Image.Image | None = None
         self._draw: PaletteDraw | None = None
 
     def patch(self, frame: Frame, land: str, land_view: dict[str, Any], centre: Point) -> _Patch:
         """The land's pieces drawn over the base around the land, cut to the pixels they change."""
-        area = _land_area(frame, self.with_legend, centre)
+        area = _land_area(frame, self.with_legend, centre, self.language)
         if area is None:  # a land beyond a region's frame: nothing of it shows
             return _NOTHING
         box, base_area, base_indices = area
@@ -939,10 +999,10 @@ class _PatchMaker:
 
 @lru_cache(maxsize=512)
 def _land_area(
-    frame: Frame, with_legend: bool, centre: Point
+    frame: Frame, with_legend: bool, centre: Point, language: str = DEFAULT
 ) -> tuple[tuple[int, int, int, int], Image.Image, Image.Image] | None:
     """The box a land's pieces may take on a base (``LAND_REACH``), the base there and its palette entries."""
-    base = _palette_base(frame, with_legend)
+    base = _palette_base(frame, with_legend, language)
     side, up, down = (frame.px(reach) for reach in LAND_REACH)
     left, top = max(0, round(centre[0] - side)), max(0, round(centre[1] - up))
     right, bottom = min(base.width, round(centre[0] + side)), min(base.height, round(centre[1] + down))
@@ -959,13 +1019,13 @@ def _draw_map_state(
     """Every land's pieces and the off-map areas' units. On a palette board each land is pasted from its
     patch (drawn once per thing the land shows: most lands show the same from one board to the next), which
     gives the very pixels drawing it would; ``patches=False`` draws everything (tests compare the two)."""
-    data, geo = catalog(), geometry()
-    maker = _PatchMaker(frame, with_legend)
+    data, geo, language = catalog(), geometry(), _language(view)
+    maker = _PatchMaker(frame, with_legend, language)
     for land in data.lands:
         land_view = view["lands"][land]
         centre = frame.at(tuple(geo["lands"][land]["centre"]))  # type: ignore[arg-type]
         if patches and isinstance(draw, PaletteDraw):
-            key = (frame.key, with_legend, land, repr(land_view))
+            key = (frame.key, with_legend, language, land, repr(land_view))
             patch = LAND_PATCHES.get(key)
             if patch is None:
                 patch = maker.patch(frame, land, land_view, centre)
@@ -987,10 +1047,19 @@ def _draw_map_state(
         )
 
 
-def _track_bar(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, value: int, colour: Colour) -> None:
+def _track_bar(
+    draw: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    label: str,
+    value: int,
+    colour: Colour,
+    exact: bool = False,
+    label_size: int = TEXT_SIZES["small"],
+) -> None:
     """A 0-10 track: ten cells, the filled ones up to the value, the number (true value) after it."""
     size = TEXT_SIZES["small"]
-    _text(draw, (x, y + 9), label, size, anchor="lm")
+    _text(draw, (x, y + 9), label, label_size, anchor="lm", exact=exact)
     left = x + 62
     for cell in range(10):
         cell_x = left + cell * 15
@@ -1003,55 +1072,74 @@ def _track_bar(draw: ImageDraw.ImageDraw, x: float, y: float, label: str, value:
     _text(draw, (left + 154, y + 9), str(value), size, anchor="lm")
 
 
+def _fit(text: str, width: float, size: int, exact: bool) -> tuple[str, int]:
+    """Another language's ``text`` at ``size`` or smaller to fit ``width`` (``fit_text``: its words may be
+    longer than English); English as it always was."""
+    return fit_text(text, width, size) if exact else (text, size)
+
+
+#: the track labels' width before the cells
+TRACK_LABEL_WIDTH = 58
+
+
 def _player_block(
-    draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[str, dict[str, Any], bool, int, str]
+    draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[str, dict[str, Any], bool, int, str, str]
 ) -> int:
     """A player's principality, tracks, gold, hand size, Prince, plan state and tiles; ``inputs`` is the code,
-    the player's public record, whether they hold the Princeps token, their Might and the player's name."""
-    code, player, princeps, might, player_name = inputs
+    the player's public record, whether they hold the Princeps token, their Might, the player's name and the
+    reader's language."""
+    code, player, princeps, might, player_name, language = inputs
+    exact = language != DEFAULT
     data = catalog()
     colour = COLOURS[data.map["principalities"][code]["colour"]]
     name = data.map["principalities"][code]["name"]
     draw.rectangle((x, y, x + PANEL_WIDTH - 32, y + 26), fill=colour, outline=INK)
-    marks = ("  * Princeps" if princeps else "") + ("  eliminated" if player.get("eliminated") else "")
+    marks = ("  * Princeps" if princeps else "") + (
+        "  " + _t(language, "eliminated") if player.get("eliminated") else ""
+    )
     title, size = fit_text(
         f"{faction_code(code)}  {name}  {player_name}{marks}", PANEL_WIDTH - 48, TEXT_SIZES["body"]
     )
-    _text(draw, (x + 8, y + 13), title, size, text_colour_on(colour), "lm")
+    _text(draw, (x + 8, y + 13), title, size, text_colour_on(colour), "lm", exact=exact)
     y += 32
     tracks = {"might": might, "people": player["people"], "clergy": player["clergy"]}
     fills = {"might": COLOURS["highlight"], "people": COLOURS["green"], "clergy": COLOURS["purple"]}
     for index, (key, label) in enumerate(TRACK_NAMES):
-        _track_bar(draw, x, y + index * 20, label, tracks[key], fills[key])
-    side = x + 256
-    _text(draw, (side, y), f"Gold {player['gold']}   Hand {player['hand_size']}", TEXT_SIZES["small"])
-    prince = data.kind_of(player["prince"])["name"] if player.get("prince") else "no Prince"
-    _text(draw, (side, y + 20), prince, TEXT_SIZES["small"])
-    plan = "plan sealed" if player.get("plan_sealed") else "no plan yet"
-    _text(draw, (side, y + 40), plan, TEXT_SIZES["small"], COLOURS["muted"])
+        label, size = _fit(_t(language, label), TRACK_LABEL_WIDTH, TEXT_SIZES["small"], exact)
+        _track_bar(draw, x, y + index * 20, label, tracks[key], fills[key], exact, size)
+    side, small = x + 256, TEXT_SIZES["small"]
+    room = PANEL_WIDTH - 40 - 256
+    gold = _t(language, "Gold {gold}   Hand {hand}", gold=player["gold"], hand=player["hand_size"])
+    _text(draw, (side, y), gold, small, exact=exact)
+    prince = title_in(language, data.kind_of(player["prince"])["name"]) if player.get("prince") else None
+    prince_text, prince_size = _fit(prince or _t(language, "no Prince"), room, small, exact)
+    _text(draw, (side, y + 20), prince_text, prince_size, exact=exact)
+    plan = _t(language, "plan sealed" if player.get("plan_sealed") else "no plan yet")
+    _text(draw, (side, y + 40), plan, small, COLOURS["muted"], exact=exact)
     y += 62
     tiles = [tile for colour_tiles in player["progress"].values() for tile in colour_tiles]
     if tiles:
-        y = _tile_chips(draw, x, y, tiles)
+        y = _tile_chips(draw, x, y, tiles, language)
     else:
-        _text(draw, (x, y), "Progress: no tiles yet", TEXT_SIZES["small"], COLOURS["muted"])
+        _text(draw, (x, y), _t(language, "Progress: no tiles yet"), small, COLOURS["muted"], exact=exact)
         y += 22
     return y + 8
 
 
-def _tile_chips(draw: ImageDraw.ImageDraw, x: int, y: int, tiles: list[str]) -> int:
+def _tile_chips(draw: ImageDraw.ImageDraw, x: int, y: int, tiles: list[str], language: str = DEFAULT) -> int:
     """Progress tiles as small chips in their colour with the tile's short title."""
-    data = catalog()
+    data, exact = catalog(), language != DEFAULT
     cursor = x
     for tile in tiles:
         record = data.kind_of(tile)
-        label = record["title"].split(" (")[0]
-        width = round(_text_width(label, TEXT_SIZES["small"])) + 12
+        label = short_title(language, record["title"])
+        label, size = _fit(label, PANEL_WIDTH - 44, TEXT_SIZES["small"], exact)
+        width = round(_text_width(label, size, exact)) + 12
         if cursor + width > x + PANEL_WIDTH - 32:
             cursor, y = x, y + 24
         fill = _colour(TILE_COLOURS[record["colour"]])
         draw.rounded_rectangle((cursor, y, cursor + width, y + 21), radius=4, fill=fill, outline=INK)
-        _text(draw, (cursor + width / 2, y + 11), label, TEXT_SIZES["small"], text_colour_on(fill), "mm")
+        _text(draw, (cursor + width / 2, y + 11), label, size, text_colour_on(fill), "mm", exact=exact)
         cursor += width + 6
     return y + 26
 
@@ -1059,19 +1147,33 @@ def _tile_chips(draw: ImageDraw.ImageDraw, x: int, y: int, tiles: list[str]) -> 
 def _header_block(draw: ImageDraw.ImageDraw, x: int, y: int, view: dict[str, Any]) -> int:
     """Round, Period, the Princeps token's holder and direction, the turn order, the neutral principalities."""
     data = catalog()
-    period = "I" * view["period"] if view["period"] < 4 else str(view["period"])
-    _text(draw, (x, y), f"PRINCIPES   Round {view['round']} of 6   Period {period}", TEXT_SIZES["title"])
-    y += 34
-    direction = {"cw": "clockwise", "ccw": "counter-clockwise"}.get(
-        view["princeps"]["direction"] or "", "direction not chosen yet"
+    language = view.get("language", DEFAULT)
+    exact = language != DEFAULT
+    title = _t(
+        language,
+        "PRINCIPES   Round {round} of 6   Period {period}",
+        round=view["round"],
+        period=roman(view["period"]),
     )
+    _text(draw, (x, y), title, TEXT_SIZES["title"], exact=exact)
+    y += 34
+    direction = _t(language, DIRECTIONS.get(view["princeps"]["direction"] or "", "direction not chosen yet"))
     holder = data.map["principalities"][view["princeps"]["holder"]]["name"]
     _princeps_token(draw, x + 12, y + 11)
-    _text(draw, (x + 30, y + 11), f"Princeps: {holder}, {direction}", TEXT_SIZES["body"], anchor="lm")
+    line, size = _fit(f"Princeps: {holder}, {direction}", PANEL_WIDTH - 56, TEXT_SIZES["body"], exact)
+    _text(draw, (x + 30, y + 11), line, size, anchor="lm", exact=exact)
     y += 26
     order = " > ".join(faction_code(code) for code in view["turn_order"])
-    neutral = ", ".join(data.map["principalities"][code]["name"] for code in view["neutral"]) or "none"
-    _text(draw, (x, y), f"Order {order}   Neutral: {neutral}", TEXT_SIZES["small"])
+    neutral = ", ".join(data.map["principalities"][code]["name"] for code in view["neutral"]) or _t(
+        language, "none"
+    )
+    line, size = _fit(
+        _t(language, "Order {order}   Neutral: {neutral}", order=order, neutral=neutral),
+        PANEL_WIDTH - 40,
+        TEXT_SIZES["small"],
+        exact,
+    )
+    _text(draw, (x, y), line, size, exact=exact)
     return y + 28
 
 
@@ -1079,20 +1181,27 @@ Painter = Callable[[ImageDraw.ImageDraw, int, int, Any], int]
 
 
 def _panel_sections(view: dict[str, Any]) -> list[tuple[str, Any, Painter]]:
-    """The side panel top to bottom: each section's painter with exactly the part of the view it draws."""
+    """The side panel top to bottom: each section's painter with exactly the part of the view it draws (and the
+    reader's language)."""
+    language = _language(view)
     header = {key: view[key] for key in ("round", "period", "princeps", "turn_order", "neutral")}
+    if language != DEFAULT:
+        header["language"] = language
     sections: list[tuple[str, Any, Painter]] = [("header", header, _header_block)]
     for code in view["seats"]:
         holder = view["princeps"]["holder"] == code
         player = view["players"][code]
-        who = seat_label(view, player["seat"], fallback=f"(seat {player['seat'] + 1})")
-        sections.append(("player", (code, player, holder, view["might"][code], who), _player_block))
-    sections.append(("history", (view["history"], _invader_status(view)), _history_block))
-    sections.append(("market", view["market"], _market_block))
-    sections.append(("supply", view["supply"], _supply_block))
+        fallback = _t(language, "(seat {seat})", seat=player["seat"] + 1)
+        who = seat_label(view, player["seat"], fallback=fallback)
+        sections.append(("player", (code, player, holder, view["might"][code], who, language), _player_block))
+    sections.append(("history", (view["history"], _invader_status(view), language), _history_block))
+    sections.append(("market", (view["market"], language), _market_block))
+    sections.append(("supply", (view["supply"], language), _supply_block))
     if "you" in view:
         you = view["you"]
-        sections.append(("private", (you["principality"], you["hand"], you["plan"]), _private_block))
+        sections.append(
+            ("private", (you["principality"], you["hand"], you["plan"], language), _private_block)
+        )
     return sections
 
 
@@ -1142,103 +1251,153 @@ def _princeps_token(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
     )
 
 
-def _history_block(draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[dict[str, Any], str]) -> int:
+def icons_in_turn(language: str, icons: Sequence[str]) -> str:
+    """The icons' titles as they resolve: "Division then Urbanization"."""
+    text = ""
+    for icon in icons:
+        title = icon_title(language, icon)
+        text = _t(language, "{first} then {next}", first=text, next=title) if text else title
+    return text
+
+
+def _history_block(draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[dict[str, Any], str, str]) -> int:
     """The History deck, the revealed card (its year, title, end-of-round icons and text) and the invaders'
-    status line; ``inputs`` is the view's ``history`` and that line."""
+    status line; ``inputs`` is the view's ``history``, that line and the reader's language."""
     data = catalog()
-    history, invaders = inputs
-    _text(draw, (x, y), f"History (deck {history['deck']})", TEXT_SIZES["heading"])
+    history, invaders, language = inputs
+    exact, small = language != DEFAULT, TEXT_SIZES["small"]
+    _text(
+        draw,
+        (x, y),
+        _t(language, "History (deck {deck})", deck=history["deck"]),
+        TEXT_SIZES["heading"],
+        exact=exact,
+    )
     y += 26
     if history["revealed"]:
         card = data.kind_of(history["revealed"])
-        _text(draw, (x, y), f"{card['year']}: {card['title']}", TEXT_SIZES["body"])
+        heading = f"{card['year']}: {title_in(language, card['title'])}"
+        heading, size = _fit(heading, PANEL_WIDTH - 36, TEXT_SIZES["body"], exact)
+        _text(draw, (x, y), heading, size, exact=exact)
         y += 24
-        icons = " then ".join(ICON_TITLES[icon] for icon in card["icons"])
-        _text(draw, (x, y), f"End of Round: {icons}", TEXT_SIZES["small"])
+        icons = _t(language, "End of Round: {icons}", icons=icons_in_turn(language, card["icons"]))
+        _text(draw, (x, y), icons, small, exact=exact)
         y += 22
-        _text(draw, (x, y), invaders, TEXT_SIZES["small"], COLOURS["muted"])
+        line, size = _fit(invaders, PANEL_WIDTH - 36, small, exact)
+        _text(draw, (x, y), line, size, COLOURS["muted"], exact=exact)
         y += 22
-        for line in _wrap(card["text"], TEXT_SIZES["small"], PANEL_WIDTH - 36)[:3]:
-            _text(draw, (x, y), line, TEXT_SIZES["small"], COLOURS["muted"])
+        for line in _wrap(title_in(language, card["text"]), small, PANEL_WIDTH - 36, exact)[:3]:
+            _text(draw, (x, y), line, small, COLOURS["muted"], exact=exact)
             y += 20
     else:
-        _text(draw, (x, y), "No History card revealed yet.", TEXT_SIZES["small"], COLOURS["muted"])
+        _text(
+            draw, (x, y), _t(language, "No History card revealed yet."), small, COLOURS["muted"], exact=exact
+        )
         y += 22
     return y + 8
 
 
 def _invader_status(view: dict[str, Any]) -> str:
     """The icon being resolved now (if any), the Mongol invasions so far and whether the Teutons were called."""
+    language = _language(view)
     play = view.get("play") or {}
     event = play.get("event") or {}
-    now = f"Now: {ICON_TITLES[event['icon']]}. " if event.get("icon") in ICON_TITLES else ""
-    teutons = "called" if play.get("teutons") else "not called"
-    return f"{now}Mongol raids: {view.get('mongol_invasions', 0)}. Teutons {teutons}."
+    icon = event.get("icon")
+    now = _t(language, "Now: {icon}.", icon=icon_title(language, icon)) + " " if icon in ICON_TITLES else ""
+    raids = (
+        "Mongol raids: {n}. Teutons called."
+        if play.get("teutons")
+        else "Mongol raids: {n}. Teutons not called."
+    )
+    return now + _t(language, raids, n=view.get("mongol_invasions", 0))
 
 
-def _market_block(draw: ImageDraw.ImageDraw, x: int, y: int, market: dict[str, Any]) -> int:
+def _market_block(draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[dict[str, Any], str]) -> int:
     data = catalog()
-    _text(draw, (x, y), "Market", TEXT_SIZES["heading"])
+    market, language = inputs
+    exact, small = language != DEFAULT, TEXT_SIZES["small"]
+    _text(draw, (x, y), _t(language, "Market"), TEXT_SIZES["heading"], exact=exact)
     y += 26
     actions = data.setup["actions"]
     for colour, pile in market.items():
         fill = _colour(TILE_COLOURS[colour])
         draw.rounded_rectangle((x, y, x + 96, y + 21), radius=4, fill=fill, outline=INK)
-        _text(
-            draw,
-            (x + 48, y + 11),
-            actions[colour].capitalize(),
-            TEXT_SIZES["small"],
-            text_colour_on(fill),
-            "mm",
+        label, size = _fit(action_name(language, actions[colour]), 90, small, exact)
+        _text(draw, (x + 48, y + 11), label, size, text_colour_on(fill), "mm", exact=exact)
+        titles = " | ".join(short_title(language, data.kind_of(tile)["title"]) for tile in pile["face_up"])
+        line, size = _fit(
+            f"{titles or _t(language, 'empty')}  ({pile['stack']})", PANEL_WIDTH - 136, small, exact
         )
-        titles = " | ".join(data.kind_of(tile)["title"].split(" (")[0] for tile in pile["face_up"]) or "empty"
-        _text(draw, (x + 104, y + 11), f"{titles}  ({pile['stack']})", TEXT_SIZES["small"], anchor="lm")
+        _text(draw, (x + 104, y + 11), line, size, anchor="lm", exact=exact)
         y += 24
     return y + 8
 
 
-def _supply_block(draw: ImageDraw.ImageDraw, x: int, y: int, supply: dict[str, Any]) -> int:
+def _supply_block(draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[dict[str, Any], str]) -> int:
     """Tokens left in the supply (each kind is limited) and the gold bank when the option limits it."""
+    supply, language = inputs
+    exact, small = language != DEFAULT, TEXT_SIZES["small"]
     tokens = supply["tokens"]
-    cities = f"Cities left: capital {tokens['capital']}, city {tokens['city']}, civitas {tokens['civitas']}"
-    gold = supply["gold"]
-    buildings = (
-        f"Castles {tokens['castle']}, Tiltyards {tokens['tiltyard']}, Abbeys {tokens['abbey']}, "
-        f"Division {tokens['division']}" + ("" if gold is None else f", bank {gold} gold")
+    cities = _t(
+        language,
+        "Cities left: capital {capital}, city {city}, civitas {civitas}",
+        capital=tokens["capital"],
+        city=tokens["city"],
+        civitas=tokens["civitas"],
     )
-    _text(draw, (x, y), cities, TEXT_SIZES["small"])
-    _text(draw, (x, y + 20), buildings, TEXT_SIZES["small"])
+    gold = supply["gold"]
+    buildings = _t(
+        language,
+        "Castles {castle}, Tiltyards {tiltyard}, Abbeys {abbey}, Division {division}",
+        castle=tokens["castle"],
+        tiltyard=tokens["tiltyard"],
+        abbey=tokens["abbey"],
+        division=tokens["division"],
+    ) + ("" if gold is None else _t(language, ", bank {gold} gold", gold=gold))
+    for row, text in enumerate((cities, buildings)):
+        line, size = _fit(text, PANEL_WIDTH - 36, small, exact)
+        _text(draw, (x, y + 20 * row), line, size, exact=exact)
     return y + 48
 
 
 def _private_block(
-    draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[str, list[str], list[str] | None]
+    draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[str, list[str], list[str] | None, str]
 ) -> int:
-    """The seat's hand and sealed plan; ``inputs`` is its principality, hand and plan."""
+    """The seat's hand and sealed plan; ``inputs`` is its principality, hand, plan and the reader's language."""
     data = catalog()
-    principality, hand, plan = inputs
+    principality, hand, plan, language = inputs
+    exact, small = language != DEFAULT, TEXT_SIZES["small"]
     name = data.map["principalities"][principality]["name"]
     draw.rectangle((x - 6, y - 4, x + PANEL_WIDTH - 26, y + 24), fill=COLOURS["white"], outline=INK)
-    _text(draw, (x, y + 10), f"Private to {name}: your hand", TEXT_SIZES["heading"], anchor="lm")
+    heading, size = _fit(
+        _t(language, "Private to {name}: your hand", name=name),
+        PANEL_WIDTH - 40,
+        TEXT_SIZES["heading"],
+        exact,
+    )
+    _text(draw, (x, y + 10), heading, size, anchor="lm", exact=exact)
     y += 30
     for card_id in hand:
         card = data.kind_of(card_id)
-        tag = {"court": "Court", "battle": "Battle", "neighbour": "Neighbour"}[card["deck"]]
+        tag = _t(language, DECK_TAGS[card["deck"]])
         icon = card.get("support") or card.get("corner") or ""
+        icon = card_icon(language, icon) if icon else ""
         # the id beside the title: it is what /moves lists and what /move accepts besides the title
-        title = f"{card['title'].split(' (')[0]} ({card_id.lower()})"
-        _text(draw, (x, y), f"{tag}: {title} [{icon}]", TEXT_SIZES["small"])
+        title = f"{short_title(language, card['title'])} ({card_id.lower()})"
+        line, size = _fit(f"{tag}: {title} [{icon}]", PANEL_WIDTH - 36, small, exact)
+        _text(draw, (x, y), line, size, exact=exact)
         y += 20
-    text = "Plan: " + (", ".join(action.capitalize() for action in plan) if plan else "not sealed yet")
-    _text(draw, (x, y + 4), text, TEXT_SIZES["small"])
+    actions = ", ".join(action_name(language, action) for action in plan) if plan else ""
+    text = _t(language, "Plan: {actions}", actions=actions) if plan else _t(language, "Plan: not sealed yet")
+    line, size = _fit(text, PANEL_WIDTH - 36, small, exact)
+    _text(draw, (x, y + 4), line, size, exact=exact)
     return y + 28
 
 
-def _wrap(text: str, size: int, width: int) -> list[str]:
+def _wrap(text: str, size: int, width: int, exact: bool = False) -> list[str]:
     lines: list[str] = []
     for word in text.split():
-        if lines and _text_width(lines[-1] + " " + word, size) <= width:
+        if lines and _text_width(lines[-1] + " " + word, size, exact) <= width:
             lines[-1] += " " + word
         else:
             lines.append(word)
@@ -1267,11 +1426,12 @@ class _MapLayers:
         self, view: dict[str, Any], frame: Frame, with_legend: bool
     ) -> tuple[Image.Image, PaletteDraw]:
         """A copy of the map layer for ``view`` (drawn now if no recent board showed the same map)."""
-        key = (f"{frame.key}:{with_legend}", repr((view["lands"], view["offmap"])))
+        language = _language(view)
+        key = (f"{frame.key}:{with_legend}:{language}", repr((view["lands"], view["offmap"])))
         layer = self._layers.get(key)
         if layer is not None:
             return palette_canvas(layer)
-        image, draw = palette_canvas(_palette_base(frame, with_legend))
+        image, draw = palette_canvas(_palette_base(frame, with_legend, language))
         _draw_map_state(draw, view, frame, with_legend)
         self._layers.put(key, image.copy())
         return image, draw
@@ -1344,14 +1504,15 @@ def render_region(view: dict[str, Any], region: str) -> Image.Image:
         )
     frame = _region_frame(principality)
     image, draw = MAP_LAYERS.canvas(view, frame, False)
-    name = catalog().map["principalities"][principality]["name"]
+    name, language = catalog().map["principalities"][principality]["name"], _language(view)
     draw.rectangle((0, 0, frame.width, 40), fill=COLOURS["panel"])
     _text(
         draw,
         (12, 20),
-        f"{name} and its neighbours   Round {view['round']} of 6",
+        _t(language, "{name} and its neighbours   Round {round} of 6", name=name, round=view["round"]),
         TEXT_SIZES["title"],
         anchor="lm",
+        exact=language != DEFAULT,
     )
     return image
 

@@ -182,7 +182,7 @@ def test_principes_calls_out_the_seats_own_changes() -> None:
                     seen.add(key)
             gained = set(after["you"]["hand"]) - set(before["you"]["hand"])
             for card in gained:
-                assert f"({card.lower()})" in text.split("Your hand: gained")[-1]
+                assert f"Your hand: gained ({card.lower()})" in text
                 seen.add("hand")
             held_before = {land for land, owner in before["control"].items() if owner == code}
             held_after = {land for land, owner in after["control"].items() if owner == code}
