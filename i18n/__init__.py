@@ -108,6 +108,9 @@ TEXT_PARAMS = frozenset(
         *("unit", "action", "action2", "action3", "building", "track", "icon", "deck", "effect", "choice"),
     }
 )
+#: placeholders holding who acts or is addressed (a player's or a principality's name): a value never holds ": ", so a
+#: template that opens with one cannot swallow the words before it ("Now: bob decides (...): Silesia plays ...")
+SPEAKERS = frozenset({"who"})
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 
@@ -167,7 +170,12 @@ def _compile(text: str) -> re.Pattern[str]:
             parts.append(f"(?P={name})")
         else:
             seen.add(name)
-            body = r"-?\d+(?:\.\d+)?" if name in NUMBER_PARAMS else r".+?"
+            if name in NUMBER_PARAMS:
+                body = r"-?\d+(?:\.\d+)?"
+            elif name in SPEAKERS:
+                body = r"(?:(?!: ).)+?"
+            else:
+                body = r".+?"
             parts.append(f"(?P<{name}>{body})")
         last = match.end()
     parts.append(re.escape(text[last:]))
