@@ -110,6 +110,9 @@ TEXT_PARAMS = frozenset(
         *("faction2", "face", "face2"),  # PRINCIPES war messages: a second faction, the battle die's faces
     }
 )
+#: placeholders holding who acts or is addressed (a player's or a principality's name): a value never holds ": ", so a
+#: template that opens with one cannot swallow the words before it ("Now: bob decides (...): Silesia plays ...")
+SPEAKERS = frozenset({"who"})
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 
@@ -169,7 +172,12 @@ def _compile(text: str) -> re.Pattern[str]:
             parts.append(f"(?P={name})")
         else:
             seen.add(name)
-            body = r"-?\d+(?:\.\d+)?" if name in NUMBER_PARAMS else r".+?"
+            if name in NUMBER_PARAMS:
+                body = r"-?\d+(?:\.\d+)?"
+            elif name in SPEAKERS:
+                body = r"(?:(?!: ).)+?"
+            else:
+                body = r".+?"
             parts.append(f"(?P<{name}>{body})")
         last = match.end()
     parts.append(re.escape(text[last:]))
