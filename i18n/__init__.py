@@ -316,37 +316,57 @@ def blocks() -> tuple[tuple[str, str], ...]:
     )
 
 
+#: what may open a line before its text: a list item's dash, a log line's number ("12. ")
+_LINE_HEAD = re.compile(r"^(?:[-•]|\d+\.) (?=\S)")
+
+
 def _line(line: str, language: str) -> str:
-    """One line: its sentences each read by a template (a name cannot swallow a sentence then), else the whole
-    line read by one template (a placeholder may hold several sentences), else what sentences can be read."""
     body = line.strip()
     if not body:
         return line
-    sentences = _SENTENCE_END.split(body)
-    read = [_fragment(sentence, language) for sentence in sentences] if len(sentences) > 1 else []
-    if read and all(part is not None for part in read):
-        return line.replace(body, " ".join(part or "" for part in read), 1)
-    whole = _fragment(body, language)
-    if whole is not None:
-        return line.replace(body, whole, 1)
-    clauses = _clauses(body, language)
-    if clauses is not None:
-        return line.replace(body, clauses, 1)
-    if not read:
-        return line
-    return line.replace(body, " ".join(part or s for part, s in zip(read, sentences, strict=True)), 1)
+    return line.replace(body, _best(body, language)[0], 1)
 
 
-def _clauses(text: str, language: str) -> str | None:
+@lru_cache(maxsize=16384)
+def _best(text: str, language: str) -> tuple[str, int]:
+    """``text`` (one line, or a placeholder's value) read the way that leaves the least English, with the number
+    of letters left English. The readings, preferred in this order when they leave as much: a list item's
+    dash or a log line's number kept before its text read alone; each sentence by its own template (a name
+    cannot swallow a sentence then); the whole text by one template (a placeholder may hold several sentences);
+    clauses joined by "; " each by its own. What nothing reads stays English."""
+    readings: list[tuple[str, int]] = []
+    head = _LINE_HEAD.match(text)
+    if head:
+        rest, left = _best(text[head.end() :], language)
+        readings.append((head.group(0) + rest, left))
+    sentences = _SENTENCE_END.split(text)
+    if len(sentences) > 1:
+        parts = [_scored(sentence, language) or (sentence, _english(sentence)) for sentence in sentences]
+        readings.append((" ".join(part for part, _ in parts), sum(left for _, left in parts)))
+    for reading in (_scored(text, language), _clauses(text, language)):
+        if reading is not None:
+            readings.append(reading)
+    return min(readings, key=lambda reading: reading[1], default=(text, _english(text)))
+
+
+def _english(text: str) -> int:
+    """How much of a text no template read is English: its letters (a number or a sign is the same in every
+    language)."""
+    return sum(1 for char in text if char.isalpha())
+
+
+def _clauses(text: str, language: str) -> tuple[str, int] | None:
     """A line of clauses joined by "; " (a player's /stats line), each read by its own template, the final
     full stop kept; None unless every clause is read."""
     parts = text.removesuffix(".").split("; ")
     if len(parts) < 2:
         return None
-    read = [_fragment(part, language) for part in parts]
+    read = [_scored(part, language) for part in parts]
     if any(part is None for part in read):
         return None
-    return "; ".join(part or "" for part in read) + ("." if text.endswith(".") else "")
+    done = [part for part in read if part is not None]
+    text_read = "; ".join(part for part, _ in done) + ("." if text.endswith(".") else "")
+    return text_read, sum(left for _, left in done)
 
 
 #: how many characters of a template's literal head (or tail) index it
@@ -390,26 +410,42 @@ def _candidates(head: str, tail: str) -> tuple[Template, ...]:
 
 def _fragment(text: str, language: str) -> str | None:
     """``text`` translated if one template reads all of it, else None."""
+    scored = _scored(text, language)
+    return scored[0] if scored else None
+
+
+def _scored(text: str, language: str) -> tuple[str, int] | None:
+    """``text`` translated if a template reads all of it, with the characters left English inside the text
+    placeholders it holds (each read the best way in turn); of the templates that read it, the one leaving the
+    least English (the most specific first when they tie); None if no template reads it."""
+    best: tuple[str, int] | None = None
     for entry in _candidates(text[:_KEY], text[-_KEY:]):
         match = entry.pattern.fullmatch(text)
         if match is None:
             continue
         params: dict[str, object] = {}
+        left = 0
         for name, value in match.groupdict().items():
             if name in TEXT_PARAMS:
-                params[name] = _fragment(value, language) or value
+                params[name], english = _best(value, language)
+                left += english
             else:
                 params[name] = value
-        if entry.plural is not None:
-            count = int(str(params.get("n", 1)))
-            if language == PSEUDO:
-                translated = _pseudo(entry.msgid if count == 1 else entry.plural)
-            else:
-                translated = translations(language).ngettext(entry.msgid, entry.plural, count)
-        else:
-            translated = gettext(language, entry.msgid)
-        return _fill(translated, params)
-    return None
+        if best is not None and left >= best[1]:
+            continue
+        best = (_fill(_translated(entry, params, language), params), left)
+        if left == 0:
+            break
+    return best
+
+
+def _translated(entry: Template, params: dict[str, object], language: str) -> str:
+    if entry.plural is None:
+        return gettext(language, entry.msgid)
+    count = int(str(params.get("n", 1)))
+    if language == PSEUDO:
+        return _pseudo(entry.msgid if count == 1 else entry.plural)
+    return str(translations(language).ngettext(entry.msgid, entry.plural, count))
 
 
 def unmarked_words(text: str, allowed: Iterable[str] = ()) -> list[str]:

@@ -209,9 +209,10 @@ class PlayMixin(HostCore):
             answers = [
                 a for a in after.game.legal_actions(preview, seat) if not after.game.is_free(preview, seat, a)
             ]
+            notation = ", ".join(f"`{answer}`" for answer in answers)  # what /ahead takes, as typed
             text = (
                 f"{after.game.title} #{after.id}, coming to you after the players before you: {decision.prompt}\n"
-                f"Answers now: {', '.join(answers)}. /ahead ANSWER[, SECOND, THIRD] answers it now (only you see "
+                f"Answers now: {notation}. /ahead ANSWER[, SECOND, THIRD] answers it now (only you see "
                 "it), or pick one below; otherwise you are asked when your turn comes."
             )
             self._ahead_offer(after, seat, decision.id, text, queued_choices(after, preview, answers), change)

@@ -186,7 +186,7 @@ class StandingMixin(HostCore):
             given = ahead_action({AHEAD: orders[AHEAD]} if AHEAD in orders else {}, decision.id, answers)
             lines += [
                 f"{live.game.title} #{live.id}, coming to you (only you see this): {decision.prompt}",
-                "Answers now: " + ", ".join(answers),
+                "Answers now: " + ", ".join(f"`{answer}`" for answer in answers),
                 f"Your answer given ahead: {given}" if given else "No answer given ahead yet.",
                 f"/ahead ANSWER[, SECOND CHOICE, THIRD CHOICE] (up to {AHEAD_CHOICES}): the first still allowed "
                 "when your turn comes is given as your click; none allowed then: you are asked as usual.",

@@ -171,6 +171,8 @@ async def test_a_principes_round_in_polish_beside_an_english_player(table: Table
         raise AssertionError("the first Round did not end")
 
     assert any(text.startswith("Zrobione") for text in answers["ola"])
+    ola_dms = "\n".join(dm_texts(fake, ola))
+    assert "Zapieczętuj plan" in ola_dms and "Seal your plan" not in ola_dms
     assert any(text.startswith("Done") for text in answers["bob"])
     ola_texts = answers["ola"] + dm_texts(fake, ola)
     english = {text: english_in(text) for text in ola_texts if english_in(text)}
