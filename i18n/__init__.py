@@ -207,6 +207,16 @@ def templates() -> tuple[Template, ...]:
     return tuple(found)
 
 
+def prepare() -> None:
+    """Read and compile every catalog and template now (some 0.1 s), so that no player's first message pays for
+    it; the bot calls this at start-up."""
+    _index()
+    blocks()
+    phrases()
+    for language in LANGUAGES:
+        translations(language)
+
+
 # ---- translating a known message ----------------------------------------------------------------------------
 def _pseudo(text: str) -> str:
     """Each literal run of ``text`` (between placeholders) wrapped in the pseudo-locale's markers."""

@@ -30,6 +30,7 @@ from bot.host import Host
 from bot.hosting.core import StaleGame
 from bot.runtime import settle_heap
 from bot.storage.postgres import redact_url
+from i18n import prepare as prepare_catalogs
 from render import warm_up
 
 from .common import UNREADABLE, Interaction, answer_error, send
@@ -155,6 +156,7 @@ class PrincesBot(commands.Bot):
 
     # ---- life cycle --------------------------------------------------------------------------------------
     async def setup_hook(self) -> None:
+        await asyncio.to_thread(prepare_catalogs)  # compiled once here, not in the first player's answer
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for name in COGS:
