@@ -160,7 +160,9 @@ async def test_a_principes_round_in_polish_beside_an_english_player(table: Table
             asked = True
             choices = await fake.autocomplete(user, "move", "notation")
             answers[user.name].append(" ".join(str(choice["name"]) for choice in choices))
-            move = next((c.action for c in prompt.choices if c.action in ("pass", "done", "keep", "deny")), None)
+            move = next(
+                (c.action for c in prompt.choices if c.action in ("pass", "done", "keep", "deny")), None
+            )
             if prompt.kind == "plan":
                 move = "plan taxes assembly building"
             record = await table.slash(user, "move", notation=move or prompt.choices[0].action)
