@@ -64,6 +64,7 @@ MATCHES: tuple[Match, ...] = (
     # share is known to about +-5% (one standard error) rather than +-8%
     Match("pharaoh", 2, "expert", "expectimax", 100, 0.60),
     Match("the-prince", 2, "expert", "strategist", 40, 0.70),
+    Match("principes", 2, "expert", "strong", 40, 0.70),
 )
 
 

@@ -81,7 +81,7 @@ class Principes(Game[PState, PView]):
     has_chance = True
     hidden_information = True
     has_windows = True
-    ai_levels = ("strong", "basic")
+    ai_levels = ("expert", "strong", "basic")
     rules_notes = RULES_NOTES + play.RULES_NOTES_PLAY
     standing_topics = play.STANDING_TOPICS
     options = (

@@ -12,7 +12,19 @@ from i18n import PSEUDO, localize, unmarked_words
 #: words typed as such in every language, outside the translated notes: the game's title, its option names
 #: (``maior_prince`` and ``gold_supply`` read as two words each) and values (``principalities`` takes principality
 #: codes such as ``pma-mas``) and its AI levels, as in the other games' /rules checks
-ALLOWED = {"PRINCIPES", "principalities", "standard", "random", "pma", "mas", "pmi", "sil", "strong", "basic"}
+ALLOWED = {
+    "PRINCIPES",
+    "principalities",
+    "standard",
+    "random",
+    "pma",
+    "mas",
+    "pmi",
+    "sil",
+    "strong",
+    "basic",
+    "expert",
+}
 ALLOWED |= {"neutrals", "passive", "active", "maior", "prince", "spindleshanks", "odonic", "gold", "supply"}
 ALLOWED |= {"unlimited", "limited", "elimination", "on", "off"}
 SECTIONS = [None, "all", *(key for key, _title in Host.rules_sections("principes"))]

@@ -76,7 +76,7 @@ from ..schema import PlayView, PState, PView
 
 # every rules module is imported here (through ``decisions``, which wires them) and so is every AI level: the
 # effect primitives and AI levels they register are complete before anything runs
-from . import ai, battle, flow, invaders, princesses
+from . import ai, ai_expert, battle, flow, invaders, princesses
 from . import ai_strong as ai_strong  # registers the strong level in ai.LEVELS
 from .common import Ctx, clear_prompt, principality_of, sync_assets
 from .currency import FREE_VERBS, apply_free, is_any_time_play
@@ -99,7 +99,7 @@ from .notes import RULES_NOTES_PLAY
 from .refusals import why_not
 from .standing import TOPICS as STANDING_TOPICS
 from .taxes import plan_ahead
-from .views import secrets_play, view_play
+from .views import seat_view, secrets_play, view_play
 
 ALIASES = {"skip": "done", "end": "done", "cw": "direction cw", "ccw": "direction ccw"}
 
@@ -223,7 +223,21 @@ def choose_action(view: PView, seat: int, legal: Sequence[str], level: str, rng:
     return ai.choose_action(view, seat, legal, level, rng)
 
 
+#: the rules the ``expert`` level's simulations play by (its layer cannot import them)
+EXPERT_RULES = ai_expert.Rules(apply=apply, pending=pending, legal_actions=legal_actions, view=seat_view)
+
+
+def _expert(view: PView, seat: int, legal: Sequence[str], rng: random.Random, level: str) -> str:
+    """``expert``, or ``expert:3s`` for a longer time cap per decision."""
+    budget = ai_expert.EXPERT_BUDGET.for_level(level)
+    return ai_expert.choose(view, seat, list(legal), rng, EXPERT_RULES, budget)
+
+
+ai.TIMED_LEVELS["expert"] = _expert
+
+
 __all__ = [
+    "EXPERT_RULES",
     "RULES_NOTES_PLAY",
     "STANDING_TOPICS",
     "apply",

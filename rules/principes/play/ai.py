@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from rules.engine.thinking import split_level
+
 from ..data import catalog
 from ..schema import PView
 from .ai_eval import acting, army_moved, fought, track_of
@@ -29,6 +31,9 @@ Chooser = Callable[[View, str, list[str], random.Random], str]
 Level = Callable[[View, int, Sequence[str], random.Random], str]
 #: the levels above ``basic``, registered by their modules (``ai_strong``)
 LEVELS: dict[str, Level] = {}
+#: the searching levels, registered by their modules (``ai_expert``): they also read the level's text, which may
+#: name their time cap (``expert:3s``, see ``rules.engine.thinking``)
+TIMED_LEVELS: dict[str, Callable[[View, int, Sequence[str], random.Random, str], str]] = {}
 #: the order in which a basic plan performs its chosen actions
 PLAN_ORDER = ("taxes", "progress", "assembly", "building", "movement", "politics")
 
@@ -36,8 +41,11 @@ PLAN_ORDER = ("taxes", "progress", "assembly", "building", "movement", "politics
 def choose_action(view: View, seat: int, legal: Sequence[str], level: str, rng: random.Random) -> str:
     if level == "random" or not legal:
         return rng.choice(list(legal))
-    if level in LEVELS:
-        return LEVELS[level](view, seat, legal, rng)
+    name = split_level(level)[0]
+    if name in TIMED_LEVELS:
+        return TIMED_LEVELS[name](view, seat, legal, rng, level)
+    if name in LEVELS:
+        return LEVELS[name](view, seat, legal, rng)
     me = view["you"]["principality"]
     prompt = view["play"]["prompts"].get(me)
     answers = [a for a in legal if a.split()[0] not in FREE_VERBS] if prompt else list(legal)

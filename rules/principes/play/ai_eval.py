@@ -215,7 +215,20 @@ def battle_odds(
 ) -> tuple[float, float, float]:
     """Attacker's chance to win, and the expected Might-weighted losses (attacker, defender) over every roll of
     the two dice; ``extra`` adds (attacker swords, attacker shields, defender swords, defender shields)."""
-    fort = fortification(view, land)
+    return _odds(
+        fortification(view, land), tuple(sorted(attackers.items())), tuple(sorted(defenders.items())), extra
+    )
+
+
+@cache
+def _odds(
+    fort: int,
+    attacking: tuple[tuple[str, int], ...],
+    defending: tuple[tuple[str, int], ...],
+    extra: tuple[int, int, int, int],
+) -> tuple[float, float, float]:
+    """``battle_odds`` for a fortification and two forces (a search asks the same ones many times)."""
+    attackers, defenders = dict(attacking), dict(defending)
     a_swords = strength(attackers) + extra[0]
     d_swords = strength(defenders) + extra[2]
     wins = 0.0

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from ..data import PRINCIPALITIES, catalog
 from ..schema import Action, Army, Asking, Piece, PlayerState, PlayView, PState
-from ..state import controllers
+from ..state import controllers, land_controller
 from .battle import start as start_battle
 from .building import destroy, destruction_choices, queue_destruction
 from .common import (
@@ -89,7 +89,8 @@ def movement_bonus(state: PState, code: str) -> dict[str, int]:
 
 def border_guard(state: PState, land: str, code: str) -> str | None:
     """The player other than ``code`` whose Border Guards watch ``land`` (a land that player controls)."""
-    owner = controllers(state).get(land)
+    # one land's controller, as ``controllers`` finds it (this is asked for every border a Movement offers)
+    owner = land_controller(state, land) if land in state["lands"] else None
     if owner is None or owner == code or not active(state, owner):
         return None
     return owner if rule_terms(state, owner, "stop_at_border") else None

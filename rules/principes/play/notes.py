@@ -192,6 +192,14 @@ card's corner or timing, a cost you cannot pay, lands that share no border, a la
 the closest answers. Cards, tiles, lands, gords, areas and factions may be typed by title or name, in any case,
 without accents (sell papal legate, move knight posnania sremium); a name that fits two different answers is
 refused with both.
+## ai: AI levels
+`expert` (the default) plays as `strong` until the last two Rounds; there it searches its plan, the turn order
+direction, Politics, its Council cards and its actions' choices for up to a second each (`expert:3s` for longer):
+it draws the hands, decks and plans it cannot see from what its own view shows, plays each answer out to the end of
+the game with `strong` on every seat, and keeps the answer that wins most often. `strong` plays for the Princeps
+token at the end of the last Round: it plans by the clock, pledges to lead its own Council or to stop a rival's,
+and moves with exact battle odds. `basic` plans simple Rounds, takes free land and fights only with the odds in
+its favour; `random` takes any legal action. /game ai and the lobby show each level's measured strength.
 ## orders: Standing orders (answers given in advance)
 /orders sets answers the host gives for you when a decision arises, a random 20 to 120 seconds after it arises (as
 the automatic pass), exactly as if you had clicked them; you are still asked, and may answer first. Only you see
