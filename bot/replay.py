@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from i18n import DEFAULT, localize
 from render import render_png, render_view
 from render.replay import GifWriter, captioned
 from rules.engine import ReplayRng, RulesError, get_game
@@ -144,6 +145,8 @@ class Step:
     turn: int | None
     #: what happened at this step, from the public log
     line: str
+    #: the texts ``line`` joins (each log line of the step), each read on its own in another language
+    parts: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -156,6 +159,17 @@ class Step:
             parts.append(f"Turn {self.turn}")
         parts.append("Start" if self.index == 0 else f"action {self.index} of {self.total}")
         return " · ".join(parts)
+
+    def caption(self, locale: str | None) -> str:
+        """``title`` in ``locale``'s language."""
+        return localize(self.title, locale)
+
+    def said(self, locale: str | None) -> str:
+        """``line`` in ``locale``'s language: each of its texts localised on its own (joined, a sentence of one
+        could be read as part of another's)."""
+        if not self.parts or locale is None or locale == DEFAULT:
+            return localize(self.line, locale)
+        return " ".join(localize(part, locale) for part in self.parts)
 
 
 def _number(value: Any) -> int | None:
@@ -181,7 +195,7 @@ def walk(log: GameLog) -> Iterator[tuple[Step, dict[str, Any]]]:
     except RulesError as error:
         raise ReplayError(f"The setup cannot be replayed: {error}") from None
     seats = ", ".join(f"{n + 1}. {name}" for n, name in enumerate(log.seat_names))
-    line = f"{get_game(log.kind).title} begins. Seats: {seats}."
+    parts: tuple[str, ...] = (f"{get_game(log.kind).title} begins. Seats: {seats}.",)
     seat: int | None = None
     for index in range(total + 1):
         if index:
@@ -191,9 +205,9 @@ def walk(log: GameLog) -> Iterator[tuple[Step, dict[str, Any]]]:
                 state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
             except RulesError as error:
                 raise ReplayError(f"Event {event.seq} cannot be replayed: {error}") from None
-            line = _event_line(log, game.hidden_information, event)
+            parts = _event_lines(log, game.hidden_information, event)
         if index == total:
-            line = result_line(log)
+            parts = (result_line(log),)
         view = game.view(state, None)
         view["seat_names"] = list(log.seat_names)
         step = Step(
@@ -203,24 +217,26 @@ def walk(log: GameLog) -> Iterator[tuple[Step, dict[str, Any]]]:
             _number(view.get("round")),
             view.get("period"),
             _number(view.get("turn")),
-            line,
+            " ".join(parts),
+            parts,
         )
         yield step, view
 
 
-def _event_line(log: GameLog, hidden: bool, event: LoggedEvent) -> str:
+def _event_lines(log: GameLog, hidden: bool, event: LoggedEvent) -> tuple[str, ...]:
     if event.lines:
-        return " ".join(event.lines)
+        return event.lines
     name = log.seat_names[event.seat] if event.seat is not None and event.seat < len(log.seat_names) else "?"
-    return f"{name} acts." if hidden else f"{name}: {event.action}"
+    return (f"{name} acts." if hidden else f"{name}: {event.action}",)
 
 
 def steps(log: GameLog) -> list[Step]:
     return [step for step, _view in walk(log)]
 
 
-def board_at(log: GameLog, index: int) -> tuple[Step, bytes, list[Step]]:
-    """The step ``index`` (clamped to the game), its public board as a PNG, and every step (one replay)."""
+def board_at(log: GameLog, index: int, locale: str | None = None) -> tuple[Step, bytes, list[Step]]:
+    """The step ``index`` (clamped to the game), its public board as a PNG (its words in ``locale``'s language),
+    and every step (one replay)."""
     index = max(0, min(index, len(log.events)))
     all_steps, shown = [], None
     for step, view in walk(log):
@@ -228,7 +244,12 @@ def board_at(log: GameLog, index: int) -> tuple[Step, bytes, list[Step]]:
         if step.index == index:
             shown = (step, view)
     assert shown is not None, "walk yields every step"
-    return shown[0], render_png(log.kind, shown[1]), all_steps
+    return shown[0], render_png(log.kind, _in(shown[1], locale)), all_steps
+
+
+def _in(view: dict[str, Any], locale: str | None) -> dict[str, Any]:
+    """``view`` drawn with its words in ``locale``'s language (the renderers read ``view["locale"]``)."""
+    return view if locale is None or locale == DEFAULT else {**view, "locale": locale}
 
 
 def rounds(all_steps: list[Step]) -> list[tuple[int, int]]:
@@ -280,8 +301,11 @@ class Animation:
         return f"{frames} ({per}) over {actions}, {size:.2f} MiB, {self.width}x{self.height} GIF"
 
 
-def animate(log: GameLog, progress: Progress | None = None, budget: int = REPLAY_BUDGET) -> Animation:
-    """The animated replay, as detailed as fits ``budget`` bytes (see the module docstring)."""
+def animate(
+    log: GameLog, progress: Progress | None = None, budget: int = REPLAY_BUDGET, locale: str | None = None
+) -> Animation:
+    """The animated replay, as detailed as fits ``budget`` bytes (see the module docstring); its captions and
+    boards in ``locale``'s language."""
     all_steps = steps(log)
     coarse = "round" if rounds(all_steps) else "turn"
     plans: list[tuple[str, list[int]]] = []
@@ -292,7 +316,7 @@ def animate(log: GameLog, progress: Progress | None = None, budget: int = REPLAY
     thinned = 0
     while True:
         for granularity, plan in plans:
-            encoded = _encode(log, plan, granularity, progress, budget)
+            encoded = _encode(log, plan, granularity, progress, budget, locale)
             tried.append(f"{granularity} x{len(plan)}: {'fits' if encoded else 'too large'}")
             if encoded is not None:
                 data, width, height = encoded
@@ -306,7 +330,12 @@ def animate(log: GameLog, progress: Progress | None = None, budget: int = REPLAY
 
 
 def _encode(
-    log: GameLog, plan: list[int], granularity: str, progress: Progress | None, budget: int
+    log: GameLog,
+    plan: list[int],
+    granularity: str,
+    progress: Progress | None,
+    budget: int,
+    locale: str | None = None,
 ) -> tuple[bytes, int, int] | None:
     """The GIF of ``plan``'s steps, or None as soon as it outgrows ``budget``."""
     wanted = set(plan)
@@ -316,7 +345,8 @@ def _encode(
     for step, view in walk(log):
         if step.index not in wanted:
             continue
-        frame = captioned(render_view(log.kind, view), f"{log.title} · {step.title}", step.line)
+        title = f"{log.title} · {step.caption(locale)}"
+        frame = captioned(render_view(log.kind, _in(view, locale)), title, step.said(locale))
         width, height = max(width, frame.width), max(height, frame.height)
         duration = (
             LAST_FRAME_MS

@@ -108,6 +108,10 @@ TEXT_PARAMS = frozenset(
         *("unit", "action", "action2", "action3", "building", "track", "icon", "deck", "effect", "choice"),
         "icon2",  # PRINCIPES: a History card's second icon ("At the end of this Round: {icon} then {icon2}.")
         *("faction2", "face", "face2"),  # PRINCIPES war messages: a second faction, the battle die's faces
+        # /game verify: what was checked, a problem, a result and its winners; a place in the file, a kind of
+        # value (found, wanted), a range of a chance result
+        *("checked", "problem", "ending", "ending2", "winners"),
+        *("where", "found", "wanted", "range", "range2"),
     }
 )
 #: placeholders holding who acts or is addressed (a player's or a principality's name): a value never holds ": ", so a

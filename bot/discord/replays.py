@@ -29,9 +29,10 @@ import discord
 
 from bot.models import HostError
 from bot.replay import Animation, GameLog, Step, animate, board_at, load_log, rounds, steps
+from i18n import DEFAULT, localize, translate
 from render import rendered_games
 
-from .common import Handled, Interaction, bot_of, clip, send, within_ack
+from .common import Handled, Interaction, bot_of, clip, reader_language, send, within_ack
 
 if TYPE_CHECKING:
     from .app import PrincesBot
@@ -49,31 +50,35 @@ SELECT_OPTIONS = 25
 
 
 class ReplayService:
-    """One per bot: draws one animation at a time (it is CPU work) and keeps recent ones."""
+    """One per bot: draws one animation at a time (it is CPU work) and keeps recent ones (one per game and
+    language: the captions and the boards' words are in the reader's language)."""
 
     def __init__(self) -> None:
         self.drawing = asyncio.Lock()
-        self._done: OrderedDict[int, Animation] = OrderedDict()
+        self._done: OrderedDict[tuple[int, str], Animation] = OrderedDict()
 
-    def cached(self, game_id: int) -> Animation | None:
-        animation = self._done.get(game_id)
+    def cached(self, game_id: int, language: str = DEFAULT) -> Animation | None:
+        animation = self._done.get((game_id, language))
         if animation is not None:
-            self._done.move_to_end(game_id)
+            self._done.move_to_end((game_id, language))
         return animation
 
-    def keep(self, game_id: int, animation: Animation) -> None:
-        self._done[game_id] = animation
+    def keep(self, game_id: int, animation: Animation, language: str = DEFAULT) -> None:
+        self._done[(game_id, language)] = animation
         while len(self._done) > CACHE_ENTRIES or sum(len(a.data) for a in self._done.values()) > CACHE_BYTES:
             self._done.popitem(last=False)
 
-    async def animation(self, bot: PrincesBot, game_id: int, progress: list[int] | None = None) -> Animation:
-        """The game's animated replay, drawn in a worker thread (``progress`` gets [frames drawn, frames])."""
-        found = self.cached(game_id)
+    async def animation(
+        self, bot: PrincesBot, game_id: int, progress: list[int] | None = None, language: str = DEFAULT
+    ) -> Animation:
+        """The game's animated replay in ``language``, drawn in a worker thread (``progress`` gets [frames drawn,
+        frames])."""
+        found = self.cached(game_id, language)
         if found is not None:
             return found
         game_log = await load_log(bot.host.store, game_id)
         async with self.drawing:
-            found = self.cached(game_id)
+            found = self.cached(game_id, language)
             if found is not None:
                 return found
 
@@ -81,8 +86,8 @@ class ReplayService:
                 if progress is not None:
                     progress[:] = [done, total]
 
-            animation = await asyncio.to_thread(animate, game_log, report)
-        self.keep(game_id, animation)
+            animation = await asyncio.to_thread(animate, game_log, report, locale=language)
+        self.keep(game_id, animation, language)
         return animation
 
 
@@ -98,22 +103,28 @@ def service_of(bot: PrincesBot) -> ReplayService:
 
 # ---------------------------------------------------------------------------------------------- the game's end
 async def replay_post(
-    bot: PrincesBot, game_id: int
+    bot: PrincesBot, game_id: int, language: str = DEFAULT
 ) -> tuple[list[discord.File], discord.ui.View | None, str]:
     """What the result message adds when the table wants the replay: the GIF, a "Step through" button and a line
-    saying what the frames are. Drawing must not cost the result its post: on failure, a line says so."""
+    saying what the frames are (the line in English: the sender localises it; the GIF and the button in
+    ``language``, the channel's). Drawing must not cost the result its post: on failure, a line says so."""
     kind = await bot.host.store.fetchone("SELECT kind FROM games WHERE id = ?", (game_id,))
     if kind is None or kind["kind"] not in rendered_games():  # a game without pictures (test games)
         return [], None, ""
     try:
-        animation = await service_of(bot).animation(bot, game_id)
+        animation = await service_of(bot).animation(bot, game_id, language=language)
     except Exception:  # the result goes out all the same; /game replay can try again
         log.exception("game %s: drawing the replay failed", game_id)
         return [], None, "The replay could not be drawn; /game replay may try again."
     view = discord.ui.View(timeout=None)
-    view.add_item(StepButton(game_id, 0, "s", "Step through the game"))
+    view.add_item(StepButton(game_id, 0, "s", translate(language, "Step through the game")))
     line = f"Replay: {_frames(animation)} ({_per(animation)})."
     return [discord.File(io.BytesIO(animation.data), filename=f"replay-{game_id}.gif")], view, line
+
+
+def replay_text(title: str, animation: Animation) -> str:
+    """The answer to /game replay that comes with the animation (English: the caller localises it)."""
+    return f"Replay of {title}: {_frames(animation)} ({_per(animation)}). Step through it with the buttons."
 
 
 def _frames(animation: Animation) -> str:
@@ -135,8 +146,9 @@ async def answer_replay(interaction: Interaction, game_id: int, step: int | None
     await log_here(interaction, game_id)  # refuses a game still being played, or another server's
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
+    language = await reader_language(interaction)
     progress = [0, 0]
-    drawing = asyncio.ensure_future(service.animation(bot, game_id, progress))
+    drawing = asyncio.ensure_future(service.animation(bot, game_id, progress, language))
     while True:
         done, _ = await asyncio.wait({drawing}, timeout=PROGRESS_EVERY_S)
         if done:
@@ -145,18 +157,17 @@ async def answer_replay(interaction: Interaction, game_id: int, step: int | None
         if progress[1]:
             text = f"Drawing the replay: frame {progress[0]} of {progress[1]}…"
         try:
-            await interaction.edit_original_response(content=text)
+            await interaction.edit_original_response(content=localize(text, language))
         except discord.HTTPException as error:  # progress is a courtesy: never fail the answer for it
             log.info("replay progress not shown (%s)", error)
     animation = drawing.result()
     game_log = await log_here(interaction, game_id)
-    view = step_view(game_id, 0, await asyncio.to_thread(steps, game_log), first=True)
-    text = (
-        f"Replay of {game_log.title}: {_frames(animation)} ({_per(animation)}). "
-        "Step through it with the buttons."
-    )
+    view = step_view(game_id, 0, await asyncio.to_thread(steps, game_log), first=True, language=language)
+    text = replay_text(game_log.title, animation)
     file = discord.File(io.BytesIO(animation.data), filename=f"replay-{game_id}.gif")
-    await interaction.edit_original_response(content=clip(text), attachments=[file], view=view)
+    await interaction.edit_original_response(
+        content=clip(localize(text, language)), attachments=[file], view=view
+    )
     view.stop()
 
 
@@ -178,25 +189,26 @@ class Shown:
     title: str
 
 
-def _show(game_log: GameLog, index: int) -> Shown:
-    step, png, all_steps = board_at(game_log, index)
+def _show(game_log: GameLog, index: int, language: str = DEFAULT) -> Shown:
+    step, png, all_steps = board_at(game_log, index, language)
     return Shown(step, png, all_steps, game_log.title)
 
 
 async def show_step(interaction: Interaction, game_id: int, index: int, in_place: bool) -> None:
     """The board at step ``index`` with the step-through components: the clicked ephemeral message edited in
-    place, else a new answer to the clicker only."""
+    place, else a new answer to the clicker only; in the clicker's language."""
+    language = await reader_language(interaction)
 
     async def work() -> Shown:
         game_log = await log_here(interaction, game_id)
         if index > len(game_log.events):
             raise HostError(f"{game_log.title} has {len(game_log.events)} steps; there is no step {index}.")
-        return await asyncio.to_thread(_show, game_log, index)
+        return await asyncio.to_thread(_show, game_log, index, language)
 
     shown = await within_ack(interaction, work(), update=in_place)
     step = shown.step
-    text = clip(f"**{shown.title}** · {step.title}\n{step.line}")
-    view = step_view(game_id, step.index, shown.all_steps)
+    text = clip(step_text(shown.title, step, language))
+    view = step_view(game_id, step.index, shown.all_steps, language=language)
     file = discord.File(io.BytesIO(shown.png), filename=f"step-{game_id}-{step.index}.png")
     try:
         if in_place:
@@ -210,41 +222,57 @@ async def show_step(interaction: Interaction, game_id: int, index: int, in_place
         view.stop()
 
 
-def step_view(game_id: int, index: int, all_steps: list[Step], first: bool = False) -> discord.ui.View:
-    """Start / Back / Next / End buttons (those leading nowhere disabled) and the jump select."""
+def step_text(title: str, step: Step, language: str = DEFAULT) -> str:
+    """The step-through message: the game, where the step is, and what happened, in ``language``."""
+    return f"**{title}** · {step.caption(language)}\n{step.said(language)}"
+
+
+def step_view(
+    game_id: int, index: int, all_steps: list[Step], first: bool = False, language: str = DEFAULT
+) -> discord.ui.View:
+    """Start / Back / Next / End buttons (those leading nowhere disabled) and the jump select, in ``language``."""
     last = len(all_steps) - 1
     view = discord.ui.View(timeout=None)
+    start = f"⏮ {translate(language, 'Start')}"
+    back, on, end = (
+        f"◀ {translate(language, 'Back')}",
+        f"{translate(language, 'Next')} ▶",
+        f"{translate(language, 'End')} ⏭",
+    )
     targets: tuple[tuple[str, int, str], ...] = (
-        ("f", 0, "⏮ Start"),
-        ("b", index - 1, "◀ Back"),
-        ("n", index + 1, "Next ▶"),
-        ("l", last, "End ⏭"),
+        ("f", 0, start),
+        ("b", index - 1, back),
+        ("n", index + 1, on),
+        ("l", last, end),
     )
     if first:  # the animation's message: begin at the start
-        targets = (("f", 0, "⏮ Start"), ("n", 1, "Next ▶"), ("l", last, "End ⏭"))
+        targets = (("f", 0, start), ("n", 1, on), ("l", last, end))
     for slot, target, label in targets:
         useless = not 0 <= target <= last or (target == index and not first)
         view.add_item(StepButton(game_id, max(0, min(target, last)), slot, label, disabled=useless))
-    options = jump_options(all_steps, index)
+    options = jump_options(all_steps, index, language)
     if len(options) > 1:
-        view.add_item(JumpSelect(game_id, options))
+        view.add_item(JumpSelect(game_id, options, translate(language, "Jump to…")))
     return view
 
 
-def jump_options(all_steps: list[Step], index: int) -> list[discord.SelectOption]:
+def jump_options(all_steps: list[Step], index: int, language: str = DEFAULT) -> list[discord.SelectOption]:
     """Rounds (the step each starts at), or for games without rounds up to 25 evenly spaced actions."""
     found = rounds(all_steps)
     if found:
         if len(found) > SELECT_OPTIONS:
             stride = -(-len(found) // SELECT_OPTIONS)
             found = found[::stride]
-        choices = [(first, f"Round {number}") for number, first in found]
+        choices = [(first, translate(language, "Round {round}", round=number)) for number, first in found]
     else:
         last = len(all_steps) - 1
         spots = (
             sorted({round(k * last / (SELECT_OPTIONS - 1)) for k in range(SELECT_OPTIONS)}) if last else [0]
         )
-        choices = [(spot, "Start" if spot == 0 else f"Action {spot}") for spot in spots]
+        choices = [
+            (spot, translate(language, "Start") if spot == 0 else translate(language, "Action {n}", n=spot))
+            for spot in spots
+        ]
     return [
         discord.SelectOption(label=label, value=str(step), default=step == index)
         for step, label in choices[:SELECT_OPTIONS]
@@ -280,12 +308,14 @@ class StepButton(Handled, discord.ui.DynamicItem[Any], template=_STEP_BUTTON_ID)
 
 
 class JumpSelect(Handled, discord.ui.DynamicItem[Any], template=_JUMP_SELECT_ID):
-    def __init__(self, game_id: int, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(
+        self, game_id: int, options: list[discord.SelectOption] | None = None, placeholder: str = "Jump to…"
+    ) -> None:
         self.game_id = game_id
         super().__init__(
             discord.ui.Select(
                 custom_id=f"pt:j:{game_id}",
-                placeholder="Jump to…",
+                placeholder=placeholder,
                 options=options or [discord.SelectOption(label="Start", value="0")],
                 min_values=1,
                 max_values=1,

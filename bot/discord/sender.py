@@ -183,7 +183,7 @@ class Sender:
         replay: list[discord.File] = []
         # the game is over: its animated replay goes with the result (bot.discord.replays)
         if delivery.replay:
-            replay, view, line = await replay_post(self.bot, delivery.game_id)
+            replay, view, line = await replay_post(self.bot, delivery.game_id, language)
             content = clip(f"{content}\n{localize(line, language)}".strip())
         message = await self._post_or_edit(delivery, channel_id, content, mentions, view, replay, language)
         if delivery.edit_key and message is not None:

@@ -80,6 +80,37 @@ async def test_the_result_comes_with_ratings_the_replay_and_a_step_through(
     assert len([m for m in fake.channel_messages(fake.general) if m.id == steps.id]) == 0  # never public
 
 
+async def test_a_polish_reader_steps_through_replays_and_verifies_in_polish(
+    table: Table, fake: FakeDiscord
+) -> None:
+    """Issue 23: the step-through (its text, edited in place, its buttons and select), /game replay and /game
+    verify read in the clicker's language; the channel's result stays in the server's (English)."""
+    alice, bob, ola = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("ola", locale="pl")
+    game_id, result = await _finished(table, alice, bob)
+    assert "Replay: 4 frames (one per completed action)." in result.content
+    record = await table.press(ola, result, "Step through the game")
+    (steps,) = fake.replies(record)
+    assert steps.content.startswith(f"**Babylone #{game_id}** · Runda 1 · Start\nBabylone: początek gry.")
+    assert [b["label"] for b in steps.buttons()] == ["⏮ Start", "◀ Wstecz", "Dalej ▶", "Koniec ⏭"]
+    await table.press(ola, steps, "Dalej ▶")
+    assert steps.edits == 1 and "akcja 1 z 3" in steps.content, steps.content
+    await table.press(ola, steps, "Koniec ⏭")
+    assert "akcja 3 z 3" in steps.content and "Koniec gry: wygrywa bob." in steps.content, steps.content
+    (jump,) = steps.selects()
+    assert [o["label"] for o in jump["options"]][:2] == ["Start", "Akcja 1"]
+    assert jump["placeholder"] == "Przejdź do…"
+    record = await table.slash(ola, "game replay")
+    (reply,) = fake.replies(record)
+    assert reply.content.startswith(
+        f"Powtórka gry Babylone #{game_id}: 4 klatki (jedna na zakończoną akcję)."
+    ), reply.content
+    assert [b["label"] for b in reply.buttons()] == ["⏮ Start", "Dalej ▶", "Koniec ⏭"]
+    verified = await table.slash(ola, "game verify")
+    assert table.reply_text(verified).startswith(f"Zweryfikowano. Babylone #{game_id}: "), table.reply_text(
+        verified
+    )
+
+
 async def test_replay_no_posts_the_result_without_a_replay(table: Table, fake: FakeDiscord) -> None:
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     await started(table, alice, bob, options="first=1 rated=no replay=no")
@@ -107,7 +138,7 @@ async def test_game_replay_draws_with_progress_and_answers_the_asker_only(
     replays.service_of(table.running)._done.clear()  # drawn again, slowly, to see the progress
     real_animate = replays.animate
 
-    def slow_animate(game_log: Any, progress: Any) -> Any:
+    def slow_animate(game_log: Any, progress: Any, **options: Any) -> Any:
         def report(done: int, total: int) -> None:
             progress(done, total)
             if done == 1:
@@ -115,7 +146,7 @@ async def test_game_replay_draws_with_progress_and_answers_the_asker_only(
 
                 time.sleep(0.5)
 
-        return real_animate(game_log, report)
+        return real_animate(game_log, report, **options)
 
     monkeypatch.setattr(replays, "animate", slow_animate)
     monkeypatch.setattr(replays, "PROGRESS_EVERY_S", 0.1)
