@@ -20,6 +20,7 @@ from typing import Any
 
 from i18n import DEFAULT, localize
 from render import render_png, render_view
+from render.alt import name_seats
 from render.replay import GifWriter, captioned
 from rules.engine import ReplayRng, RulesError, get_game
 
@@ -205,9 +206,11 @@ def walk(log: GameLog) -> Iterator[tuple[Step, dict[str, Any]]]:
                 state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
             except RulesError as error:
                 raise ReplayError(f"Event {event.seq} cannot be replayed: {error}") from None
-            parts = _event_lines(log, game.hidden_information, event)
+            parts = tuple(  # the log refers to seats ({seat:1}): a replay names its players
+                name_seats(line, log.seat_names) for line in _event_lines(log, game.hidden_information, event)
+            )
         if index == total:
-            parts = (result_line(log),)
+            parts = (name_seats(result_line(log), log.seat_names),)
         view = game.view(state, None)
         view["seat_names"] = list(log.seat_names)
         step = Step(
