@@ -269,7 +269,7 @@ async def test_an_answer_given_ahead_is_given_as_the_players_click_at_their_turn
 ) -> None:
     ahead = await _start(host, CHANNEL, queued_game.key)
     shown = await host.ahead_text(CHANNEL, BOB)
-    assert "pick 1, pick 2, pick 3" in shown and "No answer given ahead yet" in shown
+    assert "`pick 1`, `pick 2`, `pick 3`" in shown and "No answer given ahead yet" in shown
     with pytest.raises(HostError, match="Nothing to answer ahead"):
         await host.answer_ahead(CHANNEL, ALICE, "pick 1")  # alice is asked now, not ahead
     for bad in ("pick 7", "", "pick 1, pick 2, pick 3, pick 1"):
@@ -310,7 +310,7 @@ async def test_a_later_seat_is_asked_ahead_privately_when_the_queue_starts(host:
     )  # round 2 begins: alice is asked, bob's turn is in sight
     asked = [d for d in delivered if "coming to you" in d.text]
     assert len(asked) == 1 and asked[0].user_id == BOB.user_id and asked[0].kind == "private"
-    assert "/ahead" in asked[0].text and "pick 1, pick 2, pick 3" in asked[0].text
+    assert "/ahead" in asked[0].text and "`pick 1`, `pick 2`, `pick 3`" in asked[0].text
 
 
 async def test_principes_princess_mission_answered_ahead_through_the_host(host: Host, clock) -> None:
