@@ -374,7 +374,8 @@ def test_the_ai_levels_answer_the_new_decisions() -> None:
     state = _german_knight_before_crosna()
     state, _ = run(state, "PMA", "ask crosna")
     assert decision_of(state, "SIL") == "consent"
-    assert _ai_answers(state, "SIL") == {"expert": "deny", "strong": "deny", "basic": "deny"}  # an army is never let through
+    # an army is never let through
+    assert _ai_answers(state, "SIL") == {"expert": "deny", "strong": "deny", "basic": "deny"}
 
     state = _german_knight_before_crosna()
     put(state, "lubusium", "SIL", footman=1)
