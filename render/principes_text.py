@@ -14,6 +14,7 @@ from typing import Any
 from i18n import CLOSE, DEFAULT, language_of, localize, ntranslate, translate, translate_in
 from i18n import listing as listed
 from rules.principes.data import catalog
+from rules.principes.play.common import ACTION_TITLES
 from rules.principes.play.history import ICON_TITLES
 from rules.principes.play.naming import titled
 
@@ -102,15 +103,7 @@ def short_title(language: str, title: str) -> str:
 
 
 #: an action (a plan's, a market pile's) by its name
-ACTION_NAMES = {
-    "progress": "Progress",
-    "taxes": "Taxes",
-    "movement": "Movement",
-    "assembly": "Assembly",
-    "building": "Building",
-    "politics": "Politics",
-    "council": "Council",
-}
+ACTION_NAMES = {**ACTION_TITLES, "council": "Council"}
 #: the direction of play
 DIRECTIONS = {"cw": "clockwise", "ccw": "counter-clockwise"}
 #: a hand's card by its deck

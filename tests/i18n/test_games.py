@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import ImageDraw
 
 from bot.discord.forms import FormContext, form_for
 from bot.discord.forms.base import review_page
@@ -20,6 +19,7 @@ from bot.models import Actor, Delivery, HostError, Prompt
 from i18n import PSEUDO, localize, unmarked_words
 from render import alt_text, render_view
 from rules.engine.registry import get_game
+from tests.i18n.drawing import record_drawn_text
 
 NAMES = ("alice", "bob", "carol", "dave")
 #: players' names, the games' titles and what a player types as such: notation, option names and values, AI
@@ -150,14 +150,7 @@ async def test_the_words_on_its_boards_are_marked_in_the_pseudo_locale(
     """The words drawn on the boards a self-played game sent (some of them: every view costs a drawing) and their
     alt text."""
     views = (await _played(tmp_path, key, players, options, seed))["views"]
-    drawn: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def recording(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> None:
-        drawn.append(str(text))
-        original(self, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    drawn = record_drawn_text(monkeypatch)
     sample = views[:: max(1, len(views) // 12)] + views[-3:]
     words: dict[str, list[str]] = {}
     for view in sample:

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import ImageDraw
 
 from i18n import CLOSE, OPEN, PSEUDO, localize, unmarked_words
 from render import alt_text, principes, render_view
 from render.alt import reason
 from render.principes_text import view_changes
 from rules.principes.data import catalog
+from tests.i18n.drawing import record_drawn_text
 from tests.i18n.principes_play import NAMES, play_principes
 
 #: a card or tile id as the notation writes it (``c2b``, ``b07a``, ``n01``)
@@ -102,14 +102,7 @@ def views(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
 def test_the_words_on_principes_boards_are_marked_in_the_pseudo_locale(
     views: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    drawn: list[str] = []
-    original = ImageDraw.ImageDraw.text
-
-    def recording(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> None:
-        drawn.append(str(text))
-        original(self, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", recording)
+    drawn = record_drawn_text(monkeypatch)
     sample = _sample(views)
     assert any("you" in view for view in sample) and any("you" not in view for view in sample)
     words: dict[str, list[str]] = {}
