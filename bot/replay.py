@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from i18n import DEFAULT, localize
-from render import render_png, render_view
+from i18n import localize
+from render import in_language, render_png, render_view
 from render.alt import name_seats
 from render.replay import GifWriter, captioned
 from rules.engine import ReplayRng, RulesError, get_game
@@ -168,9 +168,7 @@ class Step:
     def said(self, locale: str | None) -> str:
         """``line`` in ``locale``'s language: each of its texts localised on its own (joined, a sentence of one
         could be read as part of another's)."""
-        if not self.parts or locale is None or locale == DEFAULT:
-            return localize(self.line, locale)
-        return " ".join(localize(part, locale) for part in self.parts)
+        return " ".join(localize(part, locale) for part in self.parts or (self.line,))
 
 
 def _number(value: Any) -> int | None:
@@ -247,12 +245,7 @@ def board_at(log: GameLog, index: int, locale: str | None = None) -> tuple[Step,
         if step.index == index:
             shown = (step, view)
     assert shown is not None, "walk yields every step"
-    return shown[0], render_png(log.kind, _in(shown[1], locale)), all_steps
-
-
-def _in(view: dict[str, Any], locale: str | None) -> dict[str, Any]:
-    """``view`` drawn with its words in ``locale``'s language (the renderers read ``view["locale"]``)."""
-    return view if locale is None or locale == DEFAULT else {**view, "locale": locale}
+    return shown[0], render_png(log.kind, in_language(shown[1], locale)), all_steps
 
 
 def rounds(all_steps: list[Step]) -> list[tuple[int, int]]:
@@ -349,7 +342,7 @@ def _encode(
         if step.index not in wanted:
             continue
         title = f"{log.title} · {step.caption(locale)}"
-        frame = captioned(render_view(log.kind, _in(view, locale)), title, step.said(locale))
+        frame = captioned(render_view(log.kind, in_language(view, locale)), title, step.said(locale))
         width, height = max(width, frame.width), max(height, frame.height)
         duration = (
             LAST_FRAME_MS

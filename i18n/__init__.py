@@ -281,8 +281,8 @@ def listing(locale: str | None, words: list[str]) -> str:
 
 # ---- localising English text at delivery --------------------------------------------------------------------
 def localize(text: str, locale: str | None) -> str:
-    """``text`` (the canonical English the host and the rules write) in ``locale``'s language: line by line,
-    else sentence by sentence; what no catalog entry reads stays English."""
+    """``text`` (the canonical English the host and the rules write) in ``locale``'s language, each line read
+    the way that leaves the least English (``_best``); what no catalog entry reads stays English."""
     language = language_of(locale)
     if language == DEFAULT or not text:
         return text
@@ -420,12 +420,6 @@ def _candidates(head: str, tail: str) -> tuple[Template, ...]:
             ranks.update(tails.get(tail[-size:], ()))
     every = templates()
     return tuple(every[rank] for rank in sorted(ranks))
-
-
-def _fragment(text: str, language: str) -> str | None:
-    """``text`` translated if one template reads all of it, else None."""
-    scored = _scored(text, language)
-    return scored[0] if scored else None
 
 
 def _scored(text: str, language: str) -> tuple[str, int] | None:

@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
+from i18n import DEFAULT
 from rules.engine.registry import GAMES, package_of
 
 from .alt import ALT_TEXT_LIMIT
@@ -33,6 +34,12 @@ def renderer_module(game_key: str) -> Any:
 def rendered_games() -> list[str]:
     """The registered games, each of which has a renderer (the conformance suite checks it)."""
     return list(GAMES)
+
+
+def in_language(view: dict[str, Any], locale: str | None) -> dict[str, Any]:
+    """``view`` to be drawn with its words in ``locale``'s language (the renderers read ``view["locale"]``);
+    English needs no mark."""
+    return view if not locale or locale == DEFAULT else {**view, "locale": locale}
 
 
 def render_view(game_key: str, view: dict[str, Any], region: str | None = None) -> Image.Image:

@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot.models import Actor, Choice, GameInfo, HostError, Prompt
 from i18n import DEFAULT, localize
-from render import RenderError, alt_text, encode_png, render_png
+from render import RenderError, alt_text, encode_png, in_language, render_png
 from render.digest import digest_boards
 
 if TYPE_CHECKING:
@@ -135,8 +135,7 @@ async def board_file(
     """The view drawn as a PNG in a worker thread (drawing takes ~10 ms: never on the event loop), with its alt
     text (``render.alt_text``: from the same view, so it describes what this audience may see); its words in
     ``language`` (the renderers read ``view["locale"]``)."""
-    if language != DEFAULT:
-        view = {**view, "locale": language}
+    view = in_language(view, language)
     png, description = await asyncio.to_thread(_drawn, game_key, view, region)
     return discord.File(io.BytesIO(png), filename=name, description=description)
 
@@ -150,8 +149,7 @@ async def digest_files(
 ) -> list[discord.File]:
     """The catch-up digest's two captioned boards (when the seat last moved, and now), with their alt texts, in
     ``language``; Discord shows several images of one message as a gallery."""
-    if language != DEFAULT:
-        before, after = {**before, "locale": language}, {**after, "locale": language}
+    before, after = in_language(before, language), in_language(after, language)
     boards = await asyncio.to_thread(digest_boards, game_key, before, after)
     files = []
     for number, board in enumerate(boards):

@@ -86,10 +86,8 @@ class AwayMixin(HostCore):
     async def away_allowance(self, guild_id: str | None) -> float:
         if guild_id is None:
             return DEFAULT_AWAY_DAYS
-        row = await self.store.fetchone(
-            "SELECT value FROM guild_settings WHERE guild_id = ? AND key = 'away_days'", (guild_id,)
-        )
-        return float(row["value"]) if row else DEFAULT_AWAY_DAYS
+        days = await self._guild_setting(guild_id, "away_days")
+        return float(days) if days is not None else DEFAULT_AWAY_DAYS
 
     async def _strictest_allowance(self, user_id: str, guild_id: str | None) -> tuple[float, str | None]:
         """The smallest allowance among the servers of the player's games in progress (and the server asked
@@ -123,12 +121,7 @@ class AwayMixin(HostCore):
             raise HostError("Only a member with Manage Server can change the away allowance.")
         if not 0 <= days <= MAX_AWAY_DAYS:
             raise HostError(f"The away allowance is between 0 and {MAX_AWAY_DAYS:g} days a year.")
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, 'away_days', ?) "
-                "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
-                (guild_id, str(days)),
-            )
+        await self._set_setting("guild_settings", guild_id, "away_days", str(days))
         return f"Players of this server may now be away {_days(days)} days a calendar year."
 
     async def go_away(self, actor: Actor, until_text: str, guild_id: str | None = None) -> list[Delivery]:

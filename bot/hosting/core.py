@@ -258,6 +258,23 @@ class HostCore(ABC):
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
+    # ---- the key/value settings of a server and of a player (migration 0009) ---------------------------------
+    async def _guild_setting(self, guild_id: str, key: str) -> str | None:
+        row = await self.store.fetchone(
+            "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+        )
+        return str(row["value"]) if row else None
+
+    async def _set_setting(self, table: str, owner: str, key: str, value: str) -> None:
+        """Store one setting of a server (``guild_settings``) or of a player (``user_settings``)."""
+        column = {"guild_settings": "guild_id", "user_settings": "user_id"}[table]
+        async with self.store.transaction() as db:
+            await db.execute(
+                f"INSERT INTO {table} ({column}, key, value) VALUES (?, ?, ?) "
+                f"ON CONFLICT ({column}, key) DO UPDATE SET value = excluded.value",
+                (owner, key, value),
+            )
+
     async def _row(self, game_id: int) -> dict[str, Any]:
         if not 0 < game_id < 2**63:  # a forged or corrupted button id: no database integer can hold it
             raise HostError(f"There is no game #{game_id}.")

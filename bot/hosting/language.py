@@ -44,21 +44,14 @@ class LanguageMixin(HostCore):
         _chosen, seen = await self._user_entry(user_id)
         if seen == locale:
             return
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT INTO user_settings (user_id, key, value) VALUES (?, 'discord_locale', ?) "
-                "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
-                (user_id, locale),
-            )
+        await self._set_setting("user_settings", user_id, "discord_locale", locale)
 
     async def guild_language(self, guild_id: str | None) -> str:
         """The language of a server's public messages (``/game language``), English until set."""
         if guild_id is None:
             return DEFAULT
-        row = await self.store.fetchone(
-            "SELECT value FROM guild_settings WHERE guild_id = ? AND key = 'language'", (guild_id,)
-        )
-        return language_of(row["value"]) if row else DEFAULT
+        chosen = await self._guild_setting(guild_id, "language")
+        return language_of(chosen) if chosen else DEFAULT
 
     async def game_language(self, game_id: int) -> str:
         """The language of a game's channel messages: its server's."""
@@ -74,10 +67,5 @@ class LanguageMixin(HostCore):
         code = normalise_language(code)
         if code == AUTO:
             code = DEFAULT
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, 'language', ?) "
-                "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
-                (guild_id, code),
-            )
+        await self._set_setting("guild_settings", guild_id, "language", code)
         return f"Public messages on this server are now in {LANGUAGES[code]}."

@@ -356,13 +356,7 @@ class QueriesMixin(HostCore):
         if key in ("mute", "unmute"):
             await self._mute(user_id, value, key == "mute")
             return
-        value = notify.normalise(key, value)
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, ?) "
-                "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
-                (user_id, key, value),
-            )
+        await self._set_setting("user_settings", user_id, key, notify.normalise(key, value))
         self._known.clear()  # notification preferences are part of each loaded game
 
     async def _mute(self, user_id: str, game_text: str, mute: bool) -> None:

@@ -8,7 +8,7 @@ sub-state and the seat's own hand are all there; other hands are only counted.
 from __future__ import annotations
 
 from collections import deque
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, cast
 
 from ..data import catalog
@@ -220,7 +220,7 @@ def battle_odds(
     )
 
 
-@cache
+@lru_cache(maxsize=65536)  # bounded: a bot process runs for months
 def _odds(
     fort: int,
     attacking: tuple[tuple[str, int], ...],
