@@ -7,21 +7,16 @@ from typing import Any
 from PIL import Image
 
 from i18n import listing as listed
-from i18n import ntranslate, translate_in
+from i18n import ntranslate
 
 from .alt import compose, names
-from .common import COLOUR_LETTERS, COLOURS, centred_text, draw_pyramid, new_canvas, seat_label
+from .common import COLOUR_LETTERS, COLOURS, IMAGE, centred_text, draw_pyramid, new_canvas, seat_label
+from .common import image_words as _t
 
 SLOT_WIDTH = 120
 COLUMNS = 6
 LEVEL = 34  # vertical step between stacked pyramids
 TOP_MARGIN = 70
-#: the catalog context of the words drawn on the board and said by its alt text
-IMAGE = "image"
-
-
-def _t(locale: str | None, msgid: str, **params: object) -> str:
-    return translate_in(IMAGE, locale, msgid, **params)
 
 
 def render(view: dict[str, Any]) -> Image.Image:

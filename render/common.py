@@ -14,7 +14,18 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from i18n import translate_in
+
 from .png import encode_palette_png
+
+#: the catalog context of the words drawn on a board and said by its alt text
+IMAGE = "image"
+
+
+def image_words(locale: str | None, msgid: str, **params: object) -> str:
+    """Words drawn on an image or read in its alt text, in the reader's language (catalog context "image")."""
+    return translate_in(IMAGE, locale, msgid, **params)
+
 
 #: text must stay legible on a phone: nothing smaller than this on images up to 1600 px wide
 MIN_TEXT_PX = 16

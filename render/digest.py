@@ -11,11 +11,9 @@ from typing import Any
 
 from PIL import Image
 
-from i18n import translate_in
-
 from . import alt_text, render_view
 from .alt import compose
-from .common import COLOURS, fit_text, font, new_canvas, to_palette
+from .common import COLOURS, fit_text, font, image_words, new_canvas, to_palette
 
 #: what the two boards are called, on the image and at the start of their alt texts
 CAPTIONS = ("When you last moved", "Now")
@@ -36,7 +34,7 @@ def digest_boards(
     language (``view["locale"]``)."""
     boards = []
     for english, view in zip(captions, (before, after), strict=True):
-        caption = translate_in("image", view.get("locale"), english)
+        caption = image_words(view.get("locale"), english)
         image = captioned(render_view(game_key, view), caption)
         boards.append(CaptionedBoard(caption, image, compose([f"{caption}:", alt_text(game_key, view)])))
     return boards

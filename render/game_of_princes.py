@@ -13,11 +13,12 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from i18n import listing, localize, ntranslate, translate_in
+from i18n import listing, localize, ntranslate
 from rules.engine import name_seats
 
 from .alt import compose, named, reason
-from .common import COLOURS, centred_text, draw_pyramid_top, fit_text, new_canvas, seat_label
+from .common import COLOURS, IMAGE, centred_text, draw_pyramid_top, fit_text, new_canvas, seat_label
+from .common import image_words as _t
 
 #: the largest and smallest cell, in pixels; the image stays under ``MAX_WIDTH`` for any box
 MAX_CELL, MIN_CELL = 96, 40
@@ -26,12 +27,6 @@ GRID_SPAN = 1300
 HEADER, FOOTER, SIDE = 64, 56, 44
 SEAT_COLOURS = ("red", "blue")
 SEAT_NAMES = ("Red", "Blue")
-#: the catalog context of the words drawn on the board and said by its alt text
-IMAGE = "image"
-
-
-def _t(locale: str | None, msgid: str, **params: object) -> str:
-    return translate_in(IMAGE, locale, msgid, **params)
 
 
 CARPET_FILL = {"red": (232, 150, 146), "blue": (150, 176, 232), "neutral": COLOURS["sand"]}

@@ -14,12 +14,13 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from i18n import listing, ntranslate, translate_in
+from i18n import listing, ntranslate
 
 from .alt import compose
 from .common import (
     COLOUR_LETTERS,
     COLOURS,
+    IMAGE,
     centred_text,
     fit_text,
     font,
@@ -28,6 +29,7 @@ from .common import (
     seat_label,
     tint,
 )
+from .common import image_words as _t
 
 CELL = 96
 BAND = 132  # reserve band beside each edge
@@ -48,12 +50,6 @@ LABEL_PX = (16, 20, 20)
 #: the goal lines' key, in the free square left of the north reserve band
 GOAL_KEY_BOX = (8, HEADER + 4, BAND - 8, HEADER + BAND - 4)
 KEY_CELL = 30
-#: the catalog context of the words drawn on the board and said by its alt text
-IMAGE = "image"
-
-
-def _t(locale: str | None, msgid: str, **params: object) -> str:
-    return translate_in(IMAGE, locale, msgid, **params)
 
 
 def render(view: dict[str, Any]) -> Image.Image:

@@ -27,7 +27,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from i18n import DEFAULT, language_of, translate_in
+from i18n import DEFAULT, language_of
 from rules.principes.data import PRINCIPALITIES, Catalog, catalog
 from rules.principes.play.history import ICON_TITLES
 
@@ -46,6 +46,7 @@ from .common import (
     text_patch,
     to_palette,
 )
+from .common import image_words as _t
 from .memo import Memo
 from .principes_text import (
     DECK_TAGS,
@@ -153,15 +154,6 @@ def plain(text: str) -> str:
     """ASCII spelling of names such as Władysław or Goźlice: the bundled font has no Polish letters."""
     decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
-#: catalog context of the words drawn on an image
-IMAGE = "image"
-
-
-def _t(language: str, msgid: str, **params: object) -> str:
-    """A word or phrase drawn on the board, in the reader's language."""
-    return translate_in(IMAGE, language, msgid, **params)
 
 
 def _language(view: dict[str, Any]) -> str:

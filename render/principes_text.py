@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from i18n import CLOSE, DEFAULT, language_of, localize, ntranslate, translate, translate_in
+from i18n import CLOSE, DEFAULT, language_of, localize, ntranslate, translate
 from i18n import listing as listed
 from rules.principes.data import catalog
 from rules.principes.play.common import ACTION_TITLES
@@ -19,8 +19,9 @@ from rules.principes.play.history import ICON_TITLES
 from rules.principes.play.naming import titled
 
 from .alt import compose, counted, listing, named, reason
+from .common import IMAGE
+from .common import image_words as _t
 
-IMAGE = "image"
 UNIT_WORDS = {
     "prince": ("Prince", "Princes"),
     "princess": ("Princess", "Princesses"),
@@ -63,10 +64,6 @@ WORDS = (
     *("green", "yellow", "rose", "blue", "brown", "gray"),
     *("city", "capital", "civitas", "castle", "tiltyard", "abbey"),
 )
-
-
-def _t(language: str, msgid: str, **params: object) -> str:
-    return translate_in(IMAGE, language, msgid, **params)
 
 
 def _word(language: str, word: str) -> str:

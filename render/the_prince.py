@@ -22,7 +22,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from i18n import listing as say_listing
-from i18n import localize, translate_in
+from i18n import localize
 from rules.engine import name_seats
 from rules.the_prince.board import (
     COLUMNS,
@@ -39,6 +39,7 @@ from rules.the_prince.board import name as name_of
 
 from .alt import compose, named, reason
 from .common import COLOURS, centred_text, fit_text, font, new_canvas, seat_label, text_colour_on
+from .common import image_words as _t
 
 CELL = 64
 MARGIN = 34  # room for the column letters and row numbers
@@ -56,7 +57,6 @@ SEAT_COLOURS = ("red", "blue")
 FOG_RGB = (64, 64, 64)
 #: a resource's badge: its letter (the initial of its name in the reader's language) and colour
 RESOURCE_BADGES = {"iron": ("I", "black"), "stone": ("S", "white"), "gold": ("G", "yellow")}
-IMAGE = "image"
 PHASE_NAMES = {
     "landing": "landing",
     "explore": "exploring",
@@ -67,11 +67,6 @@ PHASE_NAMES = {
 
 Draw = ImageDraw.ImageDraw
 Box = tuple[float, float, float, float]
-
-
-def _t(locale: str | None, msgid: str, **params: object) -> str:
-    """Words drawn on the image or read in its alt text, in the reader's language (catalog context "image")."""
-    return translate_in(IMAGE, locale, msgid, **params)
 
 
 def render(view: dict[str, Any]) -> Image.Image:
