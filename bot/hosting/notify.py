@@ -39,7 +39,8 @@ MEANINGS = {
     "quiet_hours": "no pings between these times, e.g. 22:00-07:00 (off: none)",
     "time_zone": "your time zone for quiet hours and /away dates, e.g. Europe/Paris",
     "reminders": "reminders at these shares of the time left, e.g. 50%,10% (off: none)",
-    "language": "the language of your DMs and of the answers only you see: en, pl (auto: your Discord's)",
+    "language": f"the language of your DMs and of the answers only you see: {', '.join(LANGUAGES)} (auto: your "
+    "Discord's)",
 }
 MAX_REMINDERS = 3
 _QUIET = re.compile(r"([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)")
