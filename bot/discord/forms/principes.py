@@ -30,10 +30,10 @@ import discord
 
 from bot.models import HostError
 from i18n import localize, ntranslate
-from rules.principes.data import catalog
 from rules.principes.play.battle import swords_and_shields
 from rules.principes.play.common import ACTION_TITLES, ACTIONS, ROMAN, name
 from rules.principes.play.labels import describe_action
+from rules.principes.play.naming import place_label
 from rules.principes.schema import Battle, PView
 
 from .base import BACK, CUSTOM_ID, Form, FormContext, FormPage, form_custom_id
@@ -151,8 +151,7 @@ def _rules_text(ctx: FormContext, text: str) -> str:
 
 def _land(ctx: FormContext, land: str) -> str:
     """A land's (or an off-map area's) name in the reader's language; an unknown code as it is."""
-    record = catalog().lands.get(land)
-    return _rules_text(ctx, str(record["name"])) if record else land
+    return _rules_text(ctx, place_label(land))
 
 
 def _unit(ctx: FormContext, unit: str) -> str:
@@ -399,7 +398,7 @@ def _movement_change(ctx: FormContext, op: str, state: str, value: str) -> str:
     unit, land = _group_of(ctx, state[1:])
     action = f"move {unit} {land} {value}"
     if action not in ctx.choices:
-        raise HostError(f"Those units cannot reach {_land_name_or_code(value)} now.")
+        raise HostError(f"Those units cannot reach {place_label(value)} now.")
     return _token(ctx, ctx.choices.index(action), room=SHORT_TOKEN)
 
 
@@ -494,12 +493,6 @@ def _destination_select(ctx: FormContext, state: str, unit: str, land: str) -> d
             discord.SelectOption(label=_land(ctx, words[3])[:100], value=words[3], description=note[:100])
         )
     return ctx.select(DESTINATION, state, options, ctx.t("Destination…"), row=1)
-
-
-def _land_name_or_code(land: str) -> str:
-    """A land's name for a refusal (canonical English, localised when answered); an unknown code as typed."""
-    record = catalog().lands.get(land)
-    return str(record["name"]) if record else land
 
 
 FORM = PrincipesForm()
