@@ -117,6 +117,9 @@ TEXT_PARAMS = frozenset(
 #: placeholders holding who acts or is addressed (a player's or a principality's name): a value never holds ": ", so a
 #: template that opens with one cannot swallow the words before it ("Now: bob decides (...): Silesia plays ...")
 SPEAKERS = frozenset({"who"})
+#: placeholders whose value never holds a bracket (a colour), so that a card title of its own brackets before
+#: one ("Rent in Coin (czynsz) (yellow)") is not cut at the wrong bracket
+BRACKETLESS = frozenset({"colour", "colour2"})
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 
@@ -180,6 +183,8 @@ def _compile(text: str) -> re.Pattern[str]:
                 body = r"-?\d+(?:\.\d+)?"
             elif name in SPEAKERS:
                 body = r"(?:(?!: ).)+?"
+            elif name in BRACKETLESS:
+                body = r"[^()]+?"
             else:
                 body = r".+?"
             parts.append(f"(?P<{name}>{body})")
@@ -298,17 +303,9 @@ def _localize(text: str, language: str) -> str:
         if block in text:
             text = text.replace(block, f"\x00{index}\x00")
             found.append((index, gettext(language, msgid).strip()))
-    # fixed phrases inside a name or a list (a seat's "(away, AI plays)"), each set aside the same way
-    said = []
-    for index, phrase in enumerate(phrases()):
-        if phrase in text:
-            text = text.replace(phrase, f"\x01{index}\x01")
-            said.append((index, gettext(language, phrase, PHRASE)))
     text = "\n".join(_line(line, language) for line in text.split("\n"))
     for index, translated in found:
         text = text.replace(f"\x00{index}\x00", translated)
-    for index, translated in said:
-        text = text.replace(f"\x01{index}\x01", translated)
     return text
 
 
@@ -338,7 +335,28 @@ def _line(line: str, language: str) -> str:
     body = line.strip()
     if not body:
         return line
-    return line.replace(body, _best(body, language)[0], 1)
+    return line.replace(body, _with_phrases(body, language), 1)
+
+
+def _with_phrases(body: str, language: str) -> str:
+    """One line read with its fixed phrases (a seat's "(away, AI plays)", a Pharaoh colour's "(green)") set
+    aside and translated where they stand, unless reading the line as it is leaves less English: a phrase may
+    also be a template's own words ("... takes the Progress tile Chronicle (green).")."""
+    said = []
+    aside = body
+    for index, phrase in enumerate(phrases()):
+        if phrase in aside:
+            aside = aside.replace(phrase, f"\x01{index}\x01")
+            said.append((index, gettext(language, phrase, PHRASE)))
+    if not said:
+        return _best(body, language)[0]
+    read, left = _best(aside, language)
+    whole, whole_left = _best(body, language)
+    if whole_left < left:
+        return whole
+    for index, translated in said:
+        read = read.replace(f"\x01{index}\x01", translated)
+    return read
 
 
 @lru_cache(maxsize=16384)

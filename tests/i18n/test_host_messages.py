@@ -201,6 +201,13 @@ def test_the_catch_up_digest_frame_and_stats_clauses_read_in_polish() -> None:
         localize("Seats: 1. bob (away, AI plays), 2. alice", "pl")
         == "Miejsca: 1. bob (nieobecność, gra SI), 2. alice"
     )
+    # a fixed phrase (Pharaoh's "(green)") that is also a template's own words is read with the template: the
+    # PRINCIPES line stays whole rather than leave all but its colour English
+    taken = "Polonia Minor takes the Progress tile Church Schools (green)."
+    assert not unmarked_words(localize(taken, PSEUDO), {"Polonia", "Minor"})
+    assert localize(taken, "pl") == "Polonia Minor bierze płytkę Postępu Szkoły kościelne (kolor: zielony)."
+    taken = "Polonia Minor takes the Progress tile Rent in Coin (czynsz) (yellow)."
+    assert not unmarked_words(localize(taken, PSEUDO), {"Polonia", "Minor"}), localize(taken, PSEUDO)
 
 
 def test_the_catch_up_boards_are_captioned_in_the_readers_language() -> None:

@@ -33,6 +33,9 @@ DATA = re.compile(
 ALLOWED = {"Babylone", "Pharaoh", "Game", "of", "Princes", "The", "Prince", "PRINCIPES", *_names()}
 ALLOWED |= {"AI", *(level for _players, level in GAMES.values())}
 
+#: a fixed game, so that every run checks the same texts (with a random seed each run met other log lines)
+SEED = 23
+
 
 def unmarked(text: str, allowed: set[str] = ALLOWED) -> list[str]:
     return unmarked_words(DATA.sub(" ", localize(text, PSEUDO)), allowed)
@@ -107,7 +110,7 @@ async def test_verify_and_replay_of_a_self_played_game_read_in_the_readers_langu
 ) -> None:
     host = await Host.open(tmp_path / "db.sqlite", clock=lambda: 1_900_000_000.0)
     try:
-        data = await self_played(host, key)
+        data = await self_played(host, key, seed=SEED)
         refusals = []
         for text, work in (
             ("no game", lambda: load_log(host.store, 999_999)),
