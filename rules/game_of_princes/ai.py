@@ -435,7 +435,7 @@ def choose_move(
         watch = (budget or SEARCH_BUDGETS[name].for_level(level)).stopwatch()
         search = AlphaBeta(board.copy(), confined, long_jump, dict(seen or {}), moves_played, watch)
         if name == "expert":
-            search.moves_of = {}
+            search.moves_of, search.forced = {}, True
         return search.choose(seat, moves).move
     search_ = Search(board.copy(), confined, long_jump, EVALUATION_BUDGET, balanced=name in BALANCED_LEVELS)
     chosen = moves[0]

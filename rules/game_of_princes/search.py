@@ -10,7 +10,10 @@ What makes it see further than the plain two-ply search of ``medium`` for the sa
   and bound, so the next depth searches the best move first and transposed move orders are searched once;
 - move ordering: the table's move, Prince moves (wins at once), the killer moves of the ply, then by history;
 - at the horizon, a side to move whose Prince can reach a winning cell scores the win (one look at at most
-  four Prince moves), so a threat is never left hanging one ply beyond the search;
+  four Prince moves), so a threat is never left hanging one ply beyond the search; ``expert`` looks further, at
+  every node: a Prince with a line of his own servitors to one on an opponent's carpet wins in as many moves
+  whatever the other side does (:func:`forced_walk`), so a race already decided scores as won or lost however
+  far its end lies beyond the search;
 - the game's draws: a position that would stand for the third time (counting the game's record and the
   searched line) scores as the draw it is, and so does reaching the 200-move limit; a draw counts a little
   below even for the searching side (``CONTEMPT``), so it plays on when ahead and repeats only when every other
@@ -91,6 +94,54 @@ def position_key(board: Board) -> int:
     return key
 
 
+def forced_walk(board: Board, seat: int) -> int | None:
+    """The fewest Prince moves that take the seat's Prince, servitor to servitor of his own, onto one standing on
+    a carpet of the other colour; None when his servitors form no such path.
+
+    Nothing can stop that walk: a carpet under a servitor cannot be moved and a servitor is moved only by its
+    owner, so every cell of the path stays as it is (without the long jump, which lands on the first servitor
+    in line: an enemy servitor may step in between).
+
+    >>> board = Board.start()
+    >>> forced_walk(board, 0) is None
+    True
+    >>> board.servitors.update({(3, 2): 0, (3, 3): 0, (3, 4): 0})
+    >>> board.carpets[(3, 3)] = "neutral"
+    >>> del board.servitors[(3, 5)]
+    >>> board.servitors[(3, 5)] = 0
+    >>> forced_walk(board, 0)
+    4
+    """
+    servitors, carpets = board.servitors, board.carpets
+    enemy = COLOURS[1 - seat]
+    start = board.princes[seat]
+    seen, frontier, steps = {start}, [start], 0
+    while frontier:
+        steps += 1
+        following = []
+        for x, y in frontier:
+            for cell in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if cell in seen or servitors.get(cell) != seat:
+                    continue
+                if carpets.get(cell) == enemy:
+                    return steps
+                seen.add(cell)
+                following.append(cell)
+        frontier = following
+    return None
+
+
+def fastest_win(board: Board, seat: int) -> int:
+    """At least how many moves the seat needs to win when it has no forced walk: one to make a path, and a
+    Prince move per cell (orthogonally) to the nearest carpet of the other colour (at least one)."""
+    px, py = board.princes[seat]
+    enemy = COLOURS[1 - seat]
+    nearest = min(
+        (abs(px - x) + abs(py - y) for (x, y), colour in board.carpets.items() if colour == enemy), default=1
+    )
+    return 1 + max(1, nearest)
+
+
 @dataclass
 class _Entry:
     depth: int
@@ -129,6 +180,9 @@ class AlphaBeta:
     #: transposed position's moves then come in the order of its first visit rather than of the board's
     #: dictionaries, which may break a tie otherwise: ``hard`` (None) keeps its measured choices exactly
     moves_of: dict[int, list[Move]] | None = None
+    #: ``expert``'s: score the walks nobody can stop (:func:`forced_walk`) as the wins and losses they are, at
+    #: any depth; ``hard`` (False) sees a win only when its Prince can make it at once
+    forced: bool = False
 
     def __post_init__(self) -> None:
         self.key = position_key(self.board)
@@ -237,7 +291,11 @@ class AlphaBeta:
         key = self._side_key(seat)
         if self._drawn(seat, ply, key):
             return self._draw_score(seat)
-        if self._can_win_now(seat):
+        if self.forced:
+            settled = self._settled(seat, ply)
+            if settled is not None:
+                return settled
+        elif self._can_win_now(seat):
             return WIN - ply - 1
         if depth <= 0:
             return self._leaf(seat, key)
@@ -254,6 +312,28 @@ class AlphaBeta:
         bound = UPPER if best <= alpha else LOWER if best >= beta else EXACT
         self.table[key] = _Entry(depth, best, bound, best_move)
         return best
+
+    def _settled(self, seat: int, ply: int) -> int | None:
+        """The result of a race that is already decided, for ``seat`` to move; None while it is open.
+
+        A seat with a forced walk of ``n`` Prince moves wins with its ``n``-th move whatever happens meanwhile,
+        unless the other side is surely home first: it moves second, so it needs fewer moves than the first
+        side's. A side without a forced walk needs at least one move to make one and a Prince move per cell to
+        the nearest carpet of the other colour (:func:`fastest_win`).
+        """
+        if self.long_jump:  # a long jump lands on the first servitor in line: an enemy may step in between
+            return WIN - ply - 1 if self._can_win_now(seat) else None
+        board = self.board
+        mine, theirs = forced_walk(board, seat), forced_walk(board, 1 - seat)
+        if mine is not None and mine <= (theirs if theirs is not None else fastest_win(board, 1 - seat)):
+            finish = 2 * mine - 1
+            if self.moves_played + ply + finish <= MOVE_LIMIT:
+                return WIN - ply - finish
+        if theirs is not None and theirs < (mine if mine is not None else fastest_win(board, seat)):
+            finish = 2 * theirs
+            if self.moves_played + ply + finish <= MOVE_LIMIT:
+                return -(WIN - ply - finish)
+        return None
 
     def _leaf(self, seat: int, key: int) -> int:
         """The position's evaluation at the search horizon (each position evaluated once)."""

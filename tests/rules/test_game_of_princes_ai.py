@@ -11,7 +11,7 @@ from rules.engine.thinking import Budget
 from rules.game_of_princes import GAME, board_of
 from rules.game_of_princes.ai import ROUTE_WEIGHT, TEMPO, WIN, balanced_evaluate, choose_move, route_cost
 from rules.game_of_princes.board import Board, format_move
-from rules.game_of_princes.search import CONTEMPT, AlphaBeta
+from rules.game_of_princes.search import CONTEMPT, WON, AlphaBeta, forced_walk
 
 
 def _blocked_start(free_carpet: tuple[int, int]) -> Board:
@@ -187,3 +187,39 @@ def test_easy_walks_its_own_prince_forward_while_both_routes_are_long() -> None:
         forward += route_cost(board, 0, False, 20) < before
         board.unplay(0, move)
     assert forward >= 6
+
+
+def _walk_ready() -> Board:
+    """Red's servitors stand in a line from his Prince (1,1) to Blue's carpet 1,4: three Prince moves win, and
+    nothing Blue does can stop them (carpets under servitors cannot move); Blue's Prince is far from Red's."""
+    carpets = {(1, 1): "red", (1, 2): "neutral", (1, 3): "neutral", (1, 4): "blue", (2, 4): "neutral"}
+    carpets |= {(3, 4): "neutral", (4, 4): "neutral", (5, 4): "neutral", (5, 5): "blue"}
+    servitors = {(1, 1): 0, (1, 2): 0, (1, 3): 0, (1, 4): 0, (5, 5): 1, (4, 4): 1}
+    return Board(carpets, servitors, [(1, 1), (5, 5)])
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_expert_scores_a_walk_nobody_can_stop_as_won_beyond_its_depth(seat: int) -> None:
+    """``expert`` reads a finished race at any depth: one ply deep it scores Red's three-move walk as won
+    (and, for Blue to move, as lost); ``hard`` sees a win only one Prince move away."""
+    board = _walk_ready()
+    assert board.carpets_connected() and forced_walk(board, 0) == 3 and forced_walk(board, 1) is None
+
+    def score(forced: bool) -> int:
+        search = AlphaBeta(board.copy(), False, False, {}, 0, Budget(10**5, None).stopwatch())
+        search.forced = forced
+        return search.choose(seat, board.moves(seat, False, False), max_depth=1).score
+
+    sign = 1 if seat == 0 else -1
+    assert sign * score(True) >= WON
+    assert abs(score(False)) < WON
+    # played out, Red walks home in three moves whatever Blue does
+    seen: dict[str, int] = {}
+    rng = random.Random(1)
+    for ply in range(6):
+        mover = (seat + ply) % 2
+        move = choose_move(board, mover, False, False, "expert", rng, seen, ply, Budget(3_000, None))
+        board.play(mover, move)
+        if board.has_won(mover):
+            break
+    assert board.has_won(0) and ply == (4 if seat == 0 else 5)
