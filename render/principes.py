@@ -1330,21 +1330,11 @@ def _supply_block(draw: ImageDraw.ImageDraw, x: int, y: int, inputs: tuple[dict[
     supply, language = inputs
     exact, small = language != DEFAULT, TEXT_SIZES["small"]
     tokens = supply["tokens"]
-    cities = _t(
-        language,
-        "Cities left: capital {capital}, city {city}, civitas {civitas}",
-        capital=tokens["capital"],
-        city=tokens["city"],
-        civitas=tokens["civitas"],
-    )
+    # each line takes the counts it names from the supply's tokens
+    cities = _t(language, "Cities left: capital {capital}, city {city}, civitas {civitas}", **tokens)
     gold = supply["gold"]
     buildings = _t(
-        language,
-        "Castles {castle}, Tiltyards {tiltyard}, Abbeys {abbey}, Division {division}",
-        castle=tokens["castle"],
-        tiltyard=tokens["tiltyard"],
-        abbey=tokens["abbey"],
-        division=tokens["division"],
+        language, "Castles {castle}, Tiltyards {tiltyard}, Abbeys {abbey}, Division {division}", **tokens
     ) + ("" if gold is None else _t(language, ", bank {gold} gold", gold=gold))
     for row, text in enumerate((cities, buildings)):
         line, size = _fit(text, PANEL_WIDTH - 36, small, exact)

@@ -550,15 +550,7 @@ def _panel_side(draw: Draw, view: dict[str, Any], owner: int, x: float, y: float
     for castle in view["castles"]:
         if castle["seat"] != owner:
             continue
-        text = _t(
-            locale,
-            "#{number} {tile}: O{offence} D{defence} B{bonus}",
-            number=castle["number"],
-            tile=castle["tile"],
-            offence=castle["offence"],
-            defence=castle["defence"],
-            bonus=castle["bonus"],
-        )
+        text = _t(locale, "#{number} {tile}: O{offence} D{defence} B{bonus}", **castle)
         if (view.get("guards") or [None, None])[owner] == castle["number"]:
             text += " " + _t(locale, "IG")
         if phase_one:
