@@ -297,11 +297,18 @@ async def _measure_phase(host: Host, decide: Callable[..., Any] | None) -> tuple
     """Loop lag samples and person's move latencies (ms) over ``PHASE_SECONDS``, with two AIs thinking
     back to back through ``decide`` (None: nobody thinking)."""
     stop = time.perf_counter() + PHASE_SECONDS
+    # the phase lasts its seconds and until a person's move was measured: on a loaded machine, with the AIs in
+    # threads, setting the people's game up alone can take the whole phase
+    measured = asyncio.Event()
+
+    def going() -> bool:
+        return time.perf_counter() < stop or not measured.is_set()
+
     thinkers = []
     if decide is not None:
 
         async def keep_thinking(number: int) -> None:
-            while time.perf_counter() < stop:
+            while going():
                 await _think(decide, number)
 
         thinkers = [asyncio.create_task(keep_thinking(number)) for number in (0, 1)]
@@ -309,16 +316,18 @@ async def _measure_phase(host: Host, decide: Callable[..., Any] | None) -> tuple
     acts: list[float] = []
 
     async def sample_lag() -> None:
-        while time.perf_counter() < stop:
+        while going():
             started = time.perf_counter()
             await asyncio.sleep(LAG_TICK_S)
             lags.append((time.perf_counter() - started - LAG_TICK_S) * 1000)
 
     async def play_person() -> None:
         number = 0
-        while time.perf_counter() < stop:
+        while going():
             number += 1
             acts.extend(await _people_game(host, f"lag-{id(acts)}-{number}", stop))
+            if acts:
+                measured.set()
 
     await asyncio.gather(sample_lag(), play_person(), *thinkers)
     return lags, acts
@@ -331,8 +340,8 @@ async def _people_game(host: Host, channel: str, stop: float) -> list[float]:
     await host.join(channel, bob)
     await host.start(channel, alice, order="given")
     game = get_game("game-of-princes")
-    samples = []
-    while time.perf_counter() < stop:
+    samples: list[float] = []
+    while time.perf_counter() < stop or not samples:
         live = await host._load(info.game_id)
         pending = game.pending(live.state)
         if not pending:
