@@ -1,8 +1,9 @@
 """AI head-to-heads: each searching level against the level below it, and what its decisions cost.
 
 One entry of ``MATCHES`` per match: the game, the number of players, the challenger's level, the level it
-must beat, the number of games and the goal (the challenger's share of the *decided* games: a draw counts for
-neither side, and the draws are printed beside). Seats rotate: in game ``i`` the challenger sits on seat
+must beat, the number of games and the goal, which two shares must reach: the challenger's share of the
+*decided* games (a draw counts for neither side) and its score (a draw counts half). The second keeps a match of
+draws from passing on one win: 1 won and 39 drawn is 100% of the decided games but a 51% score. Seats rotate: in game ``i`` the challenger sits on seat
 ``i % players``, every other seat plays the level it must beat. Each AI decides from its seat's view only,
 through ``rules.engine.playout.play`` (the same contract the host uses); a game's seed is its number, so a match
 replays exactly as long as no decision hits its wall-time cap (the count of such decisions is printed).
@@ -52,7 +53,7 @@ class Match:
     level_a: str  # the challenger
     level_b: str  # the level it must beat
     games: int
-    goal: float  # the challenger's share of the decided games
+    goal: float  # the challenger's share of the decided games and its score must both reach it
     options: Mapping[str, str] = field(default_factory=dict)
     #: game i uses seed first_seed + i
     first_seed: int = 50_000
@@ -96,8 +97,14 @@ class MatchResult:
         return self.won / self.decided if self.decided else 0.0
 
     @property
+    def score(self) -> float:
+        """The challenger's points per game: a win 1, a draw 1/2."""
+        games = self.won + self.lost + self.drawn
+        return (self.won + self.drawn / 2) / games if games else 0.0
+
+    @property
     def met(self) -> bool:
-        return self.decided > 0 and self.rate >= self.match.goal
+        return self.decided > 0 and self.rate >= self.match.goal and self.score >= self.match.goal
 
 
 def play_one(match: Match, number: int) -> GameResult:
@@ -162,7 +169,8 @@ def report(result: MatchResult) -> list[str]:
     lines = [
         f"{match.game} {match.players}p {match.level_a} vs {match.level_b}, {games} games, seats rotating: "
         f"{match.level_a} won {result.won}, lost {result.lost}, drawn {result.drawn}; "
-        f"{result.rate:.0%} of the decided games (draws count for neither; goal >= {match.goal:.0%}: {verdict}) "
+        f"{result.rate:.0%} of the decided games (draws count for neither), score {result.score:.0%} (a draw counts "
+        f"half); goal both >= {match.goal:.0%}: {verdict} "
         f"({result.seconds:.0f} s on {WORKERS} workers)"
     ]
     heuristic = result.times_ms[match.level_b]
