@@ -2,9 +2,9 @@
 
 One entry of ``MATCHES`` per match: the game, the number of players, the challenger's level, the level it
 must beat, the number of games and the goal, which two shares must reach: the challenger's share of the
-*decided* games (a draw counts for neither side) and its score (a draw counts half). The second keeps a match of
-draws from passing on one win: 1 won and 39 drawn is 100% of the decided games but a 51% score. Seats rotate: in game ``i`` the challenger sits on seat
-``i % players``, every other seat plays the level it must beat. Each AI decides from its seat's view only,
+*decided* games (a draw counts for neither side) and its score (a draw counts half). The second keeps a match
+of draws from passing on one win: 1 won and 39 drawn is 100% of the decided games but a 51% score. Seats
+rotate: in game ``i`` the challenger sits on seat ``i % players``, every other seat plays the level it must beat. Each AI decides from its seat's view only,
 through ``rules.engine.playout.play`` (the same contract the host uses); a game's seed is its number, so a match
 replays exactly as long as no decision hits its wall-time cap (the count of such decisions is printed).
 
@@ -89,6 +89,10 @@ class MatchResult:
     seconds: float
 
     @property
+    def games(self) -> int:
+        return self.won + self.lost + self.drawn
+
+    @property
     def decided(self) -> int:
         return self.won + self.lost
 
@@ -99,8 +103,7 @@ class MatchResult:
     @property
     def score(self) -> float:
         """The challenger's points per game: a win 1, a draw 1/2."""
-        games = self.won + self.lost + self.drawn
-        return (self.won + self.drawn / 2) / games if games else 0.0
+        return (self.won + self.drawn / 2) / self.games if self.games else 0.0
 
     @property
     def met(self) -> bool:
@@ -164,10 +167,9 @@ def run_match(match: Match, games: int | None = None, workers: int = WORKERS) ->
 
 def report(result: MatchResult) -> list[str]:
     match = result.match
-    games = result.won + result.lost + result.drawn
     verdict = "met" if result.met else "NOT met"
     lines = [
-        f"{match.game} {match.players}p {match.level_a} vs {match.level_b}, {games} games, seats rotating: "
+        f"{match.game} {match.players}p {match.level_a} vs {match.level_b}, {result.games} games, seats rotating: "
         f"{match.level_a} won {result.won}, lost {result.lost}, drawn {result.drawn}; "
         f"{result.rate:.0%} of the decided games (draws count for neither), score {result.score:.0%} (a draw counts "
         f"half); goal both >= {match.goal:.0%}: {verdict} "
@@ -305,12 +307,13 @@ async def _measure_phase(host: Host, decide: Callable[..., Any] | None) -> tuple
     """Loop lag samples and person's move latencies (ms) over ``PHASE_SECONDS``, with two AIs thinking
     back to back through ``decide`` (None: nobody thinking)."""
     stop = time.perf_counter() + PHASE_SECONDS
-    # the phase lasts its seconds and until a person's move was measured: on a loaded machine, with the AIs in
-    # threads, setting the people's game up alone can take the whole phase
-    measured = asyncio.Event()
+    lags: list[float] = []
+    acts: list[float] = []
 
     def going() -> bool:
-        return time.perf_counter() < stop or not measured.is_set()
+        """The phase lasts its seconds and until a person's move was measured: on a loaded machine, with the AIs
+        in threads, setting the people's game up alone can take the whole phase."""
+        return time.perf_counter() < stop or not acts
 
     thinkers = []
     if decide is not None:
@@ -320,8 +323,6 @@ async def _measure_phase(host: Host, decide: Callable[..., Any] | None) -> tuple
                 await _think(decide, number)
 
         thinkers = [asyncio.create_task(keep_thinking(number)) for number in (0, 1)]
-    lags: list[float] = []
-    acts: list[float] = []
 
     async def sample_lag() -> None:
         while going():
@@ -334,8 +335,6 @@ async def _measure_phase(host: Host, decide: Callable[..., Any] | None) -> tuple
         while going():
             number += 1
             acts.extend(await _people_game(host, f"lag-{id(acts)}-{number}", stop))
-            if acts:
-                measured.set()
 
     await asyncio.gather(sample_lag(), play_person(), *thinkers)
     return lags, acts
