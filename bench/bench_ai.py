@@ -4,8 +4,8 @@ One entry of ``MATCHES`` per match: the game, the number of players, the challen
 must beat, the number of games and the goal, which two shares must reach: the challenger's share of the
 *decided* games (a draw counts for neither side) and its score (a draw counts half). The second keeps a match
 of draws from passing on one win: 1 won and 39 drawn is 100% of the decided games but a 51% score. Seats
-rotate: in game ``i`` the challenger sits on seat ``i % players``, every other seat plays the level it must beat. Each AI decides from its seat's view only,
-through ``rules.engine.playout.play`` (the same contract the host uses); a game's seed is its number, so a match
+rotate: in game ``i`` the challenger sits on seat ``i % players``, every other seat plays the level it must
+beat. Each AI decides from its seat's view only, through ``rules.engine.playout.play`` (the same contract the host uses); a game's seed is its number, so a match
 replays exactly as long as no decision hits its wall-time cap (the count of such decisions is printed).
 
 Decision times: the wall time of every decision of each level, median and p99, the challenger's against its
@@ -334,21 +334,21 @@ async def _measure_phase(host: Host, decide: Callable[..., Any] | None) -> tuple
         number = 0
         while going():
             number += 1
-            acts.extend(await _people_game(host, f"lag-{id(acts)}-{number}", stop))
+            await _people_game(host, f"lag-{id(acts)}-{number}", going, acts)
 
     await asyncio.gather(sample_lag(), play_person(), *thinkers)
     return lags, acts
 
 
-async def _people_game(host: Host, channel: str, stop: float) -> list[float]:
-    """Two people play Game of Princes (each move the first legal one) until the phase or the game ends."""
+async def _people_game(host: Host, channel: str, going: Callable[[], bool], samples: list[float]) -> None:
+    """Two people play Game of Princes (each move the first legal one) while the phase is ``going`` and the game
+    lasts; each move's latency (ms) goes to ``samples``."""
     alice, bob = Actor("1", "alice"), Actor("2", "bob")
     info = await host.create_game("guild", channel, alice, "game-of-princes", {})
     await host.join(channel, bob)
     await host.start(channel, alice, order="given")
     game = get_game("game-of-princes")
-    samples: list[float] = []
-    while time.perf_counter() < stop or not samples:
+    while going():
         live = await host._load(info.game_id)
         pending = game.pending(live.state)
         if not pending:
@@ -359,4 +359,3 @@ async def _people_game(host: Host, channel: str, stop: float) -> list[float]:
         await host.act(info.game_id, (alice, bob)[seat], action)
         samples.append((time.perf_counter() - started) * 1000)
         await asyncio.sleep(0.02)  # people do not answer in the same millisecond
-    return samples
