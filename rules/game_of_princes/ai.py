@@ -6,8 +6,9 @@ brought onto it. The score is the opponent's cost (capped: a distant opponent is
 minus one's own, plus a little for servitors standing on or next to the opponent's free carpets, and less
 still for servitors drawing near the opponent's carpets (so they stand ready while every route is blocked).
 
-Levels: ``expert`` and ``hard`` search with iterative-deepening alpha-beta (``search.py``) over
-:func:`balanced_evaluate`, ``expert`` within a second, ``hard`` within ``SEARCH_BUDGETS["hard"]`` positions;
+Levels: ``expert`` and ``hard`` search with iterative-deepening alpha-beta (``search.py``), ``hard`` within
+``SEARCH_BUDGETS["hard"]`` positions over :func:`balanced_evaluate`, ``expert`` within a second over
+:func:`evaluate` for its own seat (it presses on where ``hard`` keeps the balance) and deeper along the routes;
 ``medium`` is a full-width two-ply alpha-beta over :func:`evaluate`, ``easy`` one ply over
 :func:`balanced_evaluate` with occasional random moves. Budgets count work (positions visited, positions
 evaluated) rather than time, so the same position and rng give the same move on any machine; only ``expert``'s
@@ -24,9 +25,9 @@ from rules.engine.thinking import DEFAULT_SECONDS, Budget, split_level
 
 from .board import COLOURS, KING_STEPS, NEUTRAL, PRINCE, Board, Cell, Move
 
-#: the first is the default: ``hard``, because ``expert`` has not shown itself stronger (``python -m bench ai``:
-#: against ``hard`` every game went to the 200-move draw); the others strongest first
-LEVELS: tuple[str, ...] = ("hard", "expert", "medium", "easy")
+#: the first is the default, the others strongest first: ``expert`` beats ``hard`` (``python -m bench ai``: 5 won,
+#: 1 lost, 34 drawn), most games still going to the 200-move draw
+LEVELS: tuple[str, ...] = ("expert", "hard", "medium", "easy")
 #: the searching levels' budgets, in positions visited: ``hard`` a fixed count (about a quarter of a second
 #: here, depth 3 to 4), ``expert`` up to a second of wall time (depth 4 to 5; the count caps it on a fast machine)
 SEARCH_BUDGETS = {"hard": Budget(2_000, None), "expert": Budget(20_000, DEFAULT_SECONDS)}
@@ -306,6 +307,14 @@ def evaluate(board: Board, seat: int, confined: bool) -> int:
     return ROUTE_WEIGHT * routes + PRESSURE_WEIGHT * hold + APPROACH_WEIGHT * near
 
 
+def route_cells(board: Board, seat: int, confined: bool) -> set[Cell]:
+    """The seat's Prince's cell and the cells of his cheapest route (:func:`route_cost`'s), none when he has no
+    route within ``ROUTE_LIMIT``: where a move changes that route (a carpet or servitor onto or off a cell)."""
+    start = board.princes[seat]
+    helpers = [cell for cell, owner in board.servitors.items() if owner == seat and cell != start]
+    return {start, *(_route(board, seat, confined, helpers, ROUTE_LIMIT) or ())}
+
+
 def balanced_evaluate(board: Board, seat: int, confined: bool) -> int:
     """Score of the position for ``seat``, the side to move, such that the other side scores it as its negation
     (less the move in hand): what a search deeper than two plies needs.
@@ -435,7 +444,7 @@ def choose_move(
         watch = (budget or SEARCH_BUDGETS[name].for_level(level)).stopwatch()
         search = AlphaBeta(board.copy(), confined, long_jump, dict(seen or {}), moves_played, watch)
         if name == "expert":
-            search.moves_of, search.forced = {}, True
+            search.moves_of, search.forced, search.attacking = {}, True, True
         return search.choose(seat, moves).move
     search_ = Search(board.copy(), confined, long_jump, EVALUATION_BUDGET, balanced=name in BALANCED_LEVELS)
     chosen = moves[0]

@@ -14,6 +14,10 @@ What makes it see further than the plain two-ply search of ``medium`` for the sa
   every node: a Prince with a line of his own servitors to one on an opponent's carpet wins in as many moves
   whatever the other side does (:func:`forced_walk`), so a race already decided scores as won or lost however
   far its end lies beyond the search;
+- ``expert`` attacks: it scores its leaves for its own seat alone (:func:`evaluate`: its own route in full,
+  the opponent's only while it is near) where ``hard`` weighs both routes alike and keeps the balance (every
+  game between two such searches went to the 200-move draw), and from its second move in a line on it
+  searches only the moves that touch either side's cheapest route, so it sees a race a ply or two deeper;
 - the game's draws: a position that would stand for the third time (counting the game's record and the
   searched line) scores as the draw it is, and so does reaching the 200-move limit; a draw counts a little
   below even for the searching side (``CONTEMPT``), so it plays on when ahead and repeats only when every other
@@ -28,7 +32,7 @@ from dataclasses import dataclass, field
 
 from rules.engine.thinking import Stopwatch
 
-from .ai import WIN, balanced_evaluate
+from .ai import WIN, balanced_evaluate, evaluate, route_cells
 from .board import CARPET, COLOURS, PRINCE, SERVITOR, Board, Cell, Move
 
 #: a score this far from a win is a forced result (mate distance is subtracted from ``WIN``)
@@ -50,6 +54,9 @@ LATE_MOVE, REDUCE_FROM = 4, 3
 #: ... and moves after this many two plies shallower
 VERY_LATE_MOVE = 12
 EXACT, LOWER, UPPER = 0, 1, 2
+#: ``attacking``: from this ply on (the searching side's second move), only the moves that touch either side's
+#: cheapest route are searched
+RELEVANT_FROM = 2
 #: the most game-record digests kept (see ``_DIGESTS``): the table is emptied when full
 DIGEST_CACHE = 100_000
 #: the game-record digests (``Board.digest``, a function of the position alone) by position key with the side to
@@ -183,6 +190,13 @@ class AlphaBeta:
     #: ``expert``'s: score the walks nobody can stop (:func:`forced_walk`) as the wins and losses they are, at
     #: any depth; ``hard`` (False) sees a win only when its Prince can make it at once
     forced: bool = False
+    #: ``expert``'s: score the leaves for the searching seat alone (:func:`evaluate`: its own route in full, the
+    #: opponent's only while it is near, so it presses on where a score weighing both alike keeps the balance),
+    #: measured from the searched position's score (a draw, ``-CONTEMPT``, then means "worse than now"); and
+    #: from ``RELEVANT_FROM`` on search only the moves that touch either side's cheapest route, a ply or two
+    #: deeper for the same work
+    attacking: bool = False
+    baseline: int = 0
 
     def __post_init__(self) -> None:
         self.key = position_key(self.board)
@@ -216,6 +230,8 @@ class AlphaBeta:
             if move[0] == PRINCE and self.board.carpets.get(move[2]) == COLOURS[1 - seat]:
                 return SearchResult(move, WIN, 0, 0, False)
         self.root_seat = seat
+        if self.attacking:
+            self.baseline = evaluate(self.board, seat, self.confined)
         best, best_score, completed = moves[0], -WIN, 0
         order = list(moves)
         for depth in range(1, max_depth + 1):
@@ -339,7 +355,12 @@ class AlphaBeta:
         """The position's evaluation at the search horizon (each position evaluated once)."""
         score = self.evaluations.get(key)
         if score is None:
-            score = self.evaluations[key] = balanced_evaluate(self.board, seat, self.confined)
+            if self.attacking:
+                gain = evaluate(self.board, self.root_seat, self.confined) - self.baseline
+                score = gain if seat == self.root_seat else -gain
+            else:
+                score = balanced_evaluate(self.board, seat, self.confined)
+            self.evaluations[key] = score
         return score
 
     @staticmethod
@@ -422,7 +443,13 @@ class AlphaBeta:
                 return (2, 0)
             return (3, -history.get(move, 0))
 
-        return sorted(moves, key=rank)
+        ordered = sorted(moves, key=rank)
+        if not self.attacking or ply < RELEVANT_FROM:
+            return ordered
+        board, confined = self.board, self.confined
+        cells = route_cells(board, 0, confined) | route_cells(board, 1, confined)
+        relevant = [move for move in ordered if move[0] == PRINCE or move[1] in cells or move[2] in cells]
+        return relevant or ordered
 
     def _reward(self, move: Move, depth: int, ply: int) -> None:
         """A move that cut the search off: remember it for this ply and rank it higher everywhere."""

@@ -9,9 +9,18 @@ import pytest
 from rules.engine.playout import play, replay
 from rules.engine.thinking import Budget
 from rules.game_of_princes import GAME, board_of
-from rules.game_of_princes.ai import ROUTE_WEIGHT, TEMPO, WIN, balanced_evaluate, choose_move, route_cost
+from rules.game_of_princes.ai import (
+    ROUTE_WEIGHT,
+    TEMPO,
+    WIN,
+    balanced_evaluate,
+    choose_move,
+    evaluate,
+    route_cells,
+    route_cost,
+)
 from rules.game_of_princes.board import Board, format_move
-from rules.game_of_princes.search import CONTEMPT, WON, AlphaBeta, forced_walk
+from rules.game_of_princes.search import CONTEMPT, RELEVANT_FROM, WON, AlphaBeta, forced_walk
 
 
 def _blocked_start(free_carpet: tuple[int, int]) -> Board:
@@ -223,3 +232,41 @@ def test_expert_scores_a_walk_nobody_can_stop_as_won_beyond_its_depth(seat: int)
         if board.has_won(mover):
             break
     assert board.has_won(0) and ply == (4 if seat == 0 else 5)
+
+
+def _attacking_search(board: Board, moves_played: int = 0) -> AlphaBeta:
+    search = AlphaBeta(board.copy(), False, False, {}, moves_played, Budget(10**5, None).stopwatch())
+    search.attacking = True
+    return search
+
+
+def test_the_attacking_search_measures_leaves_from_the_searched_position() -> None:
+    """``expert`` scores its leaves with :func:`evaluate` for the searching seat alone, less the searched
+    position's own score: unchanged, the position scores 0 for that seat (and 0 for the other), so a draw
+    (``-CONTEMPT``) means "worse than now". Before that measure, two long routes scored about -800 and the
+    draw looked better than any move: the search repeated positions early in the game."""
+    board = board_of(play(GAME, 2, 5, stop_after=30).state)
+    assert evaluate(board, 0, False) < -CONTEMPT  # the unmeasured score would prefer the draw
+    for seat in (0, 1):
+        search = _attacking_search(board)
+        search.choose(seat, board.moves(seat, False, False), max_depth=1)
+        assert search.baseline == evaluate(board, seat, False)
+        key = search._side_key(seat)
+        assert search._leaf(seat, key) == 0
+        assert search._leaf(1 - seat, search._side_key(1 - seat)) == 0
+
+
+def test_the_attacking_search_looks_deeper_only_at_moves_touching_a_route() -> None:
+    """From its second move on (``RELEVANT_FROM``) the attacking search keeps the Prince moves and the moves
+    onto or off a cell of either side's cheapest route (or a Prince's cell); before it, every move."""
+    board = board_of(play(GAME, 2, 5, stop_after=30).state)
+    seat = 0
+    cells = route_cells(board, 0, False) | route_cells(board, 1, False)
+    assert board.princes[0] in cells and board.princes[1] in cells
+    moves = board.moves(seat, False, False)
+    search = _attacking_search(board)
+    assert sorted(search._ordered(moves, None, RELEVANT_FROM - 1)) == sorted(moves)
+    kept = search._ordered(moves, None, RELEVANT_FROM)
+    assert kept and len(kept) < len(moves)
+    assert all(move[0] == "P" or move[1] in cells or move[2] in cells for move in kept)
+    assert {move for move in moves if move[1] in cells or move[2] in cells} <= set(kept)
