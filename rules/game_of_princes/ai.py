@@ -29,7 +29,7 @@ from .board import COLOURS, KING_STEPS, NEUTRAL, PRINCE, Board, Cell, Move
 #: 1 lost, 34 drawn), most games still going to the 200-move draw
 LEVELS: tuple[str, ...] = ("expert", "hard", "medium", "easy")
 #: the searching levels' budgets, in positions visited: ``hard`` a fixed count (about a quarter of a second
-#: here, depth 3 to 4), ``expert`` up to a second of wall time (depth 4 to 5; the count caps it on a fast machine)
+#: here, depth 3 to 4), ``expert`` up to a second of wall time (depth 5 to 6; the count caps it on a fast machine)
 SEARCH_BUDGETS = {"hard": Budget(2_000, None), "expert": Budget(20_000, DEFAULT_SECONDS)}
 DEPTHS = {"medium": 2, "easy": 1}
 #: the plain searches that score with :func:`balanced_evaluate`: one ply over :func:`evaluate` (which caps the

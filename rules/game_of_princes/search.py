@@ -196,6 +196,7 @@ class AlphaBeta:
     #: from ``RELEVANT_FROM`` on search only the moves that touch either side's cheapest route, a ply or two
     #: deeper for the same work
     attacking: bool = False
+    #: ``attacking``: the searched position's :func:`evaluate` for the searching seat, set by :meth:`choose`
     baseline: int = 0
 
     def __post_init__(self) -> None:
