@@ -5,8 +5,9 @@ must beat, the number of games and the goal, which two shares must reach: the ch
 *decided* games (a draw counts for neither side) and its score (a draw counts half). The second keeps a match
 of draws from passing on one win: 1 won and 39 drawn is 100% of the decided games but a 51% score. Seats
 rotate: in game ``i`` the challenger sits on seat ``i % players``, every other seat plays the level it must
-beat. Each AI decides from its seat's view only, through ``rules.engine.playout.play`` (the same contract the host uses); a game's seed is its number, so a match
-replays exactly as long as no decision hits its wall-time cap (the count of such decisions is printed).
+beat. Each AI decides from its seat's view only, through ``rules.engine.playout.play`` (the same contract the
+host uses); a game's seed is its number, so a match replays exactly as long as no decision hits its wall-time
+cap (the count of such decisions is printed).
 
 Decision times: the wall time of every decision of each level, median and p99, the challenger's against its
 goal (p99 <= 1 s) beside the level it plays against. The games of a match run in ``WORKERS`` processes at once

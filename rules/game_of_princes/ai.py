@@ -85,12 +85,13 @@ def route_cost(board: Board, seat: int, confined: bool, limit: int = NO_ROUTE) -
     cell, plus for each cell on it lacking one of his servitors the walk of a servitor to it (each free
     servitor sent to one cell, nearest pairs first; a cell nobody is left for costs ``REUSE``, a servitor the
     Prince already passed coming round again), plus the extras of cells an enemy servitor holds (dearer when
-    he cannot leave: waiting for him would shuffle pieces forever) or lacking a carpet. Routes dearer than ``limit`` are not looked for: the answer is then ``limit``.
+    he cannot leave: waiting for him would shuffle pieces forever) or lacking a carpet. Routes dearer than
+    ``limit`` are not looked for: the answer is then ``limit``.
     """
     start = board.princes[seat]
     if board.carpets.get(start) == COLOURS[1 - seat]:
         return 0
-    helpers = [cell for cell, owner in board.servitors.items() if owner == seat and cell != start]
+    helpers = _helpers(board, seat)
     route = _route(board, seat, confined, helpers, limit)
     if route is None:
         return limit
@@ -99,6 +100,12 @@ def route_cost(board: Board, seat: int, confined: bool, limit: int = NO_ROUTE) -
     extras = sum(_extra(board, seat, cell, on_route) for cell in missing)
     spare = [cell for cell in helpers if cell not in on_route]
     return min(limit, len(route) + extras + _assignment_cost(missing, spare))
+
+
+def _helpers(board: Board, seat: int) -> list[Cell]:
+    """The cells of the seat's servitors that may walk onto a route: all but the one carrying his Prince."""
+    start = board.princes[seat]
+    return [cell for cell, owner in board.servitors.items() if owner == seat and cell != start]
 
 
 def _extra(board: Board, seat: int, cell: Cell, route: set[Cell]) -> int:
@@ -310,9 +317,8 @@ def evaluate(board: Board, seat: int, confined: bool) -> int:
 def route_cells(board: Board, seat: int, confined: bool) -> set[Cell]:
     """The seat's Prince's cell and the cells of his cheapest route (:func:`route_cost`'s), none when he has no
     route within ``ROUTE_LIMIT``: where a move changes that route (a carpet or servitor onto or off a cell)."""
-    start = board.princes[seat]
-    helpers = [cell for cell, owner in board.servitors.items() if owner == seat and cell != start]
-    return {start, *(_route(board, seat, confined, helpers, ROUTE_LIMIT) or ())}
+    route = _route(board, seat, confined, _helpers(board, seat), ROUTE_LIMIT)
+    return {board.princes[seat], *(route or ())}
 
 
 def balanced_evaluate(board: Board, seat: int, confined: bool) -> int:

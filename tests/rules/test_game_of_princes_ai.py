@@ -234,8 +234,8 @@ def test_expert_scores_a_walk_nobody_can_stop_as_won_beyond_its_depth(seat: int)
     assert board.has_won(0) and ply == (4 if seat == 0 else 5)
 
 
-def _attacking_search(board: Board, moves_played: int = 0) -> AlphaBeta:
-    search = AlphaBeta(board.copy(), False, False, {}, moves_played, Budget(10**5, None).stopwatch())
+def _attacking_search(board: Board) -> AlphaBeta:
+    search = AlphaBeta(board.copy(), False, False, {}, 0, Budget(10**5, None).stopwatch())
     search.attacking = True
     return search
 
