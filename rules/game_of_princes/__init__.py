@@ -91,10 +91,10 @@ original grid is 1-5 by 1-5 with Red's row 1 and Blue's row 5; cells beyond it a
 or 6, 7, ...), and the image labels the columns and rows around the carpets. The letter is optional.
 - No default on a deadline: the opponent may claim the game, wait, or hand the seat to the AI.
 - Undo: your own last move, before your opponent moves.
-- AI levels: `expert` (the default: alpha-beta for up to a second per move that presses its own attack and \
-looks deepest along both Princes' routes; `/game ai expert:3s` lets it think up to 3 s; against `hard` it won \
-5, lost 1 and drew 34 of 40 games), `hard` (alpha-beta deepened move by move over a fixed 2,000 positions, 3 \
-to 4 plies, weighing both routes alike), `medium` (alpha-beta over 2 plies), `easy` (1 ply, now and then a \
+- AI levels: `expert` (the default: alpha-beta for up to a second per move that presses its own attack, looks \
+deepest along both Princes' routes and sees a walk to the goal that can no longer be stopped; `/game ai \
+expert:3s` lets it think up to 3 s; against `hard` it won 7, lost none and drew 33 of 40 games), `hard` \
+(alpha-beta deepened move by move over a fixed 2,000 positions, 3 to 4 plies, weighing both routes alike), `medium` (alpha-beta over 2 plies), `easy` (1 ply, now and then a \
 random move). The searching levels count a draw as slightly worse than an even position: ahead, they play on \
 rather than repeat.
 """

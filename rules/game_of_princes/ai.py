@@ -25,8 +25,8 @@ from rules.engine.thinking import DEFAULT_SECONDS, Budget, split_level
 
 from .board import COLOURS, KING_STEPS, NEUTRAL, PRINCE, Board, Cell, Move
 
-#: the first is the default, the others strongest first: ``expert`` beats ``hard`` (``python -m bench ai``: 5 won,
-#: 1 lost, 34 drawn), most games still going to the 200-move draw
+#: the first is the default, the others strongest first: ``expert`` beats ``hard`` (``python -m bench ai``: 7 won,
+#: none lost, 33 drawn), most games still going to the 200-move draw
 LEVELS: tuple[str, ...] = ("expert", "hard", "medium", "easy")
 #: the searching levels' budgets, in positions visited: ``hard`` a fixed count (about a quarter of a second
 #: here, depth 3 to 4), ``expert`` up to a second of wall time (depth 5 to 6; the count caps it on a fast machine)
@@ -450,7 +450,7 @@ def choose_move(
         watch = (budget or SEARCH_BUDGETS[name].for_level(level)).stopwatch()
         search = AlphaBeta(board.copy(), confined, long_jump, dict(seen or {}), moves_played, watch)
         if name == "expert":
-            search.moves_of, search.forced, search.attacking = {}, True, True
+            search.moves_of, search.forced, search.attacking, search.gapped = {}, True, True, True
         return search.choose(seat, moves).move
     search_ = Search(board.copy(), confined, long_jump, EVALUATION_BUDGET, balanced=name in BALANCED_LEVELS)
     chosen = moves[0]

@@ -12,8 +12,9 @@ What makes it see further than the plain two-ply search of ``medium`` for the sa
 - at the horizon, a side to move whose Prince can reach a winning cell scores the win (one look at at most
   four Prince moves), so a threat is never left hanging one ply beyond the search; ``expert`` looks further, at
   every node: a Prince with a line of his own servitors to one on an opponent's carpet wins in as many moves
-  whatever the other side does (:func:`forced_walk`), so a race already decided scores as won or lost however
-  far its end lies beyond the search;
+  whatever the other side does (:func:`forced_walk`), and so does a line that lacks a servitor on a cell or
+  two the other side cannot spoil in time (:func:`gapped_walk`), so a race already decided scores as won or
+  lost however far its end lies beyond the search;
 - ``expert`` attacks: it scores its leaves for its own seat alone (:func:`evaluate`: its own route in full,
   the opponent's only while it is near) where ``hard`` weighs both routes alike and keeps the balance (every
   game between two such searches went to the 200-move draw), and from its second move in a line on it
@@ -27,13 +28,15 @@ What makes it see further than the plain two-ply search of ``medium`` for the sa
 
 from __future__ import annotations
 
+import heapq
 import random
 from dataclasses import dataclass, field
+from itertools import permutations
 
 from rules.engine.thinking import Stopwatch
 
 from .ai import WIN, balanced_evaluate, evaluate, route_cells
-from .board import CARPET, COLOURS, PRINCE, SERVITOR, Board, Cell, Move
+from .board import CARPET, COLOURS, KING_STEPS, PRINCE, SERVITOR, Board, Cell, Move
 
 #: a score this far from a win is a forced result (mate distance is subtracted from ``WIN``)
 WON = WIN - 1_000
@@ -138,6 +141,135 @@ def forced_walk(board: Board, seat: int) -> int | None:
     return None
 
 
+#: :func:`gapped_walk` looks for walks with at most this many cells still to fill, one fewer for the side that
+#: moves second (the other side has a move before each)
+MAX_GAPS = 3
+
+
+def gapped_walk(board: Board, seat: int, moving: bool, confined: bool) -> int | None:
+    """The fewest moves (servitor steps and Prince moves) of an unstoppable walk of the seat's Prince that still
+    needs servitors stepped onto some of its cells; None when no such walk is found.
+
+    A walk as :func:`forced_walk`'s, but up to ``MAX_GAPS`` of its cells (one fewer when the seat does not move
+    next) are free carpets, each with its own servitor of the seat beside it, off the walk. The other side
+    could spoil such a cell only by stepping a servitor onto it or moving its carpet away; a cell the seat
+    fills after ``m`` moves of his (:func:`_safe_for`) must allow neither: no servitor of his within ``m``
+    steps, and a carpet he cannot move now (``m`` = 1) or ever (the seat's colour). Sound rather than
+    complete: a walk found is won; one missed is scored as usual.
+
+    >>> board = Board.start()
+    >>> board.carpets[(3, 3)] = "neutral"
+    >>> board.servitors.update({(3, 2): 0, (3, 4): 0, (2, 3): 0, (4, 4): 1, (3, 5): 0})
+    >>> forced_walk(board, 0) is None, gapped_walk(board, 0, True, False)  # (2, 3) steps in, then four moves
+    (True, 5)
+    >>> gapped_walk(board, 0, False, False) is None  # Blue moves first: (4, 4) steps onto (3, 3)
+    True
+    """
+    servitors, carpets = board.servitors, board.carpets
+    enemy, other = COLOURS[1 - seat], 1 - seat
+    start = board.princes[seat]
+    most = MAX_GAPS if moving else MAX_GAPS - 1
+    if not _near_enemy_carpet(board, seat):
+        return None
+    # best-first over (moves so far, tie-break, cell, the walk's free cells, the walk's cells)
+    queue: list[tuple[int, int, Cell, tuple[Cell, ...], frozenset[Cell]]] = [(0, 0, start, (), frozenset())]
+    done: set[tuple[Cell, int]] = set()
+    pushed = 0
+    while queue:
+        cost, _, here, gaps, path = heapq.heappop(queue)
+        if (here, len(gaps)) in done:
+            continue
+        done.add((here, len(gaps)))
+        if here != start and carpets[here] == enemy:
+            if _fillable(board, seat, other, gaps, path, moving, confined):
+                return cost
+            continue
+        x, y = here
+        for cell in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if cell == start or cell in path or cell not in carpets:
+                continue
+            owner = servitors.get(cell)
+            if owner == seat:
+                pushed += 1
+                heapq.heappush(queue, (cost + 1, pushed, cell, gaps, path | {cell}))
+            elif owner is None and len(gaps) < most:
+                pushed += 1
+                heapq.heappush(queue, (cost + 2, pushed, cell, (*gaps, cell), path | {cell}))
+    return None
+
+
+def _near_enemy_carpet(board: Board, seat: int) -> bool:
+    """Whether a servitor of the seat stands on or beside a carpet of the other colour: every walk ends on one
+    such servitor (most positions a search visits have none, and need no walk searched)."""
+    enemy = COLOURS[1 - seat]
+    carpets = board.carpets
+    for (x, y), owner in board.servitors.items():
+        if owner == seat and any(carpets.get((x + dx, y + dy)) == enemy for dx, dy in _AROUND):
+            return True
+    return False
+
+
+#: a cell and its eight neighbours
+_AROUND: tuple[Cell, ...] = ((0, 0), *KING_STEPS)
+
+
+def _fillable(
+    board: Board,
+    seat: int,
+    other: int,
+    gaps: tuple[Cell, ...],
+    path: frozenset[Cell],
+    moving: bool,
+    confined: bool,
+) -> bool:
+    """Whether the seat can fill ``gaps`` one by one, each with a servitor of its own from beside it and off
+    ``path``, in an order that leaves the other side no way to spoil one (see :func:`gapped_walk`)."""
+    start = board.princes[seat]
+    fillers = [
+        {
+            (gx + dx, gy + dy)
+            for dx, dy in KING_STEPS
+            if board.servitors.get((gx + dx, gy + dy)) == seat and (gx + dx, gy + dy) not in path
+        }
+        - {start}
+        for gx, gy in gaps
+    ]
+    if not _distinct(fillers):
+        return False
+    before = 0 if moving else 1  # the other side's moves before the first fill
+    return any(
+        all(_safe_for(board, other, gaps[gap], before + turn, confined) for turn, gap in enumerate(order))
+        for order in permutations(range(len(gaps)))
+    )
+
+
+def _distinct(choices: list[set[Cell]]) -> bool:
+    """Whether one element can be picked from each set, no two alike (the sets are few and small)."""
+    if not choices:
+        return True
+    return any(_distinct([rest - {pick} for rest in choices[1:]]) for pick in choices[0])
+
+
+def _safe_for(board: Board, other: int, gap: Cell, moves: int, confined: bool) -> bool:
+    """Whether ``other``, in ``moves`` moves, can neither step a servitor onto the free carpet ``gap`` nor move
+    that carpet away.
+
+    A servitor of his more than ``moves`` steps away cannot arrive (the one carrying his Prince may move once
+    the Prince has left: it counts from two moves on). In one move he can move the carpet if he may now; given
+    two or more he might first make room or free it, so only a carpet of the seat's colour is safe then.
+    """
+    if moves == 0:
+        return True
+    x, y = gap
+    carrying = board.princes[other]
+    for (sx, sy), owner in board.servitors.items():
+        if owner == other and max(abs(sx - x), abs(sy - y)) <= moves and (moves > 1 or (sx, sy) != carrying):
+            return False
+    if moves == 1:
+        return not (board.carpet_is_movable(gap, other) and board.carpet_targets(gap, confined))
+    return board.carpets[gap] == COLOURS[1 - other]
+
+
 def fastest_win(board: Board, seat: int) -> int:
     """At least how many moves the seat needs to win when it has no forced walk: one to make a path, and a
     Prince move per cell (orthogonally) to the nearest carpet of the other colour (at least one)."""
@@ -190,6 +322,9 @@ class AlphaBeta:
     #: ``expert``'s: score the walks nobody can stop (:func:`forced_walk`) as the wins and losses they are, at
     #: any depth; ``hard`` (False) sees a win only when its Prince can make it at once
     forced: bool = False
+    #: ``expert``'s: with ``forced``, also the walks that still need servitors stepped in where the other side
+    #: cannot stop them (:func:`gapped_walk`)
+    gapped: bool = False
     #: ``expert``'s: score the leaves for the searching seat alone (:func:`evaluate`: its own route in full, the
     #: opponent's only while it is near, so it presses on where a score weighing both alike keeps the balance),
     #: measured from the searched position's score (a draw, ``-CONTEMPT``, then means "worse than now"); and
@@ -341,7 +476,7 @@ class AlphaBeta:
         if self.long_jump:  # a long jump lands on the first servitor in line: an enemy may step in between
             return WIN - ply - 1 if self._can_win_now(seat) else None
         board = self.board
-        mine, theirs = forced_walk(board, seat), forced_walk(board, 1 - seat)
+        mine, theirs = self._walk(seat, True), self._walk(1 - seat, False)
         if mine is not None and mine <= (theirs if theirs is not None else fastest_win(board, 1 - seat)):
             finish = 2 * mine - 1
             if self.moves_played + ply + finish <= MOVE_LIMIT:
@@ -351,6 +486,15 @@ class AlphaBeta:
             if self.moves_played + ply + finish <= MOVE_LIMIT:
                 return -(WIN - ply - finish)
         return None
+
+    def _walk(self, seat: int, moving: bool) -> int | None:
+        """The fewest moves of an unstoppable walk of the seat's Prince (:func:`forced_walk`, and with
+        ``gapped`` :func:`gapped_walk`'s too), ``moving`` when the seat moves next; None when there is none."""
+        walk = forced_walk(self.board, seat)
+        if not self.gapped:
+            return walk
+        gapped = gapped_walk(self.board, seat, moving, self.confined)
+        return gapped if walk is None or (gapped is not None and gapped < walk) else walk
 
     def _leaf(self, seat: int, key: int) -> int:
         """The position's evaluation at the search horizon (each position evaluated once)."""

@@ -20,7 +20,7 @@ from rules.game_of_princes.ai import (
     route_cost,
 )
 from rules.game_of_princes.board import Board, format_move
-from rules.game_of_princes.search import CONTEMPT, RELEVANT_FROM, WON, AlphaBeta, forced_walk
+from rules.game_of_princes.search import CONTEMPT, RELEVANT_FROM, WON, AlphaBeta, forced_walk, gapped_walk
 
 
 def _blocked_start(free_carpet: tuple[int, int]) -> Board:
@@ -270,3 +270,90 @@ def test_the_attacking_search_looks_deeper_only_at_moves_touching_a_route() -> N
     assert kept and len(kept) < len(moves)
     assert all(move[0] == "P" or move[1] in cells or move[2] in cells for move in kept)
     assert {move for move in moves if move[1] in cells or move[2] in cells} <= set(kept)
+
+
+def _gap_ready(gap_colour: str = "neutral") -> Board:
+    """:func:`_walk_ready` with Red's servitor gone from 1,3: a servitor of his on 2,2 can step in. Blue may
+    move a neutral carpet 1,3 to 2,3 (it still joins both halves), not a red one."""
+    board = _walk_ready()
+    del board.servitors[(1, 3)]
+    board.carpets.update({(1, 3): gap_colour, (2, 2): "neutral"})
+    board.servitors[(2, 2)] = 0
+    return board
+
+
+def test_a_gap_the_other_side_can_spoil_counts_only_when_the_seat_fills_it_first() -> None:
+    board = _gap_ready()
+    assert board.carpets_connected() and forced_walk(board, 0) is None
+    assert gapped_walk(board, 0, True, False) == 4  # a step in, three Prince moves
+    assert gapped_walk(board, 0, False, False) is None  # Blue moves first: 1,3 to 2,3
+    assert ("C", (1, 3), (2, 3)) in board.moves(1, False, False)
+
+
+def test_a_gap_the_other_side_cannot_spoil_counts_whoever_moves_first() -> None:
+    board = _gap_ready("red")  # Blue may not move Red's carpet and has no servitor beside it
+    assert gapped_walk(board, 0, False, False) == 4
+    board.carpets[(2, 3)] = "neutral"
+    board.servitors[(2, 3)] = 1  # ... now he has: he steps onto 1,3
+    assert gapped_walk(board, 0, False, False) is None
+    assert gapped_walk(board, 0, True, False) == 4
+
+
+def test_two_gaps_need_two_servitors_and_the_second_out_of_reach() -> None:
+    board = _gap_ready()
+    del board.servitors[(1, 2)]
+    board.carpets[(1, 2)] = "red"  # the gap filled second: Blue can spoil neither this one...
+    assert gapped_walk(board, 0, True, False) is None  # ... but 2,2 cannot fill both
+    board.carpets[(2, 1)] = "neutral"
+    board.servitors[(2, 1)] = 0
+    assert board.carpets_connected()
+    assert gapped_walk(board, 0, True, False) == 5  # 2,2 onto 1,3 first, 2,1 onto 1,2, three Prince moves
+    assert gapped_walk(board, 0, False, False) is None  # Blue, moving first, may move the neutral 1,3 away
+
+
+def _two_gaps_ready() -> Board:
+    """Red's walk lacks servitors on 1,2 and 1,3, both on Red's carpets with no Blue servitor near: his 2,1 and
+    2,2 step in, and nothing Blue does can stop it."""
+    board = _gap_ready("red")
+    del board.servitors[(1, 2)]
+    board.carpets.update({(1, 2): "red", (2, 1): "neutral"})
+    board.servitors[(2, 1)] = 0
+    return board
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_expert_scores_a_walk_it_can_still_complete_as_won(seat: int) -> None:
+    """One ply deep, ``expert`` scores Red's walk with two cells still to fill as won for Red whoever moves
+    (and lost for Blue); without ``gapped`` it does not see it. Played out, Red wins in five moves."""
+    board = _two_gaps_ready()
+    assert board.carpets_connected() and gapped_walk(board, 0, True, False) == 5
+    assert gapped_walk(board, 0, False, False) == 5  # Blue's servitors are too far to reach either in time
+
+    def score(gapped: bool) -> int:
+        search = AlphaBeta(board.copy(), False, False, {}, 0, Budget(10**5, None).stopwatch())
+        search.forced, search.gapped = True, gapped
+        return search.choose(seat, board.moves(seat, False, False), max_depth=1).score
+
+    sign = 1 if seat == 0 else -1
+    assert sign * score(True) >= WON
+    assert abs(score(False)) < WON
+    seen: dict[str, int] = {}
+    rng = random.Random(1)
+    for ply in range(10):
+        mover = (seat + ply) % 2
+        move = choose_move(board, mover, False, False, "expert", rng, seen, ply, Budget(3_000, None))
+        board.play(mover, move)
+        if board.has_won(mover):
+            break
+    assert board.has_won(0) and ply == (8 if seat == 0 else 9)
+
+
+def test_a_gap_filled_later_must_be_out_of_reach_for_longer() -> None:
+    """A Blue servitor two steps from both gaps: moving first, Red fills one at once and the other before the
+    servitor arrives; moving second, Red's second fill comes after two Blue moves, when it may be there."""
+    board = _two_gaps_ready()
+    board.carpets[(3, 2)] = "neutral"
+    board.servitors[(3, 2)] = 1
+    assert board.carpets_connected()
+    assert gapped_walk(board, 0, True, False) == 5
+    assert gapped_walk(board, 0, False, False) is None
