@@ -94,9 +94,9 @@ or 6, 7, ...), and the image labels the columns and rows around the carpets. The
 - AI levels: `expert` (the default: alpha-beta for up to a second per move that presses its own attack, looks \
 deepest along both Princes' routes and sees a walk to the goal that can no longer be stopped; `/game ai \
 expert:3s` lets it think up to 3 s; against `hard` it won 7, lost none and drew 33 of 40 games), `hard` \
-(alpha-beta deepened move by move over a fixed 2,000 positions, 3 to 4 plies, weighing both routes alike), `medium` (alpha-beta over 2 plies), `easy` (1 ply, now and then a \
-random move). The searching levels count a draw as slightly worse than an even position: ahead, they play on \
-rather than repeat.
+(alpha-beta deepened move by move over a fixed 2,000 positions, 3 to 4 plies, weighing both routes alike), \
+`medium` (alpha-beta over 2 plies), `easy` (1 ply, now and then a random move). The searching levels count a \
+draw as slightly worse than an even position: ahead, they play on rather than repeat.
 """
 
 

@@ -12,8 +12,8 @@ What makes it see further than the plain two-ply search of ``medium`` for the sa
 - at the horizon, a side to move whose Prince can reach a winning cell scores the win (one look at at most
   four Prince moves), so a threat is never left hanging one ply beyond the search; ``expert`` looks further, at
   every node: a Prince with a line of his own servitors to one on an opponent's carpet wins in as many moves
-  whatever the other side does (:func:`forced_walk`), and so does a line that lacks a servitor on a cell or
-  two the other side cannot spoil in time (:func:`gapped_walk`), so a race already decided scores as won or
+  whatever the other side does (:func:`forced_walk`), and so does a line that lacks servitors on a few
+  cells the other side cannot spoil in time (:func:`gapped_walk`), so a race already decided scores as won or
   lost however far its end lies beyond the search;
 - ``expert`` attacks: it scores its leaves for its own seat alone (:func:`evaluate`: its own route in full,
   the opponent's only while it is near) where ``hard`` weighs both routes alike and keeps the balance (every
@@ -488,13 +488,11 @@ class AlphaBeta:
         return None
 
     def _walk(self, seat: int, moving: bool) -> int | None:
-        """The fewest moves of an unstoppable walk of the seat's Prince (:func:`forced_walk`, and with
-        ``gapped`` :func:`gapped_walk`'s too), ``moving`` when the seat moves next; None when there is none."""
-        walk = forced_walk(self.board, seat)
-        if not self.gapped:
-            return walk
-        gapped = gapped_walk(self.board, seat, moving, self.confined)
-        return gapped if walk is None or (gapped is not None and gapped < walk) else walk
+        """The fewest moves of an unstoppable walk of the seat's Prince, ``moving`` when the seat moves next;
+        None when there is none. :func:`gapped_walk` finds :func:`forced_walk`'s walks too (none to fill)."""
+        if self.gapped:
+            return gapped_walk(self.board, seat, moving, self.confined)
+        return forced_walk(self.board, seat)
 
     def _leaf(self, seat: int, key: int) -> int:
         """The position's evaluation at the search horizon (each position evaluated once)."""

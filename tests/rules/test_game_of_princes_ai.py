@@ -207,6 +207,32 @@ def _walk_ready() -> Board:
     return Board(carpets, servitors, [(1, 1), (5, 5)])
 
 
+def _search(board: Board, **flags: bool) -> AlphaBeta:
+    """A search of ``board`` without a clock, with the ``expert`` switches named in ``flags`` set."""
+    search = AlphaBeta(board.copy(), False, False, {}, 0, Budget(10**5, None).stopwatch())
+    for name, value in flags.items():
+        setattr(search, name, value)
+    return search
+
+
+def _depth_one_score(board: Board, seat: int, **flags: bool) -> int:
+    return _search(board, **flags).choose(seat, board.moves(seat, False, False), max_depth=1).score
+
+
+def _play_out(board: Board, seat: int, plies: int) -> int:
+    """``expert`` plays both sides from ``board``, ``seat`` first, until a side wins or ``plies`` are played:
+    the index of the last ply."""
+    seen: dict[str, int] = {}
+    rng = random.Random(1)
+    for ply in range(plies):
+        mover = (seat + ply) % 2
+        move = choose_move(board, mover, False, False, "expert", rng, seen, ply, Budget(3_000, None))
+        board.play(mover, move)
+        if board.has_won(mover):
+            break
+    return ply
+
+
 @pytest.mark.parametrize("seat", [0, 1])
 def test_expert_scores_a_walk_nobody_can_stop_as_won_beyond_its_depth(seat: int) -> None:
     """``expert`` reads a finished race at any depth: one ply deep it scores Red's three-move walk as won
@@ -214,30 +240,16 @@ def test_expert_scores_a_walk_nobody_can_stop_as_won_beyond_its_depth(seat: int)
     board = _walk_ready()
     assert board.carpets_connected() and forced_walk(board, 0) == 3 and forced_walk(board, 1) is None
 
-    def score(forced: bool) -> int:
-        search = AlphaBeta(board.copy(), False, False, {}, 0, Budget(10**5, None).stopwatch())
-        search.forced = forced
-        return search.choose(seat, board.moves(seat, False, False), max_depth=1).score
-
     sign = 1 if seat == 0 else -1
-    assert sign * score(True) >= WON
-    assert abs(score(False)) < WON
+    assert sign * _depth_one_score(board, seat, forced=True) >= WON
+    assert abs(_depth_one_score(board, seat, forced=False)) < WON
     # played out, Red walks home in three moves whatever Blue does
-    seen: dict[str, int] = {}
-    rng = random.Random(1)
-    for ply in range(6):
-        mover = (seat + ply) % 2
-        move = choose_move(board, mover, False, False, "expert", rng, seen, ply, Budget(3_000, None))
-        board.play(mover, move)
-        if board.has_won(mover):
-            break
+    ply = _play_out(board, seat, 6)
     assert board.has_won(0) and ply == (4 if seat == 0 else 5)
 
 
 def _attacking_search(board: Board) -> AlphaBeta:
-    search = AlphaBeta(board.copy(), False, False, {}, 0, Budget(10**5, None).stopwatch())
-    search.attacking = True
-    return search
+    return _search(board, attacking=True)
 
 
 def test_the_attacking_search_measures_leaves_from_the_searched_position() -> None:
@@ -329,22 +341,10 @@ def test_expert_scores_a_walk_it_can_still_complete_as_won(seat: int) -> None:
     assert board.carpets_connected() and gapped_walk(board, 0, True, False) == 5
     assert gapped_walk(board, 0, False, False) == 5  # Blue's servitors are too far to reach either in time
 
-    def score(gapped: bool) -> int:
-        search = AlphaBeta(board.copy(), False, False, {}, 0, Budget(10**5, None).stopwatch())
-        search.forced, search.gapped = True, gapped
-        return search.choose(seat, board.moves(seat, False, False), max_depth=1).score
-
     sign = 1 if seat == 0 else -1
-    assert sign * score(True) >= WON
-    assert abs(score(False)) < WON
-    seen: dict[str, int] = {}
-    rng = random.Random(1)
-    for ply in range(10):
-        mover = (seat + ply) % 2
-        move = choose_move(board, mover, False, False, "expert", rng, seen, ply, Budget(3_000, None))
-        board.play(mover, move)
-        if board.has_won(mover):
-            break
+    assert sign * _depth_one_score(board, seat, forced=True, gapped=True) >= WON
+    assert abs(_depth_one_score(board, seat, forced=True, gapped=False)) < WON
+    ply = _play_out(board, seat, 10)
     assert board.has_won(0) and ply == (8 if seat == 0 else 9)
 
 
