@@ -143,13 +143,14 @@ async def test_a_choice_played_against_its_seal_is_named(prince: dict) -> None:
     forged = copy.deepcopy(prince)
     # the game's seed is random: a sealed decision may have offered one action only, so take the first that
     # offered another
-    seq, record, other = next(
-        (seq, record, other)
-        for record in forged["sealed"]
-        for seq in [played_at(forged, record)]
-        for other in _legal_before(forged, seq)
-        if other != record["action"]
-    )
+    for record in forged["sealed"]:
+        seq = played_at(forged, record)
+        others = [action for action in _legal_before(forged, seq) if action != record["action"]]
+        if others:
+            break
+    else:
+        raise LookupError("no sealed decision of the game offered a second action")
+    other = others[0]
     forged["events"][seq]["action"] = other
     verdict = verify_export(forged)
     assert verdict.seq == seq and f"played `{other}`, but the sealed choice" in verdict.problem
