@@ -4,11 +4,14 @@ The full redraw rebuilds the static layer (land fills, borders, names, legend) f
 full-colour PNG, which is what a renderer without the caches and the palette fast path would cost. The cached
 render copies the static base (or the map layer, when a recent board showed the same map), pastes land patches
 and panel sections drawn before, and draws the rest straight into the palette; "map redrawn" draws every land
-each time; the floor is the encoding alone of the same image (its bands cached). Goal: p99 <= 35 ms for render + encode (2 cores).
+each time; "placed anew" shows a land with one to six figures and finds where they go again, as a new set of
+figures on a land does (a search that once took up to 100 ms); the floor is the encoding alone of the same
+image (its bands cached). Goal: p99 <= 35 ms for render + encode (2 cores).
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 import statistics
@@ -40,6 +43,25 @@ def _views() -> list[dict]:
     return [game.view(state, None), game.view(state, 0), game.view(busy, 3)]
 
 
+def _crowded_views(view: dict, count: int) -> list[dict]:
+    """``view`` with one land crowded in each: every land in turn, holding one to six figures of two or three
+    factions with counts up to 12 (where a land's figures go is searched for each new set of them)."""
+    lands = sorted(view["lands"])
+    factions = ("SIL", "MAS", "BOH")
+    units = ("knight", "footman", "prince")
+    crowded = []
+    for index in range(count):
+        figures = 1 + index % 6
+        changed = copy.deepcopy(view)
+        holding: dict[str, dict[str, int]] = {}
+        for figure in range(figures):
+            faction, unit = factions[figure % 3], units[figure // 3 % 3]
+            holding.setdefault(faction, {})[unit] = 1 + (index + figure) % 12
+        changed["lands"][lands[index % len(lands)]]["units"] = holding
+        crowded.append(changed)
+    return crowded
+
+
 def run() -> None:
     views = _views()
     cycle = iter(range(10**9))
@@ -56,6 +78,13 @@ def run() -> None:
         board.MAP_LAYERS.clear()
         board.LAND_PATCHES.clear()
         encode_png(board.render(views[next(cycle) % len(views)]))
+
+    crowded = _crowded_views(views[0], REPEAT // 2)
+    crowded_cycle = iter(range(10**9))
+
+    def figures_placed_anew() -> None:
+        board._units_place.cache_clear()
+        encode_png(board.render(crowded[next(crowded_cycle) % len(crowded)]))
 
     def region() -> None:
         encode_png(board.render_region(views[next(cycle) % len(views)], "silesia"))
@@ -77,6 +106,14 @@ def run() -> None:
     )
     print(line("principes render+encode, map redrawn", time_ms(map_redrawn, REPEAT // 2), floor, GOAL_MS))
     print(line("principes region render+encode (silesia)", time_ms(region, REPEAT // 2), floor))
+    print(
+        line(
+            "principes render+encode, a crowded land's figures placed anew",
+            time_ms(figures_placed_anew, REPEAT // 2),
+            floor,
+            GOAL_MS,
+        )
+    )
     print(f"   image {image.width}x{image.height}, png {len(encode_png(image)) // 1024} KB")
     reused, bands = band_reuse()
     print(

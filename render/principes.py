@@ -18,7 +18,9 @@ gords, moved where they cover no land's name (``_units_place``).
 from __future__ import annotations
 
 import json
+import math
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -370,14 +372,15 @@ def _overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _inside(point: Point, polygon: Sequence[Sequence[float]]) -> bool:
-    x, y = point
-    result = False
+def _crossings(polygon: Sequence[Sequence[float]], y: float) -> list[float]:
+    """Where the horizontal line at ``y`` crosses the polygon's edges, in order (a point lies inside when an
+    odd number of them lie to its right)."""
+    found = []
     for index, (x1, y1) in enumerate(polygon):
         x0, y0 = polygon[index - 1]
-        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-            result = not result
-    return result
+        if (y0 > y) != (y1 > y):
+            found.append(x0 + (y - y0) * (x1 - x0) / (y1 - y0))
+    return sorted(found)
 
 
 def _icon_box(centre: Point, items: int, capital: bool) -> Box:
@@ -414,10 +417,15 @@ def _static_obstacles() -> tuple[tuple[str, str, Box], ...]:
 
 
 #: widths a land's rows may wrap at, the default first, and how far a whole group may move (map units:
-#: sideways, and from just under the icon row downwards)
+#: sideways, and from just under the icon row downwards, in steps of ``SHIFT_STEP``)
 BLOCK_WRAPS = (112, 168, 84, 56)
+SHIFT_STEP = 4
+#: how far a rectangle of overlapping shifts is narrowed or widened against rounding (map units)
+SHIFT_MARGIN = 1e-6
+_SHIFTS_X = range(-60, 61, SHIFT_STEP)
+_SHIFTS_Y = range(-8, 49, SHIFT_STEP)
 _BLOCK_SHIFTS = sorted(
-    ((dx, dy) for dx in range(-60, 61, 4) for dy in range(-8, 49, 4)),
+    ((dx, dy) for dx in _SHIFTS_X for dy in _SHIFTS_Y),
     key=lambda offset: abs(offset[0]) + abs(offset[1]) * 1.2,
 )
 
@@ -442,9 +450,15 @@ class _Room:
         self.names_tags = [box for kind, box in near if kind in ("name", "tag", "own icons")]
         self.names = [box for kind, box in near if kind in ("name", "own icons")]
         self.own = [own_icons]
+        #: each line's crossings, found once: the placement asks about thousands of points on a few lines
+        self._crossings: dict[float, list[float]] = {}
 
     def inside(self, point: Point) -> bool:
-        return _inside(point, self.polygon)
+        x, y = point
+        crossings = self._crossings.get(y)
+        if crossings is None:
+            crossings = self._crossings[y] = _crossings(self.polygon, y)
+        return (len(crossings) - bisect_right(crossings, x)) % 2 == 1
 
     def corners_inside(self, box: Box) -> bool:
         corners = ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3]))
@@ -456,6 +470,36 @@ class _Room:
 
 def _clear(boxes: Sequence[Box], obstacles: Sequence[Box]) -> bool:
     return not any(_overlap(box, other) for box in boxes for other in obstacles)
+
+
+def _shift_index(value: float, shifts: range, above: bool) -> int:
+    """The index of the first shift above ``value`` (``above``), else of the last one below it, unclipped."""
+    position = (value - shifts.start) / shifts.step
+    return math.floor(position) + 1 if above else math.ceil(position) - 1
+
+
+def _overlapping_shifts(
+    layout: Sequence[Box], obstacles: Sequence[Box], origin: Point, margin: float
+) -> list[int]:
+    """Which shifts put a box of ``layout`` (placed at ``origin`` + shift) over an obstacle: one bit mask over
+    ``_SHIFTS_X`` for each of ``_SHIFTS_Y``. A box overlaps an obstacle for the shifts inside an open
+    rectangle, so each pair marks a rectangle of the grid at once, instead of each shift testing every pair
+    (the placement of a crowded land took up to 100 ms that way). The rectangle is narrowed by ``margin``
+    (widened when negative), so that rounding cannot mark a clear shift (leave a blocked one unmarked)."""
+    rows = [0] * len(_SHIFTS_Y)
+    last_x, last_y = len(_SHIFTS_X) - 1, len(_SHIFTS_Y) - 1
+    for box in layout:
+        for other in obstacles:
+            low_x = max(_shift_index(other[0] - box[2] - origin[0] + margin, _SHIFTS_X, above=True), 0)
+            high_x = min(_shift_index(other[2] - box[0] - origin[0] - margin, _SHIFTS_X, above=False), last_x)
+            low_y = max(_shift_index(other[1] - box[3] - origin[1] + margin, _SHIFTS_Y, above=True), 0)
+            high_y = min(_shift_index(other[3] - box[1] - origin[1] - margin, _SHIFTS_Y, above=False), last_y)
+            if low_x > high_x or low_y > high_y:
+                continue
+            mask = ((1 << (high_x - low_x + 1)) - 1) << low_x
+            for row in range(low_y, high_y + 1):
+                rows[row] |= mask
+    return rows
 
 
 def _block_layouts(widths: Sequence[float]) -> list[list[Box]]:
@@ -503,12 +547,27 @@ def _place_block(room: _Room, widths: Sequence[float]) -> list[Box] | None:
         (group_inside, room.names_tags),
         (group_inside, room.names),
     )
+    origin = (cx, cy + UNITS_BELOW)
+    grids: dict[int, tuple[list[list[int]], list[list[int]]]] = {}  # by obstacle list: rules share them
     for fits, obstacles in rules:
+        # a shift the narrowed rectangles mark is blocked, one the widened ones leave is clear; only the few
+        # in between (within rounding of an edge) are tested box by box
+        if id(obstacles) not in grids:
+            grids[id(obstacles)] = (
+                [_overlapping_shifts(layout, obstacles, origin, SHIFT_MARGIN) for layout in layouts],
+                [_overlapping_shifts(layout, obstacles, origin, -SHIFT_MARGIN) for layout in layouts],
+            )
+        surely, maybe = grids[id(obstacles)]
         for dx, dy in _BLOCK_SHIFTS:
-            x, y = cx + dx, cy + UNITS_BELOW + dy
-            for layout in layouts:
+            x, y = origin[0] + dx, origin[1] + dy
+            column, row = (dx - _SHIFTS_X.start) // SHIFT_STEP, (dy - _SHIFTS_Y.start) // SHIFT_STEP
+            for index, layout in enumerate(layouts):
+                if surely[index][row] >> column & 1:
+                    continue
                 moved = [(b[0] + x, b[1] + y, b[2] + x, b[3] + y) for b in layout]
-                if _clear(moved, obstacles) and fits(moved):
+                if maybe[index][row] >> column & 1 and not _clear(moved, obstacles):
+                    continue
+                if fits(moved):
                     return moved
     return None
 

@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 import render
@@ -280,3 +282,61 @@ def test_no_off_map_tag_covers_a_land_name() -> None:
                 label = board.label_box(frame, other)
                 overlap = tag[0] < label[2] and label[0] < tag[2] and tag[1] < label[3] and label[1] < tag[3]
                 assert not overlap, f"the {area} tag on {land} covers {other}'s name"
+
+
+_coordinate = st.floats(-80, 80, allow_nan=False).map(lambda value: round(value * 4) / 4)
+
+
+@st.composite
+def _boxes(draw: st.DrawFn, most: int) -> list[tuple[float, float, float, float]]:
+    corners = draw(
+        st.lists(st.tuples(_coordinate, _coordinate, _coordinate, _coordinate), min_size=1, max_size=most)
+    )
+    return [(min(a, c), min(b, d), max(a, c), max(b, d)) for a, b, c, d in corners]
+
+
+@settings(max_examples=200, deadline=None)
+@given(layout=_boxes(4), obstacles=_boxes(6), origin=st.tuples(_coordinate, _coordinate))
+def test_the_grid_of_overlapping_shifts_agrees_with_testing_each_shift(
+    layout: list[tuple[float, float, float, float]],
+    obstacles: list[tuple[float, float, float, float]],
+    origin: tuple[float, float],
+) -> None:
+    """The figures' placement skips the shifts the narrowed rectangles mark and tests box by box only those
+    the widened ones mark: a shift marked surely overlaps, an unmarked one is surely clear (touching edges,
+    which the quarter-unit coordinates make common, do not overlap)."""
+    surely = board._overlapping_shifts(layout, obstacles, origin, board.SHIFT_MARGIN)
+    maybe = board._overlapping_shifts(layout, obstacles, origin, -board.SHIFT_MARGIN)
+    for row, dy in enumerate(board._SHIFTS_Y):
+        for column, dx in enumerate(board._SHIFTS_X):
+            x, y = origin[0] + dx, origin[1] + dy
+            clear = board._clear([(b[0] + x, b[1] + y, b[2] + x, b[3] + y) for b in layout], obstacles)
+            if surely[row] >> column & 1:
+                assert not clear, (dx, dy)
+            if not maybe[row] >> column & 1:
+                assert clear, (dx, dy)
+
+
+def test_a_lands_outline_holds_the_points_a_ray_cast_finds_inside() -> None:
+    """``_Room.inside`` counts the crossings of a point's line found once per line; it agrees with casting a
+    ray from each point, on a grid over every land (edges and corners included)."""
+
+    def ray_cast(point: tuple[float, float], polygon: list[list[float]]) -> bool:
+        x, y = point
+        inside = False
+        for index, (x1, y1) in enumerate(polygon):
+            x0, y0 = polygon[index - 1]
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                inside = not inside
+        return inside
+
+    for land in catalog().lands:
+        room = board._Room(land, 1)
+        xs = [x for x, _ in room.polygon]
+        ys = [y for _, y in room.polygon]
+        points = [
+            (x, y)
+            for x in range(int(min(xs)) - 2, int(max(xs)) + 3, 3)
+            for y in [*range(int(min(ys)) - 2, int(max(ys)) + 3, 3), *ys]
+        ]
+        assert [room.inside(point) for point in points] == [ray_cast(point, room.polygon) for point in points]
