@@ -371,10 +371,19 @@ class HostFuzz:
         return f"{name} ({channel!r}, {game_id}, {actor.name})", make()
 
 
+#: the names a refusal may begin with: Discord names are often written in lower case ("bob is away ...")
+NAMES = (*(actor.name for actor in ACTORS), "carol")
+
+
 def is_sentence(text: str) -> bool:
-    """What a player is shown: starts with a capital (or a name, a quote, a mark) and ends like a sentence."""
+    """What a player is shown: starts with a capital (or a name, a quote, a mark) and ends like a sentence.
+
+    >>> is_sentence("bob is away (/away): their seat is not handed over."), is_sentence("no such seat.")
+    (True, False)
+    """
     text = text.strip()
-    return bool(text) and not text[0].islower() and text[-1] in ".!?)`'\""
+    named = any(text.startswith(f"{name} ") for name in NAMES)
+    return bool(text) and (named or not text[0].islower()) and text[-1] in ".!?)`'\""
 
 
 async def _as_awaitable(function: Callable[[], Any]) -> Any:
