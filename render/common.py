@@ -8,6 +8,7 @@ several times faster than a full-colour PNG (docs/notes/performance.md).
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from i18n import translate_in
 
+from .memo import Memo
 from .png import encode_palette_png
 
 #: the catalog context of the words drawn on a board and said by its alt text
@@ -97,9 +99,15 @@ def contrast_ratio(first: tuple[int, int, int], second: tuple[int, int, int]) ->
 READABLE_CONTRAST = 4.5
 
 
-def text_colour_on(fill: tuple[int, int, int]) -> tuple[int, int, int]:
+def text_colour_on(fill: Sequence[int]) -> tuple[int, int, int]:
     """Ink or white, whichever contrasts more with ``fill`` (WCAG ratio: orange, cyan, grey and the greens
     take ink, which a plain luminance threshold got wrong)."""
+    red, green, blue = fill
+    return _text_colour_on((red, green, blue))
+
+
+@lru_cache(maxsize=256)  # a board asks for every piece it draws; the palette has a few dozen colours
+def _text_colour_on(fill: tuple[int, int, int]) -> tuple[int, int, int]:
     ink, white = COLOURS["ink"], COLOURS["white"]
     return ink if contrast_ratio(ink, fill) >= contrast_ratio(white, fill) else white
 
@@ -130,6 +138,10 @@ def _needs_fallback(text: str | bytes) -> bool:
     return isinstance(text, str) and any(ord(c) > 0x7E and not _bundled_draws(c) for c in text)
 
 
+#: the bytes of drawn texts kept per font size (a board's labels, names and numbers: a few hundred bytes each)
+TEXT_MASK_BYTES = 1024 * 1024
+
+
 class _TextFont(ImageFont.FreeTypeFont):
     """Pillow's bundled font, except that a text holding a character it lacks is drawn and measured whole in
     ``FALLBACK_FONT`` (so English images stay exactly as they were, and a Polish word never shows boxes).
@@ -140,6 +152,9 @@ class _TextFont(ImageFont.FreeTypeFont):
         assert isinstance(bundled, ImageFont.FreeTypeFont)
         self.__dict__.update(bundled.__dict__)  # what Pillow reads off a font (size, font, layout engine...)
         self.bundled, self.fallback = bundled, ImageFont.truetype(str(FALLBACK_FONT), size)
+        self.masks: Memo[Any, Any] = Memo(
+            TEXT_MASK_BYTES, lambda found: 64 + found[0].size[0] * found[0].size[1]
+        )
 
     def _face(self, text: str | bytes) -> ImageFont.FreeTypeFont:
         return self.fallback if _needs_fallback(text) else self.bundled
@@ -154,7 +169,20 @@ class _TextFont(ImageFont.FreeTypeFont):
         return self._face(text).getmask(text, *args, **kwargs)
 
     def getmask2(self, text: Any, *args: Any, **kwargs: Any) -> Any:
-        return self._face(text).getmask2(text, *args, **kwargs)
+        """The text's drawn mask, kept for the next board: boards draw the same labels turn after turn, and
+        drawing a text is most of what a small board costs (the mask is only read: Pillow draws through it)."""
+        try:
+            key = (text, args, tuple(sorted(kwargs.items())))
+            hash(key)
+        except TypeError:  # a list of font features: not kept
+            key = None
+        if key is None or (args and args[0] == "RGBA"):  # an RGBA mask is written on: never shared
+            return self._face(text).getmask2(text, *args, **kwargs)
+        found = self.masks.get(key)
+        if found is None:
+            found = self._face(text).getmask2(text, *args, **kwargs)
+            self.masks.put(key, found)
+        return found
 
     def font_variant(self, *args: Any, size: float | None = None, **kwargs: Any) -> ImageFont.FreeTypeFont:
         return _TextFont(round(size)) if size is not None else self

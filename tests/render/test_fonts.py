@@ -9,9 +9,9 @@ from PIL import Image, ImageDraw, ImageFont
 from render.common import FALLBACK_FONT, font
 
 
-def _drawn(text: str, face: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> bytes:
+def _drawn(text: str, face: ImageFont.FreeTypeFont | ImageFont.ImageFont, left: float = 5) -> bytes:
     image = Image.new("L", (400, 60))
-    ImageDraw.Draw(image).text((5, 5), text, font=face, fill=255)
+    ImageDraw.Draw(image).text((left, 5), text, font=face, fill=255)
     return image.tobytes()
 
 
@@ -29,3 +29,20 @@ def test_a_text_the_bundled_font_draws_is_unchanged() -> None:
     for text in ("Turn 15: Red to move", "c3>d3 (5 points)", "#1 c3: A9 D3 B0"):
         assert _drawn(text, font(24)) == _drawn(text, bundled)
         assert font(24).getlength(text) == bundled.getlength(text)
+
+
+def test_a_text_drawn_again_comes_from_the_kept_masks_with_the_same_pixels() -> None:
+    """Boards draw the same labels turn after turn: the second drawing reuses the first's mask (in both fonts,
+    at any fraction of a pixel) and shows the very pixels of the bundled or fallback font drawing it."""
+    face = font(22)
+    for text in ("Red to move", "Żółty", "#4 h3"):
+        for left in (5, 5.5):
+            first = _drawn(text, face, left)
+            hits = face.masks.hits
+            assert _drawn(text, face, left) == first and face.masks.hits == hits + 1
+            own = (
+                ImageFont.truetype(str(FALLBACK_FONT), 22)
+                if text == "Żółty"
+                else ImageFont.load_default(size=22)
+            )
+            assert first == _drawn(text, own, left)
