@@ -5,6 +5,8 @@ loopback, which runs here with the simulated players. Each game has its own chan
 thinks for a random while, asks /move's autocomplete for their moves, then plays one with /move. Latency is from
 pushing the /move interaction to the bot's last request about that channel (the board post with the next
 mention); the floor is the same measure for /rules, a command that does no game work, measured in the same run.
+A move that ends a game is measured apart: its last request is the result message, which waits for the game's
+animated replay to be drawn (in a worker process) and carries it, slow work of its own with no goal here.
 
 Tables open at random moments over the first think period, as they would on a server; the think time sets the
 offered load (about GAMES / THINK_S turns per second, each turn two interactions: autocomplete and /move).
@@ -52,6 +54,8 @@ class Load:
 @dataclass
 class Results:
     move_ms: list[float] = field(default_factory=list)
+    #: the moves that ended a game: their last request is the result message with the animated replay
+    final_move_ms: list[float] = field(default_factory=list)
     autocomplete_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     turns: int = 0
@@ -99,7 +103,8 @@ async def _play_game(fake: FakeDiscord, index: int, results: Results, rng: rando
         if not over:
             await asyncio.sleep(rng.uniform(0, 2 * load.think_s))
         if last_move is not None:  # by now every request the move caused has arrived
-            results.move_ms.append(_last_request_ms(fake, channel, last_move.pushed_at))
+            measured = results.final_move_ms if over else results.move_ms
+            measured.append(_last_request_ms(fake, channel, last_move.pushed_at))
             reply = "\n".join(m.text() for m in fake.replies(last_move))
             if not reply.startswith("Done"):
                 results.errors.append(f"game {index}: {reply[:120]!r}")
@@ -197,6 +202,16 @@ def _report(load: Load, results: Results, floor: list[float], elapsed: float) ->
         print(
             "   "
             + line("/move: interaction -> bot's last request", results.move_ms, floor_median, GOAL_P99_MS)
+        )
+    if results.final_move_ms:
+        print(
+            "   "
+            + line(
+                f"/move that ends a game ({len(results.final_move_ms)}): interaction -> result with the animated "
+                "replay",
+                results.final_move_ms,
+                floor_median,
+            )
         )
     if results.autocomplete_ms:
         print("   " + line("/move autocomplete round trip", results.autocomplete_ms))

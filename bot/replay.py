@@ -4,7 +4,7 @@ step, and the animated replay that fits Discord's upload limit.
 A game that is over has its whole log public, and a replay still shows only public views (``view(state, None)``),
 so hidden information appears exactly when the rules made it public during the game. The captions use the public
 log lines, never the notation of a hidden move. Everything here is synchronous and pure over a ``GameLog``
-(from an export file or the database): front-ends run it in a worker thread.
+(from an export file or the database): the bot draws an animation in a worker process (``draw_animation``).
 
 Frames: one per completed action when the game has at most ``MAX_ACTION_FRAMES`` of them and the file fits
 ``REPLAY_BUDGET``; else one per round (games that number rounds) or per turn (a seat's run of actions); else every
@@ -360,3 +360,25 @@ def _encode(
             break
     data = writer.data()
     return (data, width, height) if len(data) <= budget else None
+
+
+# ---------------------------------------------------------------------------------------------- in a worker
+#: [frames drawn, frames] of the animation being drawn: memory the drawing process shares with the bot
+_drawn: Any = None
+
+
+def share_progress(cells: Any) -> None:
+    """Where ``draw_animation`` reports its frames (run in each drawing process as it starts, and in the bot)."""
+    global _drawn
+    _drawn = cells
+
+
+def _report_drawn(done: int, total: int) -> None:
+    if _drawn is not None:
+        _drawn[0], _drawn[1] = done, total
+
+
+def draw_animation(draw: Callable[..., Animation], log: GameLog, locale: str | None) -> Animation:
+    """``draw`` (``animate``) where the drawing happens, a worker process (``bot.workers``) or a thread,
+    reporting its frames to the cells ``share_progress`` gave."""
+    return draw(log, _report_drawn, locale=locale)

@@ -1,7 +1,7 @@
 """Replays on Discord: the animated replay of a game that is over, and a step-through of its boards.
 
 - ``/game replay`` answers the asker (ephemerally): "drawing frame k of n" while the frames are drawn in a worker
-  thread, then the animated GIF with the step-through buttons under it.
+  process, then the animated GIF with the step-through buttons under it.
 - A game's end posts its replay with the result (table option ``replay``, on by default): ``replay_post``.
 - Step-through: a message with the board at one step, buttons to the start, one back, one on and the end, and a
   select to jump to a round (or, for games without rounds, to evenly spaced actions). On an ephemeral message a
@@ -17,8 +17,10 @@ custom_id layouts (every field is checked: a custom_id is untrusted input):
 from __future__ import annotations
 
 import asyncio
+import atexit
 import io
 import logging
+import multiprocessing
 import re
 import weakref
 from collections import OrderedDict
@@ -28,7 +30,19 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.models import HostError
-from bot.replay import Animation, GameLog, Step, animate, board_at, load_log, rounds, steps
+from bot.replay import (
+    Animation,
+    GameLog,
+    Step,
+    animate,
+    board_at,
+    draw_animation,
+    load_log,
+    rounds,
+    share_progress,
+    steps,
+)
+from bot.workers import Workers
 from i18n import DEFAULT, localize, translate
 from render import rendered_games
 
@@ -41,8 +55,10 @@ log = logging.getLogger(__name__)
 
 _STEP_BUTTON_ID = r"pt:r:(?P<game>[0-9]{1,19}):(?P<step>[0-9]{1,7}):(?P<slot>[fbnls])"
 _JUMP_SELECT_ID = r"pt:j:(?P<game>[0-9]{1,19})"
-#: how often the "drawing frame k of n" answer is edited while a replay is drawn
+#: how often the "drawing frame k of n" answer is edited while a replay is drawn, and how often the frames drawn
+#: are read from the drawing process
 PROGRESS_EVERY_S = 2.0
+PROGRESS_POLL_S = 0.1
 #: finished replays kept per process (a game that is over never changes), and their bytes at most
 CACHE_ENTRIES = 8
 CACHE_BYTES = 48 * 1024 * 1024
@@ -71,7 +87,7 @@ class ReplayService:
     async def animation(
         self, bot: PrincesBot, game_id: int, progress: list[int] | None = None, language: str = DEFAULT
     ) -> Animation:
-        """The game's animated replay in ``language``, drawn in a worker thread (``progress`` gets [frames drawn,
+        """The game's animated replay in ``language``, drawn in a worker process (``progress`` gets [frames drawn,
         frames])."""
         found = self.cached(game_id, language)
         if found is not None:
@@ -82,13 +98,44 @@ class ReplayService:
             if found is not None:
                 return found
 
-            def report(done: int, total: int) -> None:
-                if progress is not None:
-                    progress[:] = [done, total]
-
-            animation = await asyncio.to_thread(animate, game_log, report, locale=language)
+            animation = await ANIMATION_WORKER.draw(game_log, language, progress)
         self.keep(game_id, animation, language)
         return animation
+
+
+class AnimationWorker:
+    """The process that draws animated replays, one at a time (``bot.workers``: the seconds of Python work a
+    replay takes, in a thread, made every command answered meanwhile wait), and what it has drawn so far."""
+
+    def __init__(self) -> None:
+        self._workers: Workers | None = None
+        self._drawn: Any = None
+
+    async def draw(self, game_log: GameLog, language: str, progress: list[int] | None) -> Animation:
+        """``animate``'s animation of ``game_log`` in ``language``; ``progress`` gets [frames drawn, frames]."""
+        if self._workers is None:
+            self._drawn = multiprocessing.get_context("spawn").Array("i", 2)
+            share_progress(self._drawn)  # a drawing that falls back to a thread reports here too
+            self._workers = Workers(1, share_progress, (self._drawn,))
+        self._drawn[:] = [0, 0]
+        drawing = asyncio.ensure_future(self._workers.run(draw_animation, animate, game_log, language))
+        while not drawing.done():
+            await asyncio.wait({drawing}, timeout=PROGRESS_POLL_S)
+            if progress is not None:
+                progress[:] = self._drawn[:]
+        animation = drawing.result()
+        if progress is not None:
+            progress[:] = self._drawn[:]
+        return animation
+
+    def shutdown(self) -> None:
+        if self._workers is not None:
+            self._workers.shutdown()
+
+
+#: one drawing process per bot process, started by the first replay
+ANIMATION_WORKER = AnimationWorker()
+atexit.register(ANIMATION_WORKER.shutdown)
 
 
 _SERVICES: weakref.WeakKeyDictionary[Any, ReplayService] = weakref.WeakKeyDictionary()

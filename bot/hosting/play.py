@@ -5,14 +5,10 @@ from __future__ import annotations
 import asyncio
 import atexit
 import json
-import multiprocessing
 import os
-import pickle
 import random
 import secrets
 from collections.abc import Collection
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 
 from rules.engine import (
     Decision,
@@ -28,6 +24,7 @@ from rules.engine.standing import AHEAD_PLAN, ASK
 from rules.engine.thinking import LevelError, split_level
 
 from ..models import AHEAD_KIND, Actor, Choice, Delivery, HostError, Prompt
+from ..workers import Workers
 from .core import (
     MAX_AI_STEPS,
     Change,
@@ -45,60 +42,20 @@ def _decide(game: Game, view: State, seat: int, legal: list[str], level: str, rn
     return game.choose_action(view, seat, legal, level, rng)
 
 
-def _lower_priority() -> None:
-    """Workers yield the processor to the bot's own process: a person's command comes before an AI's thought."""
-    os.nice(WORKER_NICENESS)
-
-
-class AIWorkers:
-    """A small pool of processes that think for every AI seat of every game, first asked, first served.
-
-    A search is Python work: in a thread it would hold the interpreter's lock and stall the event loop's own
-    Python work for its whole second. Processes think beside the loop instead, at a lower priority, and at most
-    ``size`` at once so the AIs of many games share the cores through one queue (FIFO by request) rather than
-    crowding out the bot. The pool starts on the first decision (processes are spawned, not forked: the bot's
-    threads must not be copied) and starts again if a worker dies.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._pool: ProcessPoolExecutor | None = None
-
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.size,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
-            )
-        return self._pool
+class AIWorkers(Workers):
+    """The processes that think for every AI seat of every game (``bot.workers``: a search in a thread would
+    stall the event loop's own Python work for its whole second)."""
 
     async def decide(
         self, game: Game, view: State, seat: int, legal: list[str], level: str, rng: random.Random
     ) -> str:
         if vars(game):  # a game object changed at run time (a benchmark's timer) would lose it on the way
             return await asyncio.to_thread(_decide, game, view, seat, legal, level, rng)
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._executor(), _decide, game, view, seat, legal, level, rng)
-        except BrokenProcessPool:  # a worker was killed: start a fresh pool, and decide once in a thread
-            self.shutdown()
-        except (pickle.PicklingError, AttributeError) as error:
-            if "pickle" not in str(error):
-                raise
-            # a game a worker cannot import (one registered by a test): it thinks in a thread
-        return await asyncio.to_thread(_decide, game, view, seat, legal, level, rng)
-
-    def shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        return await self.run(_decide, game, view, seat, legal, level, rng)
 
 
 #: one pool per bot process, shared by every game it hosts (the reference machine has 2 cores)
 AI_WORKERS = AIWorkers(max(1, min(2, os.cpu_count() or 1)))
-#: how much lower the workers' priority is than the bot's (Unix nice increment)
-WORKER_NICENESS = 5
 atexit.register(AI_WORKERS.shutdown)
 
 

@@ -209,3 +209,31 @@ async def test_stats_and_leaderboard_answer_the_asker(table: Table, fake: FakeDi
     unknown = await table.slash(carol, "leaderboard", game="chess")
     assert "chess" in table.reply_text(unknown)
     await asyncio.sleep(0)
+
+
+async def test_the_replay_is_drawn_in_a_worker_process_that_reports_its_frames(
+    table: Table, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay's seconds of drawing would hold the interpreter's lock in a thread (every command answered
+    meanwhile waited for it): a process draws it, and the frames it has drawn reach the bot."""
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    game_id, result = await _finished(table, alice, bob)
+    assert [name for name, _ in result.files][-1] == f"replay-{game_id}.gif"
+    worker = replays.ANIMATION_WORKER
+    assert worker._workers is not None and worker._workers._pool is not None  # drawn in the process
+    game_log = await replays.load_log(table.running.host.store, game_id)
+    progress = [0, 0]
+    lags = []
+
+    def no_thread(*_args: Any) -> None:
+        raise AssertionError("the replay was drawn in a thread")
+
+    monkeypatch.setattr(asyncio, "to_thread", no_thread)
+    drawing = asyncio.ensure_future(worker.draw(game_log, "en", progress))
+    while not drawing.done():
+        started_at = asyncio.get_running_loop().time()
+        await asyncio.sleep(0.005)
+        lags.append(asyncio.get_running_loop().time() - started_at)
+    animation = await drawing
+    assert progress == [animation.frames, animation.frames] == [4, 4]  # the start and the three moves
+    assert lags  # the loop ran while the process drew

@@ -1,11 +1,15 @@
-"""Searching AIs think in worker processes beside the bot's loop; a seat may set its AI's time; the lobby shows
-what each level measured head to head."""
+"""Searching AIs think in worker processes beside the bot's loop (which leave with the bot); a seat may set its
+AI's time; the lobby shows what each level measured head to head."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
+import sys
+import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +80,43 @@ async def test_the_lobby_shows_each_levels_measured_strength(
     game = get_game("game-of-princes")
     assert lobby.level_strength(game, "expert:3s") == lobby.level_strength(game, "expert")
     assert lobby.level_strength(game, "medium") is None
+
+
+def _gone(pid: int) -> bool:
+    """The process has ended (no longer listed, or a zombie nobody has reaped yet)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_leaves_once_its_bot_is_killed_outright() -> None:
+    """A bot killed with ``kill -9`` cannot shut its pool down: its workers notice and end (they used to wait
+    for jobs for ever, one more process left behind by every restart)."""
+    script = textwrap.dedent(
+        """
+        import asyncio, os, time
+        from bot.workers import Workers
+
+        async def main():
+            print(await Workers(1).run(os.getpid), flush=True)
+            time.sleep(60)
+
+        asyncio.run(main())
+        """
+    )
+    root = Path(__file__).resolve().parents[2]
+    bot = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, cwd=root, text=True)
+    assert bot.stdout is not None
+    try:
+        worker = int(bot.stdout.readline())
+        assert worker != bot.pid and not _gone(worker)
+    finally:
+        bot.kill()
+        bot.wait()
+        bot.stdout.close()
+    deadline = time.monotonic() + 10
+    while not _gone(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _gone(worker)
