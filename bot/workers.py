@@ -2,12 +2,12 @@
 
 Python work in a thread holds the interpreter's lock: every time the loop's own Python work (any command's answer)
 wants the lock back it waits up to the switch interval (5 ms), and an answer asks for it dozens of times. A second
-of search, or the seconds a replay's frames take, in a thread thus made answers wait hundreds of milliseconds
-(``bench discord``: /move p99 190-300 ms while finished games drew their replays in threads, 27 ms before the
-replays). Processes work beside the loop instead, at a lower priority, and at most ``size`` at once, so that the
-work of many games shares the cores through one queue (first asked, first served) rather than crowding out the
-bot. A pool starts on its first job (processes are spawned, not forked: the bot's threads must not be copied) and
-starts again if a worker dies.
+of search in a thread made a person's move take about 100 ms (``bench ai``), and replays drawn in threads
+doubled the p99 of the other tables' moves (``bench discord``: 72 ms, 33 ms with a process). Processes work
+beside the loop instead, at a lower priority, and at most ``size`` at once, so that the work of many games shares
+the cores through one queue (first asked, first served) rather than crowding out the bot. A pool starts on its
+first job (processes are spawned, not forked: the bot's threads must not be copied) and starts again if a worker
+dies.
 """
 
 from __future__ import annotations
