@@ -319,17 +319,8 @@ def test_the_grid_of_overlapping_shifts_agrees_with_testing_each_shift(
 
 def test_a_lands_outline_holds_the_points_a_ray_cast_finds_inside() -> None:
     """``_Room.inside`` counts the crossings of a point's line found once per line; it agrees with casting a
-    ray from each point, on a grid over every land (edges and corners included)."""
-
-    def ray_cast(point: tuple[float, float], polygon: list[list[float]]) -> bool:
-        x, y = point
-        inside = False
-        for index, (x1, y1) in enumerate(polygon):
-            x0, y0 = polygon[index - 1]
-            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-                inside = not inside
-        return inside
-
+    ray from each point (the map script's test), on a grid over every land (edges and corners included)."""
+    ray_cast = _load_map_script().inside
     for land in catalog().lands:
         room = board._Room(land, 1)
         xs = [x for x, _ in room.polygon]
