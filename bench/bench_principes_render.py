@@ -44,7 +44,7 @@ def _views() -> list[dict]:
 
 
 def _crowded_views(view: dict, count: int) -> list[dict]:
-    """``view`` with one land crowded in each: every land in turn, holding one to six figures of two or three
+    """``view`` with one land crowded in each: every land in turn, holding one to six figures of up to three
     factions with counts up to 12 (where a land's figures go is searched for each new set of them)."""
     lands = sorted(view["lands"])
     factions = ("SIL", "MAS", "BOH")

@@ -31,7 +31,7 @@ PARENT_CHECK_S = 1.0
 Result = TypeVar("Result")
 
 
-def lower_priority() -> None:
+def _lower_priority() -> None:
     """Workers yield the processor to the bot's own process: a person's command comes before an AI's thought."""
     os.nice(WORKER_NICENESS)
 
@@ -82,7 +82,7 @@ class Workers:
 
 
 def _start_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
-    lower_priority()
+    _lower_priority()
     threading.Thread(target=_leave_with, args=(os.getppid(),), name="leave-with-the-bot", daemon=True).start()
     if initializer is not None:
         initializer(*initargs)

@@ -121,12 +121,9 @@ class AnimationWorker:
         drawing = asyncio.ensure_future(self._workers.run(draw_animation, animate, game_log, language))
         while not drawing.done():
             await asyncio.wait({drawing}, timeout=PROGRESS_POLL_S)
-            if progress is not None:
+            if progress is not None:  # read after each wait, the last one included: the final count arrives
                 progress[:] = self._drawn[:]
-        animation = drawing.result()
-        if progress is not None:
-            progress[:] = self._drawn[:]
-        return animation
+        return drawing.result()
 
     def shutdown(self) -> None:
         if self._workers is not None:
