@@ -1,5 +1,9 @@
 """Babylone through the host: per-turn latency (apply + persist + render + encode) beside its floors.
 
+The renderer is warmed up first, as the bot does at start-up (``render.warm_up`` in a worker thread): without
+it the run's first boards (fonts, palette and PNG bands not yet cached: about 20 ms, then 6 ms for a few turns)
+are among its slowest few and so set the p99 of a few hundred turns, which measured start-up, not turns.
+
 Floors measured in the same run: encoding the same board image alone, and one raw SQLite insert + commit.
 Also the exact solver deciding the standard start from a cold cache (goal < 0.5 s).
 """
@@ -14,7 +18,7 @@ from pathlib import Path
 
 from bot.host import Host
 from bot.models import Actor
-from render import render_png, render_view
+from render import render_png, render_view, warm_up
 from render.common import encode_png
 from rules.babylone import COLOURS
 from rules.babylone.solver import canonical, is_win
@@ -26,6 +30,7 @@ GOAL_P99_MS = 10.0
 
 
 async def _turn_latencies(folder: Path) -> tuple[list[float], dict]:
+    await asyncio.to_thread(warm_up)  # as the bot does once it is up (bot/discord/app.py)
     host = await Host.open(folder / "bench.sqlite3")
     players = [Actor("1", "alice"), Actor("2", "bob")]
     samples: list[float] = []

@@ -2,61 +2,103 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from i18n import listing as listed
 from i18n import ntranslate
 
 from .alt import compose, names
-from .common import COLOUR_LETTERS, COLOURS, IMAGE, centred_text, draw_pyramid, new_canvas, seat_label
+from .common import (
+    COLOUR_LETTERS,
+    COLOURS,
+    IMAGE,
+    centred_text,
+    draw_pyramid,
+    mapped_entry,
+    new_canvas,
+    palette_blank,
+    seat_label,
+    to_palette,
+)
 from .common import image_words as _t
+from .memo import Memo
 
 SLOT_WIDTH = 120
 COLUMNS = 6
 LEVEL = 34  # vertical step between stacked pyramids
 TOP_MARGIN = 70
+#: bytes of slot tiles kept (a tile is SLOT_WIDTH wide and 150-500 px high, one byte a pixel)
+SLOT_TILE_BYTES = 2 * 1024 * 1024
+
+# A board is a header strip and one tile per slot, each drawn in full colour, mapped to the fixed palette and
+# kept: a turn changes two slots, so most of a board is pasted, not drawn and mapped again (mapping a whole
+# board to the palette cost as much as drawing it). A tile holds its stack and label only, as high as they need,
+# so it is kept when a taller stack elsewhere makes the rows higher; the last move's frames are drawn on the
+# board. Nothing drawn overlaps and each pixel is mapped alone (no dithering), so the board is the very one
+# that mapping a whole drawing gives (tests/render/test_babylone.py).
+_SLOTS: Memo[tuple[Any, ...], Image.Image] = Memo(SLOT_TILE_BYTES, lambda tile: tile.width * tile.height)
 
 
 def render(view: dict[str, Any]) -> Image.Image:
-    """The board; its words are in ``view["locale"]`` (set by whoever shows it; English without)."""
+    """The board, on the fixed palette; its words are in ``view["locale"]`` (set by whoever shows it; English
+    without)."""
     locale = view.get("locale")
     stacks: list[list[str]] = view["stacks"]
     rows = (len(stacks) + COLUMNS - 1) // COLUMNS
     tallest = max((len(stack) for stack in stacks), default=1)
-    row_height = max(170, 70 + LEVEL * tallest + 40)
+    row_height = _slot_height(tallest)
     width = SLOT_WIDTH * COLUMNS + 40
-    height = TOP_MARGIN + rows * row_height + 20
-    image, draw = new_canvas(width, height)
-    _header(draw, view, width)
+    image = palette_blank(width, TOP_MARGIN + rows * row_height + 20)
+    header, header_draw = new_canvas(width, TOP_MARGIN)
+    _header(header_draw, view, width)
+    image.paste(to_palette(header), (0, 0))
+    draw = ImageDraw.Draw(image)
     last = view.get("last_move") or []
     for index, stack in enumerate(stacks):
-        column, row = index % COLUMNS, index // COLUMNS
-        centre_x = 20 + SLOT_WIDTH * column + SLOT_WIDTH / 2
-        base_y = TOP_MARGIN + row * row_height + row_height - 50
+        row, column = divmod(index, COLUMNS)
+        left, bottom = 20 + SLOT_WIDTH * column, TOP_MARGIN + (row + 1) * row_height
+        tile = _slot(tuple(stack), index + 1, locale)
+        image.paste(tile, (left, bottom - tile.height))
         if index + 1 in last:
-            draw.rectangle(
-                (
-                    centre_x - SLOT_WIDTH / 2 + 4,
-                    base_y - row_height + 60,
-                    centre_x + SLOT_WIDTH / 2 - 4,
-                    base_y + 44,
-                ),
-                outline=COLOURS["highlight"],
-                width=4,
-            )
-        draw.line((centre_x - 44, base_y, centre_x + 44, base_y), fill=COLOURS["grid"], width=3)
-        for level, colour in enumerate(stack):
-            draw_pyramid(
-                draw, centre_x, base_y - level * LEVEL, 2, colour, unit=16, label=COLOUR_LETTERS.get(colour)
-            )
-        high = _t(locale, "h{height}", height=len(stack))
-        label = f"#{index + 1}" + (f" {high}" if stack else " -")
-        centred_text(
-            draw, (centre_x, base_y + 24), label, 24, fill=COLOURS["ink"] if stack else COLOURS["muted"]
-        )
+            frame = (left + 4, bottom - row_height + 10, left + SLOT_WIDTH - 4, bottom - 6)
+            draw.rectangle(frame, outline=mapped_entry("highlight"), width=4)
     return image
+
+
+def _slot_height(pyramids: int) -> int:
+    """A row's height for its tallest stack; a stack's tile is that high for its own."""
+    return max(170, 70 + LEVEL * pyramids + 40)
+
+
+def _slot(stack: tuple[str, ...], number: int, locale: str | None) -> Image.Image:
+    """Slot ``number``'s tile, kept: ``draw_slot`` on a canvas of its own, mapped to the palette."""
+    key = (stack, number, locale)
+    tile = _SLOTS.get(key)
+    if tile is None:
+        drawing, draw = new_canvas(SLOT_WIDTH, _slot_height(len(stack)))
+        draw_slot(draw, (0, 0), stack, number, locale)
+        tile = to_palette(drawing)
+        _SLOTS.put(key, tile)
+    return tile
+
+
+def draw_slot(
+    draw: ImageDraw.ImageDraw, corner: tuple[int, int], stack: Sequence[str], number: int, locale: str | None
+) -> None:
+    """A slot's stack bottom to top on a line, its number and height under it, in the box of width SLOT_WIDTH
+    and height ``_slot_height(len(stack))`` whose top left is ``corner``."""
+    centre_x, base_y = corner[0] + SLOT_WIDTH / 2, corner[1] + _slot_height(len(stack)) - 50
+    draw.line((centre_x - 44, base_y, centre_x + 44, base_y), fill=COLOURS["grid"], width=3)
+    for level, colour in enumerate(stack):
+        draw_pyramid(
+            draw, centre_x, base_y - level * LEVEL, 2, colour, unit=16, label=COLOUR_LETTERS.get(colour)
+        )
+    high = _t(locale, "h{height}", height=len(stack))
+    label = f"#{number}" + (f" {high}" if stack else " -")
+    centred_text(draw, (centre_x, base_y + 24), label, 24, fill=COLOURS["ink"] if stack else COLOURS["muted"])
 
 
 def _header(draw: Any, view: dict[str, Any], width: int) -> None:

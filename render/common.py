@@ -368,6 +368,22 @@ class PaletteDraw(ImageDraw.ImageDraw):
         self.image.im.paste(patch.im, box, mask.im)
 
 
+def palette_blank(width: int, height: int, colour: str = "background") -> Image.Image:
+    """A fixed-palette image of one named colour, for tiles mapped by ``to_palette`` to be pasted into: its
+    entry is the one ``to_palette`` maps the colour to (Pillow's mapping is not always the nearest entry)."""
+    image = Image.new("P", (width, height), mapped_entry(colour))
+    image.putpalette(_palette_image().getpalette() or [])
+    return image
+
+
+@cache
+def mapped_entry(colour: str) -> int:
+    """The palette entry ``to_palette`` maps a named colour to: what to draw with on a ``palette_blank`` image
+    so that it matches a full-colour drawing mapped whole."""
+    entry: int = to_palette(Image.new("RGB", (1, 1), COLOURS[colour])).getpixel((0, 0))  # type: ignore[assignment]
+    return entry
+
+
 def palette_canvas(image: Image.Image) -> tuple[Image.Image, PaletteDraw]:
     """A copy of a fixed-palette image (a renderer's cached static layer) and a ``PaletteDraw`` on it."""
     copy = image.copy()
