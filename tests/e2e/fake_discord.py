@@ -26,6 +26,16 @@ import aiohttp
 from aiohttp import web
 
 JSON = dict[str, Any]
+#: ``python -c`` text that runs ``python -m bot run`` against the fake whose addresses are in the environment
+#: (``FAKE_DISCORD_REST``, ``FAKE_DISCORD_GATEWAY``): a real bot process, as an admin starts it
+BOT_LAUNCHER = """
+import os, sys
+import discord, yarl
+discord.http.Route.BASE = os.environ["FAKE_DISCORD_REST"]
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKE_DISCORD_GATEWAY"])
+from bot.__main__ import main
+sys.exit(main(["run"]))
+"""
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 64
 MANAGE_CHANNELS = 1 << 4
@@ -199,6 +209,10 @@ class FakeDiscord:
         self.command_syncs = 0
         self.requests: list[RequestLog] = []
         self.interactions: dict[str, InteractionRecord] = {}
+        #: while set, interaction responses wait for this event before they are answered (a slow Discord)
+        self.hold_callbacks: asyncio.Event | None = None
+        #: interaction responses that arrived while held
+        self.callbacks_held = 0
         self.identifies = 0
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = itertools.count(1)
@@ -623,6 +637,10 @@ class FakeDiscord:
                 elif channel_id in self.forbidden_channels and "cid" in params:
                     response = self._error(403, 50001, "Missing Access")
                 else:
+                    if handler == "_callback" and self.hold_callbacks is not None:
+                        self.callbacks_held += 1
+                        await self._notify()
+                        await self.hold_callbacks.wait()
                     response = await getattr(self, handler)(params, body, files)
                 now = time.perf_counter()
                 self.requests.append(RequestLog(request.method, path, now, channel_id, response.status))

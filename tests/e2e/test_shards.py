@@ -33,7 +33,14 @@ from bot.host import Host
 from bot.models import Actor, Delivery
 from bot.storage import CLAIM_LEASE_S
 from tests.e2e.conftest import ActsAsUsers, Clock
-from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord, shard_of
+from tests.e2e.fake_discord import (
+    BOT_LAUNCHER,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    InteractionRecord,
+    shard_of,
+)
 
 SHARDS = 2
 #: seconds an answer, or the quiet after it, may take (the machine may be busy)
@@ -181,16 +188,6 @@ async def cluster(fake: FakeDiscord, database: str, clock: Clock) -> AsyncIterat
 
 
 #: a bot process against the fake Discord: ``python -m bot run`` with discord.py's two endpoints pointed at it
-LAUNCHER = """
-import os, sys
-import discord, yarl
-discord.http.Route.BASE = os.environ["FAKE_DISCORD_REST"]
-discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKE_DISCORD_GATEWAY"])
-from bot.__main__ import main
-sys.exit(main(["run"]))
-"""
-
-
 @pytest.fixture
 async def os_cluster(
     fake: FakeDiscord, database: str, clock: Clock, tmp_path: Path
@@ -217,7 +214,7 @@ async def os_cluster(
                         await asyncio.create_subprocess_exec(
                             sys.executable,
                             "-c",
-                            LAUNCHER,
+                            BOT_LAUNCHER,
                             cwd=tmp_path,
                             env=env,
                             stdout=log_file,
