@@ -96,6 +96,9 @@ class PrincesBot(commands.Bot):
     ) -> None:
         """``run_timers`` runs the background loops (deadlines, outbox sweep); ``client_options`` go to
         discord.py (``shard_count``/``shard_ids`` for a ``ShardedPrincesBot``)."""
+        # the bot never joins a voice channel: discord.py's start-up warnings that its voice libraries are not
+        # installed only worried the admins reading the log
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
