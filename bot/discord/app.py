@@ -259,6 +259,9 @@ def close_on_terminate(bot: PrincesBot) -> None:
     closing: set[asyncio.Task[None]] = set()  # the loop keeps only a weak reference to a task
 
     def close() -> None:
+        if closing:  # a second SIGTERM while the first one's close drains: that close goes on
+            log.info("SIGTERM received again: still closing")
+            return
         log.info("SIGTERM received: closing")
         task = loop.create_task(bot.close(), name="princes-table-close")
         closing.add(task)
