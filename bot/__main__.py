@@ -173,7 +173,11 @@ def _run_bot(shard_count: int | None = None, shard_ids: str | None = None) -> in
         return 2
     from .discord.app import run_bot  # discord.py is imported only when the bot really runs
 
-    asyncio.run(run_bot(config))
+    try:
+        asyncio.run(run_bot(config))
+    except KeyboardInterrupt:  # Ctrl-C pressed twice: the first one's close was cut short
+        print("stopped")
+        return 130
     return 0
 
 

@@ -250,27 +250,35 @@ def _report_warm_up(task: asyncio.Task[list[str]]) -> None:
 
 
 def close_on_terminate(bot: PrincesBot) -> None:
-    """Close on SIGTERM (``systemctl stop``, ``docker stop``) as on Ctrl-C: timers stopped, the interactions
-    being answered finished (up to ``DRAIN_S``), the gateway left, then the database and the worker processes
-    closed. Python's default for SIGTERM ends the process on the spot: nothing stored is lost that way (each move
-    is one transaction), but a click being answered at that moment failed, and the worker processes' semaphores
-    were left to the resource tracker, which warned of them."""
+    """Close on SIGTERM (``systemctl stop``, ``docker stop``) or Ctrl-C: timers stopped, the interactions being
+    answered finished (up to ``DRAIN_S``), the gateway left, then the database and the worker processes closed.
+    Python's defaults ended the process on the spot (SIGTERM) or with two tracebacks (Ctrl-C): nothing stored is
+    lost that way (each move is one transaction), but a click being answered at that moment failed, and the
+    worker processes' semaphores were left to the resource tracker, which warned of them. A second SIGTERM
+    leaves the close under way alone; a second Ctrl-C stops at once, as a person pressing it again means."""
     loop = asyncio.get_running_loop()
     closing: set[asyncio.Task[None]] = set()  # the loop keeps only a weak reference to a task
 
-    def close() -> None:
-        if closing:  # a second SIGTERM while the first one's close drains: that close goes on
-            log.info("SIGTERM received again: still closing")
+    def close(number: int) -> None:
+        name = "Ctrl-C" if number == signal.SIGINT else signal.Signals(number).name
+        if closing:
+            log.info("%s received again: still closing", name)
             return
-        log.info("SIGTERM received: closing")
+        if number == signal.SIGINT:  # the next Ctrl-C interrupts as Python's default does
+            loop.remove_signal_handler(signal.SIGINT)
+            log.info("Ctrl-C received: closing (press it again to stop at once)")
+        else:
+            log.info("%s received: closing", name)
         task = loop.create_task(bot.close(), name="princes-table-close")
         closing.add(task)
         task.add_done_callback(closing.discard)
 
-    try:
-        loop.add_signal_handler(signal.SIGTERM, close)
-    except NotImplementedError:  # Windows' event loops take no signal handlers; Ctrl-C still closes the bot
-        log.info("SIGTERM ends the bot at once on this platform")
+    for number in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(number, close, number)
+        except (NotImplementedError, RuntimeError, ValueError):
+            # Windows' event loops take no signal handlers, nor does a loop outside the main thread
+            log.info("%s ends the bot at once here", signal.Signals(number).name)
 
 
 async def run_bot(config: Config) -> None:
