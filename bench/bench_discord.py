@@ -241,7 +241,7 @@ def _run_bot(port: int, database: str, guild_id: int, token: str) -> None:
     import discord
     import yarl
 
-    from bot.discord.app import PrincesBot, close_on_terminate
+    from bot.discord.app import PrincesBot, close_on_stop_signals
     from bot.host import Host
 
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
@@ -250,7 +250,7 @@ def _run_bot(port: int, database: str, guild_id: int, token: str) -> None:
     async def main() -> None:
         host = await Host.open(database)
         bot = PrincesBot(host, dev_guild_id=guild_id, guild_ready_timeout=0.01)
-        close_on_terminate(bot)  # the benchmark ends it with SIGTERM, as a service manager does
+        close_on_stop_signals(bot)  # the benchmark ends it with SIGTERM, as a service manager does
         try:
             async with bot:
                 await bot.start(token, reconnect=False)

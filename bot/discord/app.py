@@ -249,7 +249,7 @@ def _report_warm_up(task: asyncio.Task[list[str]]) -> None:
         log.info("opening boards drawn for %s", ", ".join(task.result()))
 
 
-def close_on_terminate(bot: PrincesBot) -> None:
+def close_on_stop_signals(bot: PrincesBot) -> None:
     """Close on SIGTERM (``systemctl stop``, ``docker stop``) or Ctrl-C: timers stopped, the interactions being
     answered finished (up to ``DRAIN_S``), the gateway left, then the database and the worker processes closed.
     Python's defaults ended the process on the spot (SIGTERM) or with two tracebacks (Ctrl-C): nothing stored is
@@ -294,7 +294,7 @@ async def run_bot(config: Config) -> None:
     if config.sharded:
         log.info("worker %s: shards %s of %d", config.worker, config.shard_ids or "all", config.shard_count)
     bot = create_bot(host, config)
-    close_on_terminate(bot)
+    close_on_stop_signals(bot)
     settle_heap()  # what start-up loaded lives as long as the process: out of the collector's way
     warming = asyncio.create_task(asyncio.to_thread(warm_up), name="princes-table-warm-up")
     warming.add_done_callback(_report_warm_up)
