@@ -45,27 +45,41 @@ _SLOTS: Memo[tuple[Any, ...], Image.Image] = Memo(SLOT_TILE_BYTES, lambda tile: 
 def render(view: dict[str, Any]) -> Image.Image:
     """The board, on the fixed palette; its words are in ``view["locale"]`` (set by whoever shows it; English
     without)."""
-    locale = view.get("locale")
     stacks: list[list[str]] = view["stacks"]
-    rows = (len(stacks) + COLUMNS - 1) // COLUMNS
-    tallest = max((len(stack) for stack in stacks), default=1)
-    row_height = _slot_height(tallest)
-    width = SLOT_WIDTH * COLUMNS + 40
-    image = palette_blank(width, TOP_MARGIN + rows * row_height + 20)
+    width, height, row_height = board_size(stacks)
+    image = palette_blank(width, height)
     header, header_draw = new_canvas(width, TOP_MARGIN)
     _header(header_draw, view, width)
     image.paste(to_palette(header), (0, 0))
     draw = ImageDraw.Draw(image)
     last = view.get("last_move") or []
     for index, stack in enumerate(stacks):
-        row, column = divmod(index, COLUMNS)
-        left, bottom = 20 + SLOT_WIDTH * column, TOP_MARGIN + (row + 1) * row_height
-        tile = _slot(tuple(stack), index + 1, locale)
+        left, bottom = slot_corner(index, row_height)
+        tile = _slot(tuple(stack), index + 1, view.get("locale"))
         image.paste(tile, (left, bottom - tile.height))
         if index + 1 in last:
-            frame = (left + 4, bottom - row_height + 10, left + SLOT_WIDTH - 4, bottom - 6)
-            draw.rectangle(frame, outline=mapped_entry("highlight"), width=4)
+            draw.rectangle(
+                last_move_frame(left, bottom, row_height), outline=mapped_entry("highlight"), width=4
+            )
     return image
+
+
+def board_size(stacks: Sequence[Sequence[str]]) -> tuple[int, int, int]:
+    """The board's width, height and row height: a row is as high as the tallest stack needs."""
+    rows = (len(stacks) + COLUMNS - 1) // COLUMNS
+    row_height = _slot_height(max((len(stack) for stack in stacks), default=1))
+    return SLOT_WIDTH * COLUMNS + 40, TOP_MARGIN + rows * row_height + 20, row_height
+
+
+def slot_corner(index: int, row_height: int) -> tuple[int, int]:
+    """The left edge and the bottom of slot ``index``'s place (0-based)."""
+    row, column = divmod(index, COLUMNS)
+    return 20 + SLOT_WIDTH * column, TOP_MARGIN + (row + 1) * row_height
+
+
+def last_move_frame(left: int, bottom: int, row_height: int) -> tuple[int, int, int, int]:
+    """The frame around a slot the last move touched."""
+    return left + 4, bottom - row_height + 10, left + SLOT_WIDTH - 4, bottom - 6
 
 
 def _slot_height(pyramids: int) -> int:

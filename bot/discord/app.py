@@ -276,8 +276,9 @@ def close_on_stop_signals(bot: PrincesBot) -> None:
     for number in (signal.SIGTERM, signal.SIGINT):
         try:
             loop.add_signal_handler(number, close, number)
-        except (NotImplementedError, RuntimeError, ValueError):
-            # Windows' event loops take no signal handlers, nor does a loop outside the main thread
+        except (NotImplementedError, RuntimeError):
+            # Windows' event loops take no signal handlers (NotImplementedError), nor does a loop outside the
+            # main thread (RuntimeError): the signal keeps Python's default there
             log.info("%s ends the bot at once here", signal.Signals(number).name)
 
 

@@ -16,18 +16,15 @@ from tests.host.selfplayed import recorded
 def whole_drawing(view: dict[str, Any]) -> Image.Image:
     """The board drawn at once in full colour (as it was before tiles), from the renderer's own parts."""
     stacks = view["stacks"]
-    rows = (len(stacks) + babylone.COLUMNS - 1) // babylone.COLUMNS
-    row_height = babylone._slot_height(max((len(stack) for stack in stacks), default=1))
-    width = babylone.SLOT_WIDTH * babylone.COLUMNS + 40
-    image, draw = new_canvas(width, babylone.TOP_MARGIN + rows * row_height + 20)
+    width, height, row_height = babylone.board_size(stacks)
+    image, draw = new_canvas(width, height)
     babylone._header(draw, view, width)
     for index, stack in enumerate(stacks):
-        row, column = divmod(index, babylone.COLUMNS)
-        left = 20 + babylone.SLOT_WIDTH * column
-        bottom = babylone.TOP_MARGIN + (row + 1) * row_height
+        left, bottom = babylone.slot_corner(index, row_height)
         if index + 1 in (view.get("last_move") or []):
-            frame = (left + 4, bottom - row_height + 10, left + babylone.SLOT_WIDTH - 4, bottom - 6)
-            draw.rectangle(frame, outline=COLOURS["highlight"], width=4)
+            draw.rectangle(
+                babylone.last_move_frame(left, bottom, row_height), outline=COLOURS["highlight"], width=4
+            )
         top = bottom - babylone._slot_height(len(stack))
         babylone.draw_slot(draw, (left, top), stack, index + 1, view.get("locale"))
     return to_palette(image)
