@@ -25,6 +25,9 @@ T = TypeVar("T")
 
 #: Discord's message length limit
 MESSAGE_LIMIT = 2000
+#: the largest game number a slash command's integer option accepts: Discord's integer options are ``Int53Type``
+#: (at most 2**53 - 1), and one ``max_value`` past it gets the whole command sync refused (a bot with no commands)
+MAX_GAME_ID = 2**53 - 1
 #: answer (or defer) before this many seconds, well inside Discord's 3 s
 ACK_WITHIN = 2.0
 APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again in a moment."

@@ -11,7 +11,7 @@ from discord.ext import commands
 from bot.models import GameInfo
 
 from ..app import PrincesBot
-from ..common import Interaction, chunks, send
+from ..common import MAX_GAME_ID, Interaction, chunks, send
 from .game import game_key_autocomplete
 
 EMBED_LIMIT = 4096
@@ -105,8 +105,8 @@ class InfoCog(commands.Cog):
         quiet_hours: app_commands.Range[str, 1, 20] | None = None,
         time_zone: app_commands.Range[str, 1, 64] | None = None,
         reminders: app_commands.Range[str, 1, 20] | None = None,
-        mute: app_commands.Range[int, 1, 2**53] | None = None,
-        unmute: app_commands.Range[int, 1, 2**53] | None = None,
+        mute: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
+        unmute: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
         language: Literal["auto", "en", "pl"] | None = None,
     ) -> None:
         user_id = str(interaction.user.id)

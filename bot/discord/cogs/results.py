@@ -17,12 +17,11 @@ from bot.stats import leaderboard, leaderboard_text, player_records, principes_r
 from rules.engine import RulesError, get_game
 
 from ..app import PrincesBot
-from ..common import Interaction, bot_of, channel_key, chunks, send, within_ack
+from ..common import MAX_GAME_ID, Interaction, bot_of, channel_key, chunks, send, within_ack
 from ..replays import answer_replay
 from .game import game_key_autocomplete
 
-#: the largest game number and step a command accepts (a custom_id or option past them is not a game of ours)
-MAX_GAME_ID = 2**53
+#: the largest step a command accepts
 MAX_STEP = 1_000_000
 
 
