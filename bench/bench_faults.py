@@ -7,7 +7,8 @@ a journal line, in one ``write``, at each step that matters:
 - ``U id``: an outbox row it found unsent at start-up (stored before the previous worker was killed);
 - ``R``: recovery done (outbox posted, interrupted AI turns finished), play starts;
 - ``B game seq action``: it calls ``Host.act``; ``A game seq action``: the call returned (acknowledged);
-- ``D id``: it "posted" outbox row ``id`` (the journal line is the post), then marks the row sent.
+- ``D id nonce time``: it "posted" outbox row ``id`` with the nonce the Discord sender sends with it
+  (``Delivery.nonce``; the journal line is the post), then marks the row sent.
 
 The parent kills the worker with SIGKILL after a random delay, restarts it, and repeats until ``TURNS`` actions
 were acknowledged (and at least one kill interrupted a host call and one left an unsent outbox row). A last
@@ -19,7 +20,9 @@ worker recovers without being killed. Then, from the database alone:
   from seed and actions (``rules.engine.playout``), whose chance results equal the stored ones;
 - every outbox row is marked sent, every row left unsent at a kill was posted after the restart, and no row
   was posted twice except when the kill fell between its post and its mark-sent (at-least-once delivery: the
-  row id is the key a receiver dedupes on; the game effect is never doubled).
+  row id is the key a receiver dedupes on; the game effect is never doubled). The journal is read as Discord
+  reads posts made with ``enforce_nonce``: a post whose nonce was used within ``NONCE_WINDOW_S`` creates no
+  message, so "posted again" counts rows a channel would show twice, and "resent" the posts Discord absorbed.
 
 Environment: BENCH_FAULT_TURNS (default 1000), BENCH_FAULT_GAMES (20), BENCH_FAULT_MAX_DELAY_S (0.25, the
 longest a worker lives after recovery). PostgreSQL too when PRINCES_TEST_PG_URL is set (a schema of its own).
@@ -44,6 +47,7 @@ from uuid import uuid4
 from bot.host import Actor, Delivery, Host, HostError
 from rules.engine import get_game
 from rules.engine.playout import Record, replay, start, step
+from tests.e2e.fake_discord import NONCE_WINDOW_S
 
 TURNS = int(os.environ.get("BENCH_FAULT_TURNS", "1000"))
 GAMES = int(os.environ.get("BENCH_FAULT_GAMES", "20"))
@@ -76,7 +80,7 @@ def _players(slot: int) -> list[Actor]:
 async def _post(host: Host, journal: Journal, deliveries: list[Delivery]) -> None:
     """What the Discord sender does, with the journal as the channel: post, then mark sent."""
     for delivery in deliveries:
-        journal.write("D", delivery.id)
+        journal.write("D", delivery.id, delivery.nonce("p"), f"{time.time():.3f}")
         await host.mark_sent(delivery.id)
 
 
@@ -148,6 +152,10 @@ class Journaled:
     begun: list[tuple[int, int, str]] = field(default_factory=list)
     acked: list[tuple[int, int, str]] = field(default_factory=list)
     posted: Counter[int] = field(default_factory=Counter)
+    #: messages a nonce-honouring Discord created per row (a post repeating a recent nonce creates none)
+    created: Counter[int] = field(default_factory=Counter)
+    #: nonce -> when the message it created was posted
+    nonces: dict[str, float] = field(default_factory=dict)
     #: outbox ids found unsent at a start-up, and whether a post followed in the same life
     unsent_at_start: list[int] = field(default_factory=list)
     unsent_posted_after: int = 0
@@ -170,8 +178,10 @@ class FaultReport:
     outbox_rows: int = 0
     outbox_unsent_at_end: int = 0
     deliveries_lost: int = 0
-    #: rows posted again because the kill fell between the post and its mark-sent (same row id)
+    #: rows a channel shows twice (posted again with no recent nonce to absorb it)
     deliveries_reposted: int = 0
+    #: rows sent again because the kill fell between the post and its mark-sent, absorbed by their nonce
+    deliveries_resent: int = 0
     deliveries_reposted_unexplained: int = 0
     #: games in progress that wait on nobody (an AI turn a kill interrupted and no restart finished)
     stalled: int = 0
@@ -195,7 +205,8 @@ class FaultReport:
             f"outbox: {self.outbox_rows} rows, {self.outbox_unsent_at_end} unsent at the end, "
             f"{self.unsent_at_restart} unsent at a restart and {self.unsent_delivered_after} of them delivered "
             f"after it, lost {self.deliveries_lost}, posted again {self.deliveries_reposted} "
-            f"(kill between post and mark-sent; unexplained {self.deliveries_reposted_unexplained})",
+            f"(unexplained {self.deliveries_reposted_unexplained}); sent again after a kill between post and "
+            f"mark-sent {self.deliveries_resent}, each absorbed by its nonce",
         ]
 
 
@@ -272,6 +283,11 @@ def _absorb(journaled: Journaled, lines: list[list[str]]) -> None:
         elif kind == "D":
             delivery = int(words[1])
             journaled.posted[delivery] += 1
+            nonce, at = words[2], words[3]
+            created_at = journaled.nonces.get(nonce)
+            if created_at is None or float(at) - created_at > NONCE_WINDOW_S:
+                journaled.created[delivery] += 1
+                journaled.nonces[nonce] = float(at)
             if delivery in unsent:
                 journaled.unsent_posted_after += 1
                 unsent.discard(delivery)
@@ -347,8 +363,9 @@ async def _check(
         report.outbox_rows = len(rows)
         report.outbox_unsent_at_end = sum(1 for row in rows if row["sent_at"] is None)
         report.deliveries_lost = sum(1 for row in rows if journaled.posted[row["id"]] == 0)
-        again = [delivery for delivery, times in journaled.posted.items() if times > 1]
+        again = [delivery for delivery, times in journaled.created.items() if times > 1]
         report.deliveries_reposted = len(again)
+        report.deliveries_resent = sum(1 for times in journaled.posted.values() if times > 1)
         report.deliveries_reposted_unexplained = len(set(again) - set(journaled.unsent_at_start))
     finally:
         await host.close()
@@ -363,6 +380,7 @@ async def _check(
         (report.stalled == 0, f"{report.stalled} games wait on nobody"),
         (report.outbox_unsent_at_end == 0, f"{report.outbox_unsent_at_end} outbox rows never sent"),
         (report.deliveries_lost == 0, f"{report.deliveries_lost} deliveries never posted"),
+        (report.deliveries_reposted == 0, f"{report.deliveries_reposted} deliveries shown twice"),
         (
             report.unsent_delivered_after == report.unsent_at_restart,
             "an unsent row was not posted after restart",

@@ -1,7 +1,10 @@
 """Posting host deliveries to Discord: the channel's board + log + mention, private views by DM.
 
 Every delivery is an outbox row; it is marked sent only once Discord accepted it, so after a crash or an outage
-the rest goes out at start-up (``flush``). A DM that Discord refuses (closed DMs) becomes a mention in the
+the rest goes out at start-up (``flush``). Each message goes with a nonce derived from its row
+(``Delivery.nonce``) and discord.py's ``enforce_nonce``: a row posted again after a crash that fell between its
+post and its mark-sent gets back the message Discord already made (within Discord's few minutes) instead of a
+second copy. A DM that Discord refuses (closed DMs) becomes a mention in the
 game's channel with an "Open my hand" button answered ephemerally: nothing private ever goes to the channel.
 A channel that is gone or unreachable pauses the game (``Host.channel_lost``) and its players are told by DM.
 
@@ -225,7 +228,7 @@ class Sender:
                             raise
             if files:
                 extra["files"] = files
-            return await channel.send(content, allowed_mentions=mentions, **extra)
+            return await channel.send(content, allowed_mentions=mentions, nonce=delivery.nonce("p"), **extra)
         except (discord.NotFound, discord.Forbidden) as error:
             if error.code in CHANNEL_GONE:
                 raise ChannelLost(channel_id) from error
@@ -263,7 +266,7 @@ class Sender:
             extra["files"] = files
         try:
             dm = await self.bot.create_dm(discord.Object(int(delivery.user_id)))
-            await dm.send(content, **extra)
+            await dm.send(content, nonce=delivery.nonce("m"), **extra)
         except discord.Forbidden:
             await self._dm_fallback(delivery)
         except discord.NotFound:
@@ -287,7 +290,7 @@ class Sender:
         files = await digest_files(catchup.game_key, catchup.before, catchup.after, language)
         try:
             dm = await self.bot.create_dm(discord.Object(int(delivery.user_id)))
-            await dm.send(localize(catchup.text, language), files=files)
+            await dm.send(localize(catchup.text, language), files=files, nonce=delivery.nonce("c"))
         except (discord.Forbidden, discord.NotFound):
             return  # the prompt that follows falls back to the channel as usual
 
@@ -312,6 +315,7 @@ class Sender:
             await channel.send(
                 text,
                 view=view,
+                nonce=delivery.nonce("f"),
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(int(delivery.user_id or 0))], everyone=False, roles=False
                 ),

@@ -105,7 +105,9 @@ class ComponentFuzz:
             kind = rng.choice("csmlxhfgqz")
             fields = [rng.choice(HOSTILE_FIELDS) for _ in range(rng.randrange(0, 7))]
             custom_id = ":".join(["pt", kind, *fields])
-            return custom_id[:CUSTOM_ID], ([rng.choice(HOSTILE_FIELDS)] if rng.random() < 0.5 else None)
+            # a select value is 1-100 characters: Discord sends no other (its contract refuses the message)
+            value = rng.choice(HOSTILE_FIELDS)[:100] or "-"
+            return custom_id[:CUSTOM_ID], ([value] if rng.random() < 0.5 else None)
         custom_id, values = rng.choice(posted)
         fields = custom_id.split(":")
         for _ in range(rng.choice((0, 0, 1, 1, 1, 2))):
@@ -121,7 +123,7 @@ class ComponentFuzz:
         select_values = None
         if values:
             pick = rng.choice(values) if rng.random() < 0.5 else rng.choice(HOSTILE_FIELDS)
-            select_values = [pick or "-"]
+            select_values = [pick[:100] or "-"]
         return ":".join(fields)[:CUSTOM_ID], select_values
 
     async def click_once(self) -> None:

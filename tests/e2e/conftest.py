@@ -1,4 +1,10 @@
-"""Fixtures: a fake Discord on loopback, the real bot (discord.py 2.7.1) connected to it, a clock to turn."""
+"""Fixtures: a fake Discord on loopback, the real bot (discord.py 2.7.1) connected to it, a clock to turn.
+
+The ``fake`` fixture fails a test at teardown when the bot sent a request real Discord would refuse (Discord's
+contract, ``discord_contract``; a test provoking one on purpose wraps it in ``fake.expect_violations()``) or
+answered an interaction later than ``FIRST_RESPONSE_LIMIT_S`` after it arrived (Discord invalidates it after 3 s).
+The slowest first response of the run is printed in the terminal summary.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ import asyncio
 import re
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +25,68 @@ from bot.host import Host
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 
 MENTION = re.compile(r"<@(\d+)>")
+#: an interaction's first response must come within this many seconds of its push (Discord's limit is 3 s)
+FIRST_RESPONSE_LIMIT_S = 2.5
+
+
+@dataclass
+class FirstResponses:
+    """Across the run: how many interactions were answered, and the slowest first response."""
+
+    answered: int = 0
+    slowest_s: float = 0.0
+    slowest_test: str = ""
+    slowest_what: str = ""
+
+    def note(self, fake: FakeDiscord, test: str) -> None:
+        for record in fake.interactions.values():
+            seconds = record.first_response_s
+            if seconds is None:
+                continue
+            self.answered += 1
+            if seconds > self.slowest_s:
+                self.slowest_s, self.slowest_test, self.slowest_what = seconds, test, describe(record)
+
+
+FIRST_RESPONSES = FirstResponses()
+
+
+def describe(record: InteractionRecord) -> str:
+    if record.type == 3:
+        return f"click {record.data.get('custom_id')!r}"
+    kind = "autocomplete" if record.type == 4 else "slash"
+    names = [str(record.data.get("name"))]
+    options = record.data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # subcommand groups and subcommands
+        names.append(str(options[0]["name"]))
+        options = options[0].get("options") or []
+    return f"{kind} /{' '.join(names)}"
+
+
+def teardown_problems(fake: FakeDiscord) -> list[str]:
+    """What fails a test using ``fake``: requests outside Discord's contract it did not expect, interactions
+    first answered after ``FIRST_RESPONSE_LIMIT_S``."""
+    problems = [
+        f"Discord would refuse {v.method} {v.path} ({v.status}): {v.errors}"
+        for v in fake.unexpected_violations()
+    ]
+    for record in fake.interactions.values():
+        seconds = record.first_response_s
+        if seconds is not None and seconds > FIRST_RESPONSE_LIMIT_S:
+            problems.append(
+                f"{describe(record)} first answered after {seconds:.2f} s (limit {FIRST_RESPONSE_LIMIT_S} s)"
+            )
+    return problems
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if not FIRST_RESPONSES.answered:
+        return
+    terminalreporter.write_sep("-", "interactions' first responses (fake Discord)")
+    terminalreporter.write_line(
+        f"{FIRST_RESPONSES.answered} interactions answered; slowest first response "
+        f"{FIRST_RESPONSES.slowest_s * 1000:.0f} ms: {FIRST_RESPONSES.slowest_what} in {FIRST_RESPONSES.slowest_test}"
+    )
 
 
 class Clock:
@@ -133,7 +202,7 @@ class Table(ActsAsUsers):
 
 
 @pytest.fixture
-async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+async def fake(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
     server = FakeDiscord()
     await server.start()
     # process-global class attributes; monkeypatch restores them after the test
@@ -141,6 +210,10 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url))
     yield server
     await server.stop()
+    FIRST_RESPONSES.note(server, request.node.nodeid)
+    problems = teardown_problems(server)
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
 
 
 @pytest.fixture

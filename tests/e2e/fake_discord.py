@@ -9,21 +9,30 @@ Shards, as Discord routes them: a gateway connection that IDENTIFYs with ``shard
 and GUILD_CREATE for the guilds of that shard only (``(guild_id >> 22) % count == id``) and the events of those
 guilds; DMs and DM interactions go to shard 0. ``GET /gateway/bot`` answers ``shard_count``. A connection that
 sends no shard is shard 0 of 1 and sees everything, as before.
+
+Discord's contract (``discord_contract``): every request is checked against Discord's published API description
+and the limits its developer docs state, before its handler runs. One that real Discord would refuse gets
+Discord's 400 (or 404/405) with its error body, is not applied, and is kept in ``contract_violations``; a test
+that provokes one on purpose says so with ``expect_violations()`` (the ``fake`` fixture fails any other). Each
+interaction records when its first callback arrived (``InteractionRecord.first_response_s``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
 from aiohttp import web
+
+from tests.e2e import discord_contract
 
 JSON = dict[str, Any]
 #: ``python -c`` text that runs ``python -m bot run`` against the fake whose addresses are in the environment
@@ -42,6 +51,9 @@ MANAGE_CHANNELS = 1 << 4
 #: what an ordinary member may do in a text channel (view, send, embed, attach, read history, use commands)
 MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 TIMESTAMP = "2026-01-01T00:00:00+00:00"
+#: how long Discord remembers an enforced nonce ("the past few minutes" in its docs: the low end is taken, so a
+#: test never relies on more than Discord promises)
+NONCE_WINDOW_S = 120.0
 
 
 class _Snowflakes:
@@ -164,6 +176,26 @@ class InteractionRecord:
     choices: list[JSON] | None = None
     #: the shards whose gateway connections received it
     shards: list[int] = field(default_factory=list)
+    #: when its first callback (the interaction response) arrived, whatever came of it
+    first_callback_at: float | None = None
+
+    @property
+    def first_response_s(self) -> float | None:
+        """Seconds from the push to the first callback (Discord wants one within 3 s), None while unanswered."""
+        return None if self.first_callback_at is None else self.first_callback_at - self.pushed_at
+
+
+@dataclass
+class ContractViolation:
+    """A request real Discord would have refused: what it answered instead (``errors``: the nested error body)."""
+
+    method: str
+    path: str
+    status: int
+    errors: JSON
+    body: Any
+    #: made inside ``expect_violations()``
+    expected: bool = False
 
 
 @dataclass
@@ -200,6 +232,11 @@ class FakeDiscord:
         #: Discord's limit of active threads in a server (1,000); a test lowers it to reach it
         self.thread_limit = 1000
         self.messages: dict[int, FakeMessage] = {}
+        #: nonce -> (message id, when): messages created with ``enforce_nonce`` (see ``_nonce_message``)
+        self._nonces: dict[str, tuple[int, float]] = {}
+        #: messages posted with an enforced nonce, and those that repeated a recent one (not created again)
+        self.nonces_seen = 0
+        self.nonce_repeats = 0
         #: (message id, content, allowed_mentions) of every message body the bot sent or edited
         self.mention_log: list[tuple[int, str, JSON | None]] = []
         self._by_channel: dict[int, list[FakeMessage]] = {}
@@ -214,6 +251,10 @@ class FakeDiscord:
         #: interaction responses that arrived while held
         self.callbacks_held = 0
         self.identifies = 0
+        #: check every request against Discord's contract (``discord_contract``); refuse what Discord would
+        self.check_contract = True
+        self.contract_violations: list[ContractViolation] = []
+        self._expecting: list[list[ContractViolation]] = []
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = itertools.count(1)
         self._changed = asyncio.Condition()
@@ -360,9 +401,14 @@ class FakeDiscord:
                 "custom_id": custom_id,
                 "options": options or [{"label": "-", "value": "-"}],
             }
-        message = self._store(
-            channel_id, {"content": content, "components": [{"type": 1, "components": [component]}]}, []
-        )
+            if len(options) > 1:  # a select sends as many values as its max_values lets it
+                component["max_values"] = len(options)
+        body: JSON = {"content": content, "components": [{"type": 1, "components": [component]}]}
+        # stored without REST, so checked here: Discord only sends clicks on components a message could carry
+        refusal = discord_contract.check("POST", f"channels/{channel_id}/messages", body)
+        if refusal is not None:
+            raise ValueError(f"Discord would refuse a message carrying {component}: {refusal.errors}")
+        message = self._store(channel_id, body, [])
         return await self.click(user, message, custom_id, values)
 
     async def delete_channel(self, channel_id: int) -> None:
@@ -632,7 +678,12 @@ class FakeDiscord:
                 body, files = await self._read_body(request)
                 params = match.groupdict()
                 channel_id = self._channel_of(params)
-                if channel_id in self.deleted_channels:
+                if handler == "_callback":
+                    self._note_first_callback(params)
+                refused = self._refused(request.method, path, params, body)
+                if refused is not None:
+                    response = refused
+                elif channel_id in self.deleted_channels:
                     response = self._error(404, 10003, "Unknown Channel")
                 elif channel_id in self.forbidden_channels and "cid" in params:
                     response = self._error(403, 50001, "Missing Access")
@@ -650,6 +701,41 @@ class FakeDiscord:
                 return response
         self.requests.append(RequestLog(request.method, path, time.perf_counter(), None, 404))
         return self._error(404, 0, f"fake Discord has no route {request.method} {path}")
+
+    def _note_first_callback(self, params: dict[str, str]) -> None:
+        record = self.interactions.get(params["token"])
+        if record is not None and record.first_callback_at is None:
+            record.first_callback_at = time.perf_counter()
+
+    def _refused(self, method: str, path: str, params: dict[str, str], body: Any) -> web.Response | None:
+        """Discord's answer to a request outside its contract (logged in ``contract_violations``), else None."""
+        if not self.check_contract:
+            return None
+        record = self.interactions.get(params["token"]) if "iid" in params else None
+        refusal = discord_contract.check(method, path, body, interaction_type=record.type if record else None)
+        if refusal is None:
+            return None
+        violation = ContractViolation(
+            method, path, refusal.status, refusal.errors or refusal.body, body, expected=bool(self._expecting)
+        )
+        self.contract_violations.append(violation)
+        for expected in self._expecting:
+            expected.append(violation)
+        return self._json(refusal.body, refusal.status)
+
+    @contextlib.contextmanager
+    def expect_violations(self) -> Iterator[list[ContractViolation]]:
+        """Requests refused inside this block are expected (a test of the refusal itself); the ``fake`` fixture
+        fails a test on any other. Yields the list of those refused inside, filled as they come."""
+        refused: list[ContractViolation] = []
+        self._expecting.append(refused)
+        try:
+            yield refused
+        finally:
+            self._expecting = [sink for sink in self._expecting if sink is not refused]
+
+    def unexpected_violations(self) -> list[ContractViolation]:
+        return [violation for violation in self.contract_violations if not violation.expected]
 
     def _channel_of(self, params: dict[str, str]) -> int | None:
         if "cid" in params:
@@ -821,8 +907,25 @@ class FakeDiscord:
             return self._error(404, 10003, "Unknown Channel")
         if recipient is not None and not recipient.dms_open:
             return self._error(403, 50007, "Cannot send messages to this user")
+        repeated = self._nonce_message(body)
+        if repeated is not None:
+            return self._json(self._message_payload(repeated))
         message = self._store(channel_id, body, files)
+        if body.get("nonce") is not None and body.get("enforce_nonce"):
+            self._nonces[str(body["nonce"])] = (message.id, time.monotonic())
         return self._json(self._message_payload(message))
+
+    def _nonce_message(self, body: JSON) -> FakeMessage | None:
+        """Discord's ``enforce_nonce``: a message created with a nonce that the same author (here always the
+        bot) used within the past few minutes is not created again; the earlier message is returned."""
+        if body.get("nonce") is None or not body.get("enforce_nonce"):
+            return None
+        self.nonces_seen += 1
+        earlier = self._nonces.get(str(body["nonce"]))
+        if earlier is None or time.monotonic() - earlier[1] > NONCE_WINDOW_S:
+            return None
+        self.nonce_repeats += 1
+        return self.messages.get(earlier[0])
 
     async def _edit_message(
         self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]

@@ -13,6 +13,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from tests.e2e.conftest import teardown_problems
 from tests.e2e.fake_discord import FakeDiscord
 
 
@@ -84,6 +85,8 @@ async def test_command_button_dm_file(monkeypatch: pytest.MonkeyPatch) -> None:
         await fake.wait_for(lambda: fake.replies(click))
         assert fake.replies(click)[0].content == "echo 7"
         assert not bot.errors
+        # within Discord's contract and answered in time, as the ``fake`` fixture checks
+        assert not teardown_problems(fake)
     finally:
         await bot.close()
         await fake.stop()

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bench.bench_faults import FaultReport, Journaled, _check, prove
+from bench.bench_faults import FaultReport, Journaled, _absorb, _check, prove
 from bot.host import Host
+from tests.e2e.fake_discord import NONCE_WINDOW_S
 
 
 async def test_killed_workers_lose_and_double_nothing(backend: str, database: str) -> None:
@@ -37,3 +38,14 @@ async def test_the_checks_see_a_lost_and_a_doubled_action(backend: str, database
     await _check(database, journaled, report, [])
     assert (report.acknowledged, report.found, report.doubled) == (len(moves) + 1, len(moves), 1)
     assert "1 acknowledged actions lost" in report.problems and "1 doubled events" in report.problems
+
+
+def test_a_row_sent_again_with_its_nonce_is_shown_once() -> None:
+    """The journal is read as Discord reads ``enforce_nonce``: a row posted again after a kill between its post
+    and its mark-sent is absorbed by its nonce within the window, and would show twice past it."""
+    journaled = Journaled()
+    _absorb(journaled, [["D", "1", "pabc", "100.0"], ["D", "2", "pdef", "100.5"]])
+    _absorb(journaled, [["U", "2"], ["D", "2", "pdef", "101.0"]])  # the next life posts row 2 again
+    assert journaled.posted == {1: 1, 2: 2} and journaled.created == {1: 1, 2: 1}
+    _absorb(journaled, [["U", "1"], ["D", "1", "pabc", str(100.0 + NONCE_WINDOW_S + 1)]])
+    assert journaled.created[1] == 2, "past Discord's window the nonce no longer protects"
