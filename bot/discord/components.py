@@ -34,6 +34,8 @@ from .common import (
     Handled,
     Interaction,
     actor_of,
+    ai_plays,
+    ai_seated,
     board_file,
     bot_of,
     channel_key,
@@ -49,7 +51,8 @@ from .common import (
     small_number,
     within_ack,
 )
-from .forms import FORM_ITEMS, inline_page, open_button
+from .forms import FORM_ITEMS, inline_page, open_button, short_label
+from .labels import OPTION_DESCRIPTION, OPTION_LABEL, PLACEHOLDER, distinct_labels, fit, fit_with_rest
 from .replays import REPLAY_ITEMS
 
 BUTTONS_AT_MOST = 5
@@ -137,10 +140,16 @@ async def play_choice(
     prompt = await bot.host.prompt_of(game_id, str(interaction.user.id))
     chosen = next((c for c in prompt.choices if c.action == action), None) if prompt else None
     sealed = bool(prompt and prompt.sealed)
+    at_once = await ai_plays(interaction, game_id)  # the AI answers before the host returns
     deliveries = await within_ack(
-        interaction, bot.host.act(game_id, actor_of(interaction), action, decision_id), update=True
+        interaction,
+        bot.host.act(game_id, actor_of(interaction), action, decision_id),
+        update=True,
+        at_once=at_once,
     )
+    # the whole label, in the player's language: an option may have shown a short one (issue 46)
     said = f"{'Sealed' if sealed else 'Sent'}: {chosen.label if chosen else action} (`{action}`)"
+    said = localize(said, await reader_language(interaction))
     await bot.sender.deliver_while(deliveries, retire_components(interaction, said))
 
 
@@ -163,7 +172,7 @@ class ChoiceButton(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_BUTTON
         self.game_id, self.seat, self.decision_id, self.token = game_id, seat, decision_id, token
         super().__init__(
             discord.ui.Button(
-                label=label[:BUTTON_LABEL] or token,
+                label=fit(label, BUTTON_LABEL) or token,
                 style=discord.ButtonStyle.primary,
                 custom_id=f"pt:c:{game_id}:{seat}:{_q(decision_id)}:{_q(token)}",
             )
@@ -240,8 +249,12 @@ class MoreChoices(Handled, discord.ui.DynamicItem[Any], template=_MORE_CHOICES_I
         if self.page < 1 or first >= len(prompt.choices):  # "More choices" shows the pages after the first
             raise HostError(f"There is no page {self.page + 1} of choices for this decision.")
         language = await reader_language(interaction)
+        game_key = (await bot_of(interaction).host.game_info(self.game_id)).key
         view = prompt_view(
-            localized_prompt(prompt, language) or prompt, first_page=self.page, language=language
+            localized_prompt(prompt, language) or prompt,
+            first_page=self.page,
+            game_key=game_key,
+            language=language,
         )
         await send(
             interaction,
@@ -272,7 +285,7 @@ def prompt_view(
         return ahead_view(prompt)
     if first_page == 0 and (page := inline_page(game_key, prompt, seat_view, language)) is not None:
         return page.as_view()  # the form's first page stands in for the list of choices
-    view = _choices_view(prompt, first_page, language)
+    view = _choices_view(prompt, first_page, language, game_key)
     button = open_button(game_key, prompt, language) if first_page == 0 else None
     if button is not None:
         view = view or discord.ui.View(timeout=None)
@@ -292,16 +305,20 @@ def form_text(
     return page.content if page is not None else None
 
 
-def _choices_view(prompt: Prompt, first_page: int, language: str = DEFAULT) -> discord.ui.View | None:
+def _choices_view(
+    prompt: Prompt, first_page: int, language: str = DEFAULT, game_key: str | None = None
+) -> discord.ui.View | None:
     choices = prompt.choices
     if not choices:
         return None
     view = discord.ui.View(timeout=None)
     if len(choices) <= BUTTONS_AT_MOST and all(len(c.label) <= BUTTON_LABEL for c in choices):
         prefix = len(f"pt:c:{prompt.game_id}:{prompt.seat}:{_q(prompt.decision_id)}:")
-        for index, choice in enumerate(choices):
+        # two choices the rules describe alike (PRINCIPES' "collect" and "collect clergy") show their notation
+        labels = distinct_labels([c.label for c in choices], BUTTON_LABEL, [c.action for c in choices])
+        for index, label in enumerate(labels):
             token = choice_token(prompt, index, CUSTOM_ID - prefix)
-            view.add_item(ChoiceButton(prompt.game_id, prompt.seat, prompt.decision_id, token, choice.label))
+            view.add_item(ChoiceButton(prompt.game_id, prompt.seat, prompt.decision_id, token, label))
         return view
     start_group = first_page * SELECTS_PER_MESSAGE
     for group in range(start_group, start_group + SELECTS_PER_MESSAGE):
@@ -310,8 +327,8 @@ def _choices_view(prompt: Prompt, first_page: int, language: str = DEFAULT) -> d
         if not page:
             break
         options = [
-            discord.SelectOption(label=c.label[:100], value=choice_token(prompt, start + i, 100))
-            for i, c in enumerate(page)
+            discord.SelectOption(label=label, value=choice_token(prompt, start + i, 100), description=note)
+            for i, (label, note) in enumerate(choice_options(page, language, game_key))
         ]
         placeholder = _placeholder(page, start, len(choices), language)
         view.add_item(
@@ -325,7 +342,28 @@ def _choices_view(prompt: Prompt, first_page: int, language: str = DEFAULT) -> d
 def _placeholder(page: list[Choice], start: int, total: int, language: str = DEFAULT) -> str:
     if total <= SELECT_SIZE:
         return localize("Choose…", language)
-    return f"{start + 1}–{start + len(page)}: {page[0].action} … {page[-1].action}"[:150]
+    return fit(f"{start + 1}–{start + len(page)}: {page[0].action} … {page[-1].action}", PLACEHOLDER)
+
+
+def choice_options(
+    choices: list[Choice], language: str = DEFAULT, game_key: str | None = None
+) -> list[tuple[str, str | None]]:
+    """The label and description of each choice of one select (issue 46: whole words, no two alike): the
+    game's own short label where it has one (``Form.choice_label``: a The Prince battle plan), else the
+    choice's label, fitted; a label that had to be cut continues in its description, and labels that then read
+    alike are told apart by their notation. ``choices``' labels are already in ``language``; the whole label
+    is also in the message once the choice is made (``play_choice``)."""
+    short = [short_label(game_key, c.action, language) for c in choices]
+    labels = distinct_labels(
+        [found[0] if found else c.label for c, found in zip(choices, short, strict=True)],
+        OPTION_LABEL,
+        notes=[c.action for c in choices],
+    )
+    descriptions = [
+        found[1] or None if found else fit_with_rest(c.label, OPTION_LABEL, OPTION_DESCRIPTION)[1]
+        for c, found in zip(choices, short, strict=True)
+    ]
+    return list(zip(labels, descriptions, strict=True))
 
 
 # ---------------------------------------------------------------------------------------------- lobby
@@ -356,9 +394,9 @@ class LobbyButton(Handled, discord.ui.DynamicItem[Any], template=_LOBBY_BUTTON_I
             raise HostError("This lobby is closed.")
         actor = actor_of(interaction)
         if self.op == "start":
-            deliveries = await within_ack(
-                interaction, bot.host.start(channel_key(interaction), actor), update=True
-            )
+            work = bot.host.start(channel_key(interaction), actor)
+            # an AI seat may play the first turns before the host returns: acknowledged at once then
+            deliveries = await within_ack(interaction, work, update=True, at_once=ai_seated(current))
             info = await bot.host.game_info(self.game_id)
             language = await bot.host.guild_language(info.guild_id)
             await edit_clicked(interaction, localize(lobby_message(info), language), None)
@@ -418,9 +456,11 @@ class ExpiryButton(Handled, discord.ui.DynamicItem[Any], template=_EXPIRY_BUTTON
 
     async def handle(self, interaction: Interaction) -> None:
         bot = bot_of(interaction)
-        check_place(interaction, await bot.host.game_info(self.game_id))
+        info = await bot.host.game_info(self.game_id)
+        check_place(interaction, info)
+        at_once = self.choice == "ai" or ai_seated(info)  # the AI may play on once the offer is answered
         work = bot.host.answer_expiry(self.game_id, actor_of(interaction), self.expiry_id, self.choice)
-        deliveries = await within_ack(interaction, work, update=True)
+        deliveries = await within_ack(interaction, work, update=True, at_once=at_once)
         await retire_components(interaction)
         await bot.sender.deliver(deliveries)
 
@@ -519,7 +559,7 @@ class AheadButton(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_BUTTON_I
         ask = action == "ask"
         super().__init__(
             discord.ui.Button(
-                label=label[:BUTTON_LABEL] or action,
+                label=fit(label, BUTTON_LABEL) or action,
                 style=discord.ButtonStyle.secondary if ask else discord.ButtonStyle.primary,
                 custom_id=f"pt:a:{game_id}:{seat}:{_q(slot)}:{_q(action)}",
             )
@@ -597,14 +637,23 @@ def ahead_items(prompt: Prompt) -> list[discord.ui.Item[Any]]:
         and len(choices) <= BUTTONS_AT_MOST
         and all(prefix + len(_q(c.action)) <= CUSTOM_ID for c in choices)
     ):
-        return [AheadButton(game_id, seat, slot, c.action, c.label) for c in choices]
+        labels = distinct_labels(
+            [c.label or c.action for c in choices], BUTTON_LABEL, [c.action for c in choices]
+        )
+        return [
+            AheadButton(game_id, seat, slot, c.action, label)
+            for c, label in zip(choices, labels, strict=True)
+        ]
     if not choices or len(f"pt:b:{game_id}:{seat}:{_q(slot)}") > CUSTOM_ID:
         return []
     if len(choices) > SELECT_SIZE:  # the first answers and the last choice ("ask me then")
         choices = [*choices[: SELECT_SIZE - 1], choices[-1]]
+    labels = distinct_labels(
+        [c.label or c.action for c in choices], OPTION_LABEL, [c.action for c in choices]
+    )
     options = [
-        discord.SelectOption(label=c.label[:100] or c.action, value=c.action, description=c.action[:100])
-        for c in choices
+        discord.SelectOption(label=label, value=c.action, description=c.action)
+        for c, label in zip(choices, labels, strict=True)
     ]
     return [AheadSelect(game_id, seat, slot, options)]
 

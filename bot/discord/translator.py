@@ -15,8 +15,12 @@ from discord import app_commands
 
 from i18n import DEFAULT, LANGUAGES, gettext
 
+from .labels import fit
+
 #: Discord's rule for command and option names (a letter or digit of any script, ``-`` and ``_``)
 NAME = re.compile(r"^[-_\w]{1,32}$")
+#: Discord's longest command, option or choice description (a longer translation keeps its whole words)
+DESCRIPTION = 100
 #: catalog context of command, group and option names
 NAME_CONTEXT = "command"
 _NAMES = (
@@ -43,7 +47,7 @@ def command_text(language: str, text: str, *, name: bool) -> str | None:
         return None
     if name and not valid_name(translated):
         return None
-    return translated[:100]
+    return fit(translated, DESCRIPTION)
 
 
 class CatalogTranslator(app_commands.Translator):

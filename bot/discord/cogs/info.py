@@ -13,6 +13,7 @@ from bot.models import GameInfo
 from ..app import PrincesBot
 from ..common import MAX_GAME_ID, Interaction, chunks, send
 from .game import game_key_autocomplete
+from .play import keyed_choices
 
 EMBED_LIMIT = 4096
 
@@ -64,11 +65,8 @@ class InfoCog(commands.Cog):
             ("all", "every section"),
             *self.bot.host.rules_sections(game if isinstance(game, str) else None),
         ]
-        return [
-            app_commands.Choice(name=f"{key}: {title}"[:100], value=key)
-            for key, title in sections
-            if typed in key or typed in title.lower()
-        ][:25]
+        shown = [(key, title) for key, title in sections if typed in key or typed in title.lower()]
+        return keyed_choices(shown[:25])
 
     @app_commands.command(name="mygames", description="Your games on every server, and where it is your turn")
     async def mygames(self, interaction: Interaction) -> None:

@@ -11,24 +11,31 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.host import Host, HostError
+from bot.models import Choice, Delivery
 from i18n import localize
 
 from ..app import PrincesBot
 from ..common import (
     Interaction,
     actor_of,
+    ai_plays,
     board_file,
     bot_of,
     chunks,
     digest_files,
+    heavy,
     reader_language,
     send,
     within_ack,
 )
 from ..components import ahead_prompts_view, show_hand
+from ..forms import short_label
+from ..labels import CHOICE_NAME, distinct_labels
 from ..where import caller_channel, caller_game, caller_game_id, on_caller_game
 
 AUTOCOMPLETE_LIMIT = 25
+#: Discord's longest autocomplete value: what ``/move`` receives, so it is never cut (a cut move is another one)
+CHOICE_VALUE = 100
 
 
 async def move_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -37,21 +44,36 @@ async def move_autocomplete(interaction: Interaction, current: str) -> list[app_
     game_id = getattr(interaction.namespace, "game", None)
     user_id = str(interaction.user.id)
     try:
-        remembered = await caller_game_id(interaction, game_id)
+        remembered = used = await caller_game_id(interaction, game_id)
         choices = await bot.host.suggestions(remembered, user_id, current, AUTOCOMPLETE_LIMIT)
         if not choices:  # perhaps a new game replaced the remembered one
             current_id = await caller_game_id(interaction, game_id, fresh=True)
             if current_id != remembered:
                 choices = await bot.host.suggestions(current_id, user_id, current, AUTOCOMPLETE_LIMIT)
+                used = current_id
         language = await bot.host.user_language(user_id, str(interaction.locale))
+        game_key = (await bot.host.game_info(used)).key if choices else None
     except Exception:  # autocomplete must never fail loudly: an empty list says "nothing to play here"
         return []
-    # the notation stays canonical in every language; the label beside it is the player's
+    return move_choices(choices, language, game_key)
+
+
+def move_choices(
+    choices: list[Choice], language: str, game_key: str | None = None
+) -> list[app_commands.Choice[str]]:
+    """``/move``'s list: each value the action itself (no game's action is longer than Discord's 100
+    characters, ``tests/i18n/test_labels.py``; one that were would be left out, never cut into another move),
+    each name whole words and no two alike (issue 46): the game's own short label where it has one (a The
+    Prince battle plan: ``Form.choice_label``), else the notation with the label in the player's language."""
+    playable = [choice for choice in choices if len(choice.action) <= CHOICE_VALUE]
+    names = []
+    for choice in playable:
+        short = short_label(game_key, choice.action, language)
+        names.append(short[0] if short else _label(choice.action, choice.label, language))
+    fitted = distinct_labels(names, CHOICE_NAME, [choice.action for choice in playable])
     return [
-        app_commands.Choice(
-            name=_label(choice.action, choice.label, language)[:100], value=choice.action[:100]
-        )
-        for choice in choices
+        app_commands.Choice(name=name, value=choice.action)
+        for name, choice in zip(fitted, playable, strict=True)
     ]
 
 
@@ -76,11 +98,8 @@ async def order_topic_autocomplete(interaction: Interaction, current: str) -> li
         topics = await _order_topics(interaction)
     except Exception:  # autocomplete must never fail loudly: an empty list says "nothing here"
         return []
-    return [
-        app_commands.Choice(name=f"{key}: {title}"[:100], value=key)
-        for key, title, _choices in topics
-        if typed in key or typed in title.lower()
-    ][:AUTOCOMPLETE_LIMIT]
+    shown = [(key, title) for key, title, _choices in topics if typed in key or typed in title.lower()]
+    return keyed_choices(shown[:AUTOCOMPLETE_LIMIT])
 
 
 async def order_choice_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -92,11 +111,16 @@ async def order_choice_autocomplete(interaction: Interaction, current: str) -> l
     except Exception:
         return []
     choices = next((choices for key, _title, choices in topics if key == topic), [])
-    return [
-        app_commands.Choice(name=f"{choice}: {text}"[:100], value=choice)
-        for choice, text in choices
-        if typed in choice or typed in text.lower()
-    ][:AUTOCOMPLETE_LIMIT]
+    shown = [(choice, text) for choice, text in choices if typed in choice or typed in text.lower()]
+    return keyed_choices(shown[:AUTOCOMPLETE_LIMIT])
+
+
+def keyed_choices(pairs: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices named ``key: title`` (whole words, no two alike), each sending its key."""
+    names = distinct_labels(
+        [f"{key}: {title}" for key, title in pairs], CHOICE_NAME, [key for key, _ in pairs]
+    )
+    return [app_commands.Choice(name=name, value=key) for name, (key, _) in zip(names, pairs, strict=True)]
 
 
 class PlayCog(commands.Cog):
@@ -115,11 +139,13 @@ class PlayCog(commands.Cog):
     @app_commands.autocomplete(notation=move_autocomplete)
     async def move(self, interaction: Interaction, notation: str, game: int | None = None) -> None:
         actor = actor_of(interaction)
-        deliveries = await on_caller_game(
-            interaction,
-            game,
-            lambda game_id: within_ack(interaction, self.host.act(game_id, actor, notation), ephemeral=True),
-        )
+
+        async def play(game_id: int) -> list[Delivery]:
+            at_once = await ai_plays(interaction, game_id)  # the AI answers before the host returns
+            work = self.host.act(game_id, actor, notation)
+            return await within_ack(interaction, work, ephemeral=True, at_once=at_once)
+
+        deliveries = await on_caller_game(interaction, game, play)
         await self.bot.sender.deliver_while(deliveries, send(interaction, f"Done: `{notation.strip()}`."))
 
     @app_commands.command(name="undo", description="Take back your last move, where the game allows it")
@@ -220,12 +246,11 @@ class PlayCog(commands.Cog):
         for part in parts[-3:]:  # at most three messages, the most recent lines last
             await send(interaction, part)
 
+    @heavy("catchup")  # replaying the game and drawing two boards: "thinking" at once, limited
     @app_commands.command(name="catchup", description="What happened since your last move (only to you)")
     @app_commands.describe(game="game number, when you play several and type this in a DM")
     async def catchup(self, interaction: Interaction, game: int | None = None) -> None:
         channel = await caller_channel(interaction, game)
-        # replaying the game and drawing two boards may take longer than Discord's 3 s: "thinking" at once
-        await interaction.response.defer(ephemeral=True, thinking=True)
         caught = await self.host.catchup(channel, actor_of(interaction))
         files = None
         if caught.before is not None and caught.after is not None:

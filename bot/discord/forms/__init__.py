@@ -11,7 +11,17 @@ import importlib
 
 from rules.engine.registry import GAMES
 
-from .base import FORM_ITEMS, FORMS, Form, FormContext, FormPage, form_for, inline_page, open_button
+from .base import (
+    FORM_ITEMS,
+    FORMS,
+    Form,
+    FormContext,
+    FormPage,
+    form_for,
+    inline_page,
+    open_button,
+    short_label,
+)
 
 
 def _register_forms() -> None:
@@ -36,4 +46,5 @@ __all__ = [
     "form_for",
     "inline_page",
     "open_button",
+    "short_label",
 ]

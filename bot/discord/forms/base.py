@@ -37,6 +37,7 @@ from ..common import (
     Handled,
     Interaction,
     actor_of,
+    ai_plays,
     bot_of,
     check_place,
     check_seat_exists,
@@ -47,6 +48,7 @@ from ..common import (
     small_number,
     within_ack,
 )
+from ..labels import BUTTON_LABEL, PLACEHOLDER, fit
 
 _FIELDS = r":(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<op>[^:]*):(?P<state>[^:]*)"
 FORM_BUTTON_ID = "pt:f" + _FIELDS
@@ -186,9 +188,22 @@ class Form(ABC):
     def summary(self, ctx: FormContext, state: str) -> str:
         """The draft in sentences, shown before sealing."""
 
+    def choice_label(self, language: str, action: str) -> tuple[str, str] | None:
+        """A short label for ``action`` (one of this game's choices, in a select or ``/move``'s list) when the
+        rules' sentence for it does not fit a component, with the option's description, in ``language``. The
+        label must say all the choice does (so two choices never read alike) within 100 characters; None
+        keeps the rules' sentence, fitted (``bot.discord.labels``)."""
+        return None
+
 
 #: forms by game key; filled by ``bot.discord.forms``
 FORMS: dict[str, Form] = {}
+
+
+def short_label(game_key: str | None, action: str, language: str = DEFAULT) -> tuple[str, str] | None:
+    """The game's own short label and description for a choice (``Form.choice_label``), or None."""
+    form = FORMS.get(game_key or "")
+    return form.choice_label(language, action) if form is not None else None
 
 
 def form_for(game_key: str | None, kind: str) -> Form | None:
@@ -285,8 +300,9 @@ async def _seal(interaction: Interaction, form: Form, ctx: FormContext, state: s
     if action is None:
         raise HostError("The form is not complete yet: fill in every part first.")
     bot = bot_of(interaction)
+    at_once = await ai_plays(interaction, ctx.game_id)  # the AI answers before the host returns
     work = bot.host.act(ctx.game_id, actor_of(interaction), action, ctx.decision_id)
-    deliveries = await within_ack(interaction, work, update=True)
+    deliveries = await within_ack(interaction, work, update=True, at_once=at_once)
     done_msgid = "Sealed: {summary}" if ctx.sealed else "Sent: {summary}"
     done = FormPage(f"{ctx.t(done_msgid, summary=form.summary(ctx, state))}\n`{action}`")
     await bot.sender.deliver_while(deliveries, _show(interaction, done))
@@ -370,7 +386,7 @@ class FormButton(Handled, discord.ui.DynamicItem[Any], template=FORM_BUTTON_ID):
         self.game_id, self.seat, self.decision_id, self.op, self.state = game_id, seat, decision_id, op, state
         super().__init__(
             discord.ui.Button(
-                label=label[:80] or op,
+                label=fit(label, BUTTON_LABEL) or op,
                 style=style,
                 disabled=disabled,
                 custom_id=form_custom_id("f", game_id, seat, decision_id, op, state),
@@ -406,7 +422,7 @@ class FormSelect(Handled, discord.ui.DynamicItem[Any], template=FORM_SELECT_ID):
         super().__init__(
             discord.ui.Select(
                 custom_id=form_custom_id("g", game_id, seat, decision_id, op, state),
-                placeholder=(placeholder or "")[:150] or None,
+                placeholder=fit(placeholder or "", PLACEHOLDER) or None,
                 options=(options or [discord.SelectOption(label="-", value="-")])[:25],
                 min_values=1,
                 max_values=1,

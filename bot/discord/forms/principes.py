@@ -36,6 +36,7 @@ from rules.principes.play.labels import describe_action
 from rules.principes.play.naming import place_label
 from rules.principes.schema import Battle, PView
 
+from ..labels import BUTTON_LABEL, OPTION_DESCRIPTION, OPTION_LABEL, distinct_labels, fit
 from .base import BACK, CUSTOM_ID, Form, FormContext, FormPage, form_custom_id
 from .base import FORM as FORM_CONTEXT
 
@@ -163,21 +164,27 @@ def _n(ctx: FormContext, singular: str, plural: str, n: int, **params: object) -
     return ntranslate(ctx.language, singular, plural, n, context=FORM_CONTEXT, **params)
 
 
-def _option(ctx: FormContext, index: int) -> discord.SelectOption:
-    """A choice as a select option: its sentence, with the notation (what ``/move`` takes) beneath."""
-    action = ctx.choices[index]
-    return discord.SelectOption(
-        label=_label(ctx, action)[:100], value=_token(ctx, index), description=action[:100]
-    )
+def _options(ctx: FormContext, indexes: tuple[int, ...]) -> list[discord.SelectOption]:
+    """Choices as a select's options: each sentence (whole words, no two alike: ``distinct_labels``), with the
+    notation (what ``/move`` takes) beneath."""
+    actions = [ctx.choices[index] for index in indexes]
+    labels = distinct_labels([_label(ctx, action) for action in actions], OPTION_LABEL, actions)
+    return [
+        discord.SelectOption(
+            label=label, value=_token(ctx, index), description=fit(action, OPTION_DESCRIPTION)
+        )
+        for index, action, label in zip(indexes, actions, labels, strict=True)
+    ]
 
 
-def _now_button(ctx: FormContext, index: int, row: int) -> discord.ui.Item[Any]:
+def _now_button(ctx: FormContext, index: int, row: int, label: str | None = None) -> discord.ui.Item[Any]:
     action = ctx.choices[index]
     style = (
         discord.ButtonStyle.secondary if action in ("done", "pass", "undo") else discord.ButtonStyle.primary
     )
     room = CUSTOM_ID - len(form_custom_id("f", ctx.game_id, ctx.seat, ctx.decision_id, NOW, ""))
-    return ctx.button(_label(ctx, action), NOW, _token(ctx, index, room), style=style, row=row)
+    shown = _label(ctx, action) if label is None else label
+    return ctx.button(shown, NOW, _token(ctx, index, room), style=style, row=row)
 
 
 @dataclass(frozen=True)
@@ -210,7 +217,7 @@ def _chunk_select(ctx: FormContext, state: str, chunk: Chunk, row: int) -> disco
     placeholder = ctx.t(verb) if verb else ctx.t(OTHER_VERB, text=chunk.verb)
     if chunk.parts > 1:
         placeholder = ctx.t("{text} ({n} of {n2})", text=placeholder, n=chunk.part + 1, n2=chunk.parts)
-    options = [_option(ctx, index) for index in chunk.indexes]
+    options = _options(ctx, chunk.indexes)
     return ctx.select(PICK, f"{state}.{row}", options, placeholder, row=row)
 
 
@@ -248,7 +255,9 @@ def _list_page(ctx: FormContext, state: str) -> FormPage:
     page %= pages
     for row, chunk in enumerate(chunks[page * per_page : (page + 1) * per_page], start=first_row):
         items.append(_chunk_select(ctx, state, chunk, row))
-    items += [_now_button(ctx, index, ROWS - 1) for index in singles]
+    actions = [ctx.choices[index] for index in singles]
+    labels = distinct_labels([_label(ctx, action) for action in actions], BUTTON_LABEL, actions)
+    items += [_now_button(ctx, index, ROWS - 1, label) for index, label in zip(singles, labels, strict=True)]
     if pages > 1:
         items.append(
             ctx.button(
@@ -440,9 +449,11 @@ def _movement_page(ctx: FormContext, state: str) -> FormPage:
         if shown:
             options = [
                 discord.SelectOption(
-                    label=ctx.t("{unit} in {land}", unit=_unit(ctx, unit), land=_land(ctx, land))[:100],
+                    label=fit(
+                        ctx.t("{unit} in {land}", unit=_unit(ctx, unit), land=_land(ctx, land)), OPTION_LABEL
+                    ),
                     value=f"{unit}.{land}",
-                    description=_pieces_words(ctx, unit, land)[:100] or None,
+                    description=fit(_pieces_words(ctx, unit, land), OPTION_DESCRIPTION) or None,
                 )
                 for unit, land in shown
             ]
@@ -490,7 +501,11 @@ def _destination_select(ctx: FormContext, state: str, unit: str, land: str) -> d
             else ctx.t("no foreign units there")
         )
         options.append(
-            discord.SelectOption(label=_land(ctx, words[3])[:100], value=words[3], description=note[:100])
+            discord.SelectOption(
+                label=fit(_land(ctx, words[3]), OPTION_LABEL),
+                value=words[3],
+                description=fit(note, OPTION_DESCRIPTION),
+            )
         )
     return ctx.select(DESTINATION, state, options, ctx.t("Destination…"), row=1)
 

@@ -21,10 +21,13 @@ import discord
 
 from bot.models import HostError
 from i18n import translate_in
-from rules.the_prince.battle import Order, format_plan
+from rules.engine import InvalidAction
+from rules.the_prince.battle import Order, format_plan, parse_plan
 from rules.the_prince.board import DIRECTION_WORDS, known_tiles, parse_tile, parse_tile_token, strength
 from rules.the_prince.notation import describe_action
 
+from ..labels import OPTION_DESCRIPTION, OPTION_LABEL, fit
+from .base import FORM as FORM_CONTEXT
 from .base import Form, FormContext, FormPage
 
 SELECT_SIZE = 25
@@ -34,6 +37,10 @@ DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 COMPASS = (("nw", "n", "ne"), ("w", "stay", "e"), ("sw", "s", "se"))
 ARROWS = {"nw": "↖", "n": "↑", "ne": "↗", "w": "←", "stay": "·", "e": "→", "sw": "↙", "s": "↓", "se": "↘"}
 NO_BUILD = "-"
+#: a battle plan's short label (``plan_label``), one order after another, and the description beneath it
+PLAN_ATTACKS = "{castle}→{target} ({gold} gold)"
+PLAN_HOLDS = "{castle} holds ({gold} gold)"
+PLAN_LEGEND = "castle→target (gold on offence), in attack order · {action}"
 DAMAGED = "This form's draft is damaged; use the latest message or /move."
 
 
@@ -88,6 +95,19 @@ class ThePrinceForm(Form):
     def summary(self, ctx: FormContext, state: str) -> str:
         action = self.action(ctx, state)
         return ctx.localized(describe_action(action)) + "." if action else ctx.t("Not complete yet.")
+
+    def choice_label(self, language: str, action: str) -> tuple[str, str] | None:
+        """A battle plan (the sample plans beside "Plan…", ``/move``'s list) as each castle's target and gold on
+        offence, in attack order (``4→1 (0 gold), 3→3 (3 gold), 2 holds (4 gold)``), with the notation beneath:
+        the rules' sentence for a plan runs to 300 characters, and cut at 100 two plans read alike."""
+        if not action[:1].isdigit():
+            return None
+        try:
+            orders = parse_plan(action)
+        except InvalidAction:
+            return None
+        legend = translate_in(FORM_CONTEXT, language, PLAN_LEGEND, action=action)
+        return plan_label(language, orders), fit(legend, OPTION_DESCRIPTION)
 
 
 # ---------------------------------------------------------------------------------------------- reading views
@@ -246,7 +266,7 @@ def _site_select(
             discord.SelectOption(
                 label=ctx.t("Build on {tile}", tile=site),
                 value=site,
-                description=description[:100],
+                description=fit(description, OPTION_DESCRIPTION),
                 default=site == tile,
             )
         )
@@ -331,6 +351,24 @@ def _hide_page(ctx: FormContext, state: str) -> FormPage:
 
 
 # ---------------------------------------------------------------------------------------------- battle plan
+def plan_label(language: str, orders: list[Order]) -> str:
+    """A plan in a few words, its orders as listed (a canonical plan lists its attackers in attack order, then
+    the castles that hold): every castle's target and gold on offence, so two plans never read alike. Five
+    orders with two-digit gold take at most 93 characters in English and 98 in Polish."""
+    parts = [
+        translate_in(
+            FORM_CONTEXT,
+            language,
+            PLAN_HOLDS if order.target is None else PLAN_ATTACKS,
+            castle=order.castle,
+            target=order.target,
+            gold=order.offence_gold,
+        )
+        for order in orders
+    ]
+    return fit(", ".join(parts), OPTION_LABEL)
+
+
 def _plan_state(state: str) -> tuple[int, list[Order]]:
     """The castle being edited and the orders, attackers first in attack order (as drafted)."""
     body = state[1:]
@@ -408,7 +446,7 @@ def _plan_page(ctx: FormContext, state: str) -> FormPage:
                 discord.SelectOption(
                     label=ctx.t("Castle {castle} ({tile})", castle=o.castle, tile=own[o.castle]["tile"]),
                     value=str(o.castle),
-                    description=_order_words(ctx, o, ranks)[:100],
+                    description=fit(_order_words(ctx, o, ranks), OPTION_DESCRIPTION),
                     default=o.castle == focus,
                 )
                 for o in orders
@@ -496,7 +534,7 @@ def _target_options(ctx: FormContext, order: Order) -> list[discord.SelectOption
             discord.SelectOption(
                 label=ctx.t("Attack enemy castle {castle} ({tile})", castle=number, tile=castle["tile"]),
                 value=str(number),
-                description=description[:100],
+                description=fit(description, OPTION_DESCRIPTION),
                 default=order.target == number,
             )
         )
