@@ -9,6 +9,12 @@ from pathlib import Path
 DEFAULT_DATABASE = "data/princes-table.sqlite3"
 #: the worker name of a process that runs every shard itself (see ``Config.worker``)
 SINGLE_WORKER = "main"
+#: heavy commands (``bot.discord.common``'s acknowledgement policy): a burst per user and family...
+HEAVY_BURST = 3
+#: ...then one more per this many seconds...
+HEAVY_EVERY_S = 10.0
+#: ...and at most this many running at once over all users (the reference machine has 2 cores)
+HEAVY_AT_ONCE = 2
 
 
 class ConfigError(ValueError):
@@ -54,6 +60,19 @@ def _optional_int(values: dict[str, str], key: str) -> int | None:
     return int(text)
 
 
+def _number(values: dict[str, str], key: str, default: float) -> float:
+    text = values.get(key, "").strip()
+    if not text:
+        return default
+    try:
+        number = float(text)
+    except ValueError:
+        number = -1.0
+    if not number >= 0:  # NaN too
+        raise ConfigError(f"{key} must be a number, 0 or more (got {text!r})")
+    return number
+
+
 def read_env_file(path: Path) -> dict[str, str]:
     values: dict[str, str] = {}
     if not path.is_file():
@@ -81,6 +100,12 @@ class Config:
     shard_ids: tuple[int, ...] | None = None
     #: overrides the worker name derived from the shards (``WORKER_NAME``)
     worker_name: str | None = None
+    #: heavy commands a user may ask in a burst, per family (``HEAVY_BURST``; 0: no cooldown)
+    heavy_burst: int = HEAVY_BURST
+    #: then one more per this many seconds (``HEAVY_EVERY_S``)
+    heavy_every_s: float = HEAVY_EVERY_S
+    #: heavy commands running at once over all users (``HEAVY_AT_ONCE``; 0: no cap)
+    heavy_at_once: int = HEAVY_AT_ONCE
 
     @property
     def sharded(self) -> bool:
@@ -134,4 +159,7 @@ def load_config(env_file: Path = Path(".env")) -> Config:
         shard_count=shard_count,
         shard_ids=shard_ids,
         worker_name=values.get("WORKER_NAME", "").strip() or None,
+        heavy_burst=int(_number(values, "HEAVY_BURST", HEAVY_BURST)),
+        heavy_every_s=_number(values, "HEAVY_EVERY_S", HEAVY_EVERY_S),
+        heavy_at_once=int(_number(values, "HEAVY_AT_ONCE", HEAVY_AT_ONCE)),
     )

@@ -13,7 +13,8 @@ sources that player may see:
   view_changes``: PRINCIPES' lands, tracks and hand).
 
 Replaying a long game takes a while (a 400-event PRINCIPES game about 0.1 s): ``start`` lets the host begin
-from a stored snapshot at or before the seat's last action.
+from a stored snapshot at or before the seat's last action, and ``end`` (the host's current state) spares
+replaying the events since, but for the seat's own ones played for it (whose actions the digest puts in words).
 """
 
 from __future__ import annotations
@@ -31,6 +32,15 @@ from rules.engine.playout import replay_from, replay_steps
 #: what a DM may hold (Discord's message limit)
 MESSAGE_LIMIT = 2000
 _MARKDOWN = re.compile(r"([\\*_~`|])")
+
+
+class Acted(Protocol):
+    """Who acted in one stored event (``bot.storage.EventHead`` fits): what finding a seat's last action needs."""
+
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def user_id(self) -> str | None: ...
 
 
 class EventLike(Protocol):
@@ -105,7 +115,7 @@ class Digest:
         return sum(len(group.steps) for group in self.groups)
 
 
-def last_action_index(records: Sequence[EventLike], seat: int, user_id: str | None = None) -> int | None:
+def last_action_index(records: Sequence[Acted], seat: int, user_id: str | None = None) -> int | None:
     """The index of the seat's last event (with ``user_id``: the last one its player took themself, so that
     what the AI or a deadline did for them while they were away is part of the digest); None if none."""
     for index in range(len(records) - 1, -1, -1):
@@ -125,12 +135,18 @@ def build_digest(
     last_acted: int | None,
     start: tuple[int, State] | None = None,
     step_views: bool = False,
+    end: State | None = None,
 ) -> Digest:
     """The digest for ``seat`` of everything after ``records[last_acted]`` (everything, when None).
 
     ``start`` is ``(n, state)``: the state after the first ``n`` records (a stored snapshot), to replay from
-    there instead of from the setup; ``n`` may not be after the seat's last action. ``step_views`` adds the
-    seat's view after each group, for a front-end that steps through the events.
+    there instead of from the setup; ``n`` may not be after the seat's last action. The first ``n`` records are
+    then only counted, never read: a caller may pass stand-ins for them that hold only the seat and who acted
+    (what ``last_action_index`` reads). ``end`` is the state after all the records (the host's current
+    state): the events since the seat's last action are then replayed only up to the seat's own last one among
+    them, and the seat's view now is ``end``'s. The digest is the same with or without ``start`` and ``end``.
+    ``step_views`` adds the seat's view after each group, for a front-end that steps through the events (it
+    replays them all).
     """
     names = [str(name) for name in seat_names]
     first = 0 if last_acted is None else last_acted + 1
@@ -143,18 +159,25 @@ def build_digest(
         raise ValueError(f"the start state (after {applied} records) is after the seat's last action")
     state = replay_from(game, state, records[applied:first])
     before = _seat_view(game, state, seat, names)
+    replayed = len(records)  # the records replayed one by one: all, unless ``end`` spares the last ones
+    if end is not None and not step_views:
+        own = [index for index in range(first, len(records)) if records[index].seat == seat]
+        replayed = own[-1] + 1 if own else first
+    played = replay_steps(game, state, records[first:replayed])
     groups: list[Group] = []
     steps: list[Step] = []
-    for index, (record, earlier, later) in enumerate(replay_steps(game, state, records[first:]), first):
-        own = game.describe(earlier, record.action) if record.seat == seat else None
-        state = later
-        steps.append(Step(index, _lines(record, names), _by(record), own))
+    for index in range(first, len(records)):
+        record, own_action = records[index], None
+        if index < replayed:
+            _record, earlier, state = next(played)
+            own_action = game.describe(earlier, record.action) if record.seat == seat else None
+        steps.append(Step(index, _lines(record, names), _by(record), own_action))
         following = records[index + 1].seat if index + 1 < len(records) else None
         if index + 1 == len(records) or following != record.seat:
             view = _seat_view(game, state, seat, names) if step_views else None
             groups.append(Group(record.seat, _who(game, before, record.seat, names), tuple(steps), view))
             steps = []
-    after = _seat_view(game, state, seat, names)
+    after = _seat_view(game, state if end is None or step_views else end, seat, names)
     return Digest(
         game.key,
         seat,

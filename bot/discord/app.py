@@ -34,7 +34,7 @@ from bot.storage.postgres import redact_url
 from i18n import prepare as prepare_catalogs
 from render import warm_up
 
-from .common import UNREADABLE, Interaction, answer_error, send
+from .common import UNREADABLE, HeavyLimits, Interaction, answer_error, answer_heavy, heavy_of, send
 from .components import CUSTOM_ID_PREFIX, DYNAMIC_ITEMS
 from .sender import Sender
 from .timers import TimerLoop
@@ -64,7 +64,8 @@ def intents() -> discord.Intents:
 
 
 class TrackedTree(app_commands.CommandTree[Any]):
-    """The command tree, counting running commands (``PrincesBot.busy``) and answering every error.
+    """The command tree, counting running commands (``PrincesBot.busy``), applying the acknowledgement policy
+    to heavy commands (``common.answer_heavy``: deferred at once, limited) and answering every error.
 
     ``_call`` is discord.py's internal entry point for one interaction (pinned discord.py 2.7.1); wrapping it is
     the one place that sees a command from its start to its last follow-up.
@@ -73,10 +74,18 @@ class TrackedTree(app_commands.CommandTree[Any]):
     async def _call(self, interaction: Interaction) -> None:
         bot = interaction.client
         assert isinstance(bot, PrincesBot)
+
+        async def run() -> None:
+            await bot.host.note_locale(str(interaction.user.id), str(interaction.locale))
+            await super(TrackedTree, self)._call(interaction)
+
         async with bot.busy():
             try:
-                await bot.host.note_locale(str(interaction.user.id), str(interaction.locale))
-                await super()._call(interaction)
+                policy = heavy_of(interaction)
+                if policy is None:
+                    await run()
+                else:
+                    await answer_heavy(interaction, policy, bot.limits, run)
             except app_commands.AppCommandError as error:
                 await self.on_error(interaction, error)
 
@@ -92,10 +101,12 @@ class PrincesBot(commands.Bot):
         dev_guild_id: int | None = None,
         sync_commands: bool = True,
         run_timers: bool = True,
+        limits: HeavyLimits | None = None,
         **client_options: Any,
     ) -> None:
-        """``run_timers`` runs the background loops (deadlines, outbox sweep); ``client_options`` go to
-        discord.py (``shard_count``/``shard_ids`` for a ``ShardedPrincesBot``)."""
+        """``run_timers`` runs the background loops (deadlines, outbox sweep); ``limits`` bound the heavy commands
+        (per-user cooldowns and how many run at once: ``common.HeavyLimits``, its defaults when None);
+        ``client_options`` go to discord.py (``shard_count``/``shard_ids`` for a ``ShardedPrincesBot``)."""
         # the bot never joins a voice channel: discord.py's start-up warnings that its voice libraries are not
         # installed only worried the admins reading the log
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -112,6 +123,7 @@ class PrincesBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.sync_on_start = sync_commands
         self.run_timers = run_timers
+        self.limits = limits or HeavyLimits()
         self.sender = Sender(self)
         self.timers = TimerLoop(self)
         #: unexpected exceptions answered with an apology (tests assert there are none)
@@ -231,6 +243,7 @@ def create_bot(host: Host, config: Config, **options: Any) -> PrincesBot:
     """The bot ``config`` asks for: a plain one for a single process (Discord's default, one shard), else a
     sharded one running ``SHARD_IDS`` of ``SHARD_COUNT``. Only the process with shard 0 syncs commands."""
     options.setdefault("sync_commands", config.runs_shard_zero)
+    options.setdefault("limits", HeavyLimits(config.heavy_burst, config.heavy_every_s, config.heavy_at_once))
     if not config.sharded:
         return PrincesBot(host, dev_guild_id=config.dev_guild_id, **options)
     shard_ids = list(config.shard_ids) if config.shard_ids is not None else None

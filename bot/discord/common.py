@@ -1,21 +1,56 @@
-"""Helpers every cog and component uses: who is asking, answering within Discord's 3 s, errors, images."""
+"""Helpers every cog and component uses: who is asking, answering within Discord's 3 s, errors, images.
+
+The acknowledgement policy (issue 46), the only place it is written. Discord forgets an interaction whose first
+response has not come within 3 s (10062 Unknown interaction: the player reads "The application did not
+respond"), so:
+
+1. Light work (a host call of milliseconds: /move in a game without an AI, buttons, /rules, /board, /hand,
+   /log, the lobby) answers directly: one request. ``within_ack`` defers after ``ACK_WITHIN`` s should it be
+   slow under load.
+2. Heavy commands, whose work can exceed about a second, are marked ``@heavy(family)`` beside their
+   ``@app_commands.command``: /game status (its time to finish replays the log, and for a game whose rules
+   cannot tell their progress, Game of Princes, self-plays whole games), /catchup (a replay and two boards),
+   /game replay, /game verify, /game export, /stats, /leaderboard. ``TrackedTree._call`` runs them through
+   ``answer_heavy``: deferred at once with "thinking…" (ephemeral, as their answers are), answered by
+   follow-up.
+3. A move that hands the turn to an AI (a move in a game where the AI plays a seat: the host lets the AI
+   answer before it returns, a search of up to a second or more) is deferred at once too: ``within_ack(...,
+   at_once=await ai_plays(...))``, for /move, a choice's button and a guided form's move; likewise what else
+   lets the AI play at once: /game start and the lobby's Start button, /game resign, /game resume and a
+   deadline offer's button in a game with an AI seat, and /away until (the AI takes the person's seats in every
+   game).
+4. Heavy CPU work runs off the event loop: AI searches, animated replays and the self-play behind /game
+   status's estimate in worker processes (``bot.workers``: beside the loop, without its interpreter lock,
+   at a lower priority); shorter work (replaying a log, drawing a board, checking an export) in threads.
+5. Heavy commands are limited (``HeavyLimits``, bot settings ``HEAVY_BURST``, ``HEAVY_EVERY_S``,
+   ``HEAVY_AT_ONCE``): each user has a token bucket per family, a burst of ``HEAVY_BURST`` (3) then one per
+   ``HEAVY_EVERY_S`` (10 s); a call beyond it runs nothing and is answered at once with one ephemeral sentence
+   saying when to try again (``COOLDOWN``, a Discord relative timestamp). At most ``HEAVY_AT_ONCE`` (2) heavy
+   commands run at once over all users; the others wait, already deferred, for a slot, so one person's flood
+   neither fills the processor nor keeps the others' light commands from being answered. Moves, buttons and
+   light commands are never limited.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import replace
+import math
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 
+from bot.config import HEAVY_AT_ONCE, HEAVY_BURST, HEAVY_EVERY_S
 from bot.models import Actor, Choice, GameInfo, HostError, Prompt
 from i18n import DEFAULT, localize
-from render import RenderError, alt_text, encode_png, in_language, render_png
-from render.digest import digest_boards
+from render import RenderError, alt_text, in_language, render_png
+from render.digest import digest_pngs
 
 if TYPE_CHECKING:
     from .app import PrincesBot
@@ -111,21 +146,178 @@ async def send(interaction: Interaction, text: str, *, ephemeral: bool = True, *
 
 
 async def within_ack(
-    interaction: Interaction, work: Awaitable[T], *, ephemeral: bool = True, update: bool = False
+    interaction: Interaction,
+    work: Awaitable[T],
+    *,
+    ephemeral: bool = True,
+    update: bool = False,
+    at_once: bool = False,
 ) -> T:
     """Run ``work``; if it is not done within ``ACK_WITHIN`` seconds, defer so Discord keeps the interaction.
 
     Host calls take milliseconds, so usually the answer itself is the first response (one request instead of
     two); under load the defer keeps us inside Discord's 3 s. ``update`` defers a component click silently.
+    ``at_once`` defers before the work starts: work known to take a while (see "The acknowledgement policy").
     """
+    if at_once and not interaction.response.is_done():
+        try:
+            await _defer(interaction, ephemeral=ephemeral, update=update)
+        except BaseException:
+            if asyncio.iscoroutine(work):
+                work.close()  # never started: no "never awaited" warning
+            raise
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=ACK_WITHIN)
     if not done and not interaction.response.is_done():
-        if update:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        await _defer(interaction, ephemeral=ephemeral, update=update)
     return await task
+
+
+async def _defer(interaction: Interaction, *, ephemeral: bool, update: bool) -> None:
+    """Acknowledge now, answer later: a component click silently (its message is edited afterwards), anything
+    else with "thinking…" (ephemeral where the answer will be), which the first follow-up replaces."""
+    if update:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+# ---------------------------------------------------------------------------------- the acknowledgement policy
+# (the module's docstring says what it is; what follows is all of it)
+
+#: buckets kept before the full ones are forgotten (a full bucket is the same as none)
+BUCKETS_KEPT = 10_000
+#: the one sentence a refused heavy command gets (``localize``d: the Polish entry is in the catalog)
+COOLDOWN = "You asked for /{command} too often just now: try again {when}."
+#: the key of ``Heavy`` in a command's ``extras``
+HEAVY_KEY = "princes_table.heavy"
+
+
+@dataclass(frozen=True)
+class Heavy:
+    """A heavy command's place in the policy: its cooldown family, and whether its answer is ephemeral."""
+
+    family: str
+    ephemeral: bool = True
+
+
+CommandT = TypeVar("CommandT", bound=app_commands.Command[Any, ..., Any])
+
+
+def heavy(family: str, *, ephemeral: bool = True) -> Callable[[CommandT], CommandT]:
+    """Mark a slash command heavy (put it above ``@app_commands.command``): deferred at once, limited per user
+    and family, run when one of the ``HEAVY_AT_ONCE`` slots is free."""
+
+    def mark(command: CommandT) -> CommandT:
+        command.extras[HEAVY_KEY] = Heavy(family, ephemeral)
+        return command
+
+    return mark
+
+
+def heavy_of(interaction: Interaction) -> Heavy | None:
+    """The policy of the slash command an interaction invokes, when it is heavy (never for autocomplete)."""
+    if interaction.type is not discord.InteractionType.application_command:
+        return None
+    command = interaction.command
+    found = command.extras.get(HEAVY_KEY) if command is not None else None
+    return found if isinstance(found, Heavy) else None
+
+
+class Cooldowns:
+    """A token bucket per (user, family), in memory: ``burst`` calls at once, then one per ``every_s``.
+    ``burst`` 0 turns them off."""
+
+    def __init__(self, burst: int, every_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst = burst
+        self.every_s = every_s
+        self.clock = clock
+        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
+
+    def take(self, user_id: str, family: str) -> float:
+        """Take a token: 0.0 when there was one (the call may run), else the seconds until there is one."""
+        if self.burst <= 0 or self.every_s <= 0:
+            return 0.0
+        now = self.clock()
+        key = (user_id, family)
+        tokens, at = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - at) / self.every_s)
+        if tokens >= 1.0:
+            self._buckets[key] = (tokens - 1.0, now)
+            if len(self._buckets) > BUCKETS_KEPT:
+                self._forget_full(now)
+            return 0.0
+        self._buckets[key] = (tokens, now)
+        return (1.0 - tokens) * self.every_s
+
+    def _forget_full(self, now: float) -> None:
+        full_after = self.burst * self.every_s
+        for key, (_tokens, at) in list(self._buckets.items()):
+            if now - at >= full_after:
+                del self._buckets[key]
+
+
+class HeavyLimits:
+    """The limits of heavy commands: the per-user cooldowns and the slots for running at once (``at_once`` 0:
+    no cap)."""
+
+    def __init__(
+        self,
+        burst: int = HEAVY_BURST,
+        every_s: float = HEAVY_EVERY_S,
+        at_once: int = HEAVY_AT_ONCE,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.cooldowns = Cooldowns(burst, every_s, clock)
+        self.at_once = at_once
+        self._slots = asyncio.Semaphore(at_once) if at_once > 0 else None
+
+    @asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        if self._slots is None:
+            yield
+            return
+        async with self._slots:
+            yield
+
+
+async def answer_heavy(
+    interaction: Interaction, policy: Heavy, limits: HeavyLimits, run: Callable[[], Awaitable[None]]
+) -> None:
+    """A heavy command: refused at once with ``COOLDOWN`` when its user's bucket is empty, else deferred at once
+    ("thinking…") and ``run`` when a slot is free (its answers are follow-ups)."""
+    wait = limits.cooldowns.take(str(interaction.user.id), policy.family)
+    if wait > 0:
+        command = interaction.command.qualified_name if interaction.command is not None else policy.family
+        when = f"<t:{math.ceil(time.time() + wait)}:R>"
+        try:
+            await send(interaction, COOLDOWN.format(command=command, when=when), ephemeral=True)
+        except discord.HTTPException:  # the interaction expired meanwhile: nothing more we can say
+            log.warning("could not refuse /%s of user %s", command, interaction.user.id)
+        return
+    await _defer(interaction, ephemeral=policy.ephemeral, update=False)
+    async with limits.slot():
+        await run()
+
+
+def ai_seated(info: GameInfo | None) -> bool:
+    """Whether the AI plays a seat of this game not over yet (for good, or standing in for an absent player): an
+    action in it may hand the turn to the AI, which the host lets answer before it returns."""
+    return (
+        info is not None
+        and info.status in ("lobby", "active", "paused")
+        and any(seat.is_ai for seat in info.seats)
+    )
+
+
+async def ai_plays(interaction: Interaction, game_id: int) -> bool:
+    """``ai_seated`` for a game by its id: a move in it is deferred at once."""
+    return ai_seated(await bot_of(interaction).host.game_info(game_id))
+
+
+async def ai_plays_here(interaction: Interaction) -> bool:
+    """``ai_seated`` for the channel's game: its start, a resignation or a resume is deferred at once."""
+    return ai_seated(await bot_of(interaction).host.game_in_channel(channel_key(interaction)))
 
 
 async def board_file(
@@ -151,16 +343,14 @@ async def digest_files(
     game_key: str, before: dict[str, Any], after: dict[str, Any], language: str = DEFAULT
 ) -> list[discord.File]:
     """The catch-up digest's two captioned boards (when the seat last moved, and now), with their alt texts, in
-    ``language``; Discord shows several images of one message as a gallery."""
+    ``language``; Discord shows several images of one message as a gallery. A board drawn before for the same
+    view and language is not drawn again (``render.digest.digest_pngs``): a repeated /catchup costs no drawing."""
     before, after = in_language(before, language), in_language(after, language)
-    boards = await asyncio.to_thread(digest_boards, game_key, before, after)
-    files = []
-    for number, board in enumerate(boards):
-        png = await asyncio.to_thread(encode_png, board.image)
-        files.append(
-            discord.File(io.BytesIO(png), filename=f"catchup-{number + 1}.png", description=board.alt_text)
-        )
-    return files
+    drawn = await asyncio.to_thread(digest_pngs, game_key, before, after)
+    return [
+        discord.File(io.BytesIO(png), filename=f"catchup-{number + 1}.png", description=description)
+        for number, (png, description) in enumerate(drawn)
+    ]
 
 
 def user_sentence(error: BaseException) -> str | None:

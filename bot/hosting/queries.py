@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import functools
 import json
 import re
@@ -18,17 +19,22 @@ from rules.engine import (
 )
 from rules.engine.pace import expected_waits, quantile, timed_waits
 from rules.engine.playout import setup_state
+from rules.engine.registry import package_of
 from rules.engine.rng import seed_scheme
 from rules.engine.standing import describe_orders
 
 from ..models import Actor, Choice, GameInfo, HostError, Prompt, Snapshot
 from ..ratings import RATING_RULES
+from ..replay import AUTOPASS, actor_mark
 from ..storage import Store
 from ..verify import EXPORT_FORMAT, EXPORT_VERSION, OVER, Verdict, chance_ranges, verify_export
+from ..workers import Workers
 from . import notify
 from .core import (
+    KNOWN_GAMES,
     HostCore,
     Live,
+    LruCache,
     kind_words,
 )
 
@@ -52,10 +58,44 @@ async def games_awaiting_ai(store: Store) -> list[int]:
     return [row["id"] for row in rows]
 
 
-@functools.cache
 def _expected_waits(game_key: str, players: int) -> float:
-    """A whole game's waits in self-play (cached: a few seconds of play, once per game and player count)."""
+    """A whole game's waits in self-play (run in ``ESTIMATES``' process)."""
     return expected_waits(get_game(game_key), players)
+
+
+#: the process that self-plays the games behind an estimate of the time to finish (issue 46: three games of
+#: Game of Princes are over 3 s of Python, which in a thread held the interpreter's lock the bot's loop needs)
+ESTIMATES = Workers(1)
+atexit.register(ESTIMATES.shutdown)
+#: (game, players) -> a whole game's waits in self-play, once computed; and those being computed
+_EXPECTED: dict[tuple[str, int], float] = {}
+_EXPECTING: dict[tuple[str, int], asyncio.Future[float]] = {}
+
+
+async def whole_game_waits(game_key: str, players: int) -> float:
+    """A whole game's waits in self-play (``rules.engine.pace.expected_waits``), computed once per game and
+    player count in a worker process; asked again meanwhile, the computation under way is awaited."""
+    key = (game_key, players)
+    if key in _EXPECTED:
+        return _EXPECTED[key]
+    loop = asyncio.get_running_loop()
+    running = _EXPECTING.get(key)
+    if running is None or running.get_loop() is not loop:  # a test's earlier event loop is gone
+        # a game registered at run time (a test's) or changed at run time is unknown to the worker: a thread
+        shared = package_of(game_key) is not None and not vars(get_game(game_key))
+        work = (
+            ESTIMATES.run(_expected_waits, game_key, players)
+            if shared
+            else asyncio.to_thread(_expected_waits, game_key, players)
+        )
+        running = _EXPECTING[key] = asyncio.ensure_future(work)
+    try:
+        # shielded: an asker that gives up (a bot closing) leaves the computation to the others
+        _EXPECTED[key] = value = await asyncio.shield(running)
+    finally:
+        if running.done() and _EXPECTING.get(key) is running:
+            del _EXPECTING[key]
+    return value
 
 
 def _duration(seconds: float) -> str:
@@ -178,7 +218,23 @@ class QueriesMixin(HostCore):
             lines.append(await self._time_to_finish(live))
         return "\n".join(lines)
 
+    @functools.cached_property
+    def _finish_lines(self) -> LruCache[int, tuple[tuple[Any, ...], str]]:
+        """game id -> (what the line was computed for, the time-to-finish line): a repeated /game status of an
+        unchanged game replays nothing."""
+        return LruCache(KNOWN_GAMES)
+
     async def _time_to_finish(self, live: Live) -> str:
+        """How long the rest of the game may take (``_estimate``), kept until the game changes."""
+        key = (live.version, tuple((seat.name, seat.is_ai) for seat in live.seats))
+        kept = self._finish_lines.get(live.id)
+        if kept is not None and kept[0] == key:
+            return str(kept[1])
+        line = await self._estimate(live)
+        self._finish_lines[live.id] = (key, line)
+        return line
+
+    async def _estimate(self, live: Live) -> str:
         """How long the rest of the game may take: the waits still to come (from the share of the game played,
         or from self-play when the rules cannot tell it) times this game's own answer times (median, and the
         middle half of them as the range), and the seat whose answers held the game up most."""
@@ -198,7 +254,7 @@ class QueriesMixin(HostCore):
         if share is not None and share > 0:
             to_come = counter.waits * (1 - share) / share
         else:
-            to_come = await asyncio.to_thread(_expected_waits, game.key, players) - counter.waits
+            to_come = await whole_game_waits(game.key, players) - counter.waits
         to_come = max(1.0, to_come)
         times = sorted(seconds for _seat, seconds in samples)
         if len(times) < 2:
@@ -262,8 +318,13 @@ class QueriesMixin(HostCore):
         with chance the seed and the chance results of the events shown (the export holds them all)."""
         live = await self._live_in_channel_or_last(channel_id)
         events = await self.store.events(live.id, 0)
+        over = live.row["status"] in OVER
+        people = {s.seat for s in live.seats if s.user_id is not None}
+        # a stand-in's move says so; an automatic pass reads as a chosen one until the game is over (issue 42)
         numbered: list[tuple[int | None, str]] = [
-            (e.seq, f"{e.seq}. {self._named(live, text)}") for e in events for _kind, text in e.log
+            (e.seq, f"{e.seq}. {self._named(live, text)}{actor_mark(e.user_id, e.seat in people, over)}")
+            for e in events
+            for _kind, text in e.log
         ]
         if not numbered:
             numbered = [(None, "(nothing has happened yet)")]
@@ -415,6 +476,7 @@ class QueriesMixin(HostCore):
         hides_actions = not complete and game.hidden_information
         hides_seed = not complete and (game.has_chance or game.hidden_information)
         events = await self.store.events(game_id, -1, include_undone=True)
+        actors = self._shown_actors(live, events, complete)
         undone = await self._undone_seqs(game_id)
         sealed = await self.sealed_record(game_id)
         ranges = None
@@ -456,7 +518,7 @@ class QueriesMixin(HostCore):
                 {
                     "seq": event.seq,
                     "seat": event.seat,
-                    "actor": event.user_id,
+                    "actor": actors[index],
                     "action": None if hides_actions else event.action,
                     "draws": None if hides_actions else event.draws,
                     "ranges": ranges[index] if ranges is not None else None,
@@ -477,6 +539,25 @@ class QueriesMixin(HostCore):
                 for record in sealed
             ],
         }
+
+    @staticmethod
+    def _shown_actors(live: Live, events: list[Any], complete: bool) -> list[str | None]:
+        """Each event's actor as an export shows it. While the game runs an automatic pass (given when "pass" was
+        the seat's only answer) shows as the seat's own answer, under the person who last answered for the seat
+        (else who holds it), so the file does not tell the table when a player held no playable card (issue 42);
+        once the game is over it shows as ``autopass``."""
+        shown: list[str | None] = []
+        holders: dict[int, str] = {}
+        for event in events:
+            actor = event.user_id
+            if event.seat is not None and actor and actor != AUTOPASS and not actor.startswith("ai:"):
+                if actor != "deadline":
+                    holders[event.seat] = actor
+            if actor == AUTOPASS and not complete and event.seat is not None:
+                seat = live.seats[event.seat] if 0 <= event.seat < len(live.seats) else None
+                actor = holders.get(event.seat) or (seat.user_id if seat else None)
+            shown.append(actor)
+        return shown
 
     async def _undone_seqs(self, game_id: int) -> set[int]:
         rows = await self.store.fetchall(

@@ -55,6 +55,15 @@ class EventRow:
     created_at: float
 
 
+@dataclass(frozen=True)
+class EventHead:
+    """An event's number, seat and who acted (``Store.event_heads``)."""
+
+    seq: int
+    seat: int | None
+    user_id: str | None
+
+
 def _ready_at(timer: Row, worker: str) -> float:
     """When ``worker`` may fire ``timer``: at its due time, or when another worker's claim on it lapses."""
     claimed_until = timer["claimed_until"]
@@ -276,6 +285,23 @@ class Store:
         )
         return (row["seq"], json.loads(row["state"])) if row else None
 
+    async def snapshot_at_or_before(self, game_id: int, seq: int) -> tuple[int, dict[str, Any]] | None:
+        """The latest snapshot stored after an event numbered ``seq`` or lower (the catch-up digest starts
+        from the one at or before the seat's last action), with its number; None when there is none."""
+        row = await self.fetchone(
+            "SELECT seq, state FROM snapshots WHERE game_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
+            (game_id, seq),
+        )
+        return (row["seq"], json.loads(row["state"])) if row else None
+
+    async def event_heads(self, game_id: int) -> list[EventHead]:
+        """Every event of the game that was not undone, in order, as number, seat and who acted only: what
+        finding a seat's last action needs, without reading (and decoding) each event's draws and log."""
+        rows = await self.fetchall(
+            "SELECT seq, seat, user_id FROM events WHERE game_id = ? AND undone = 0 ORDER BY seq", (game_id,)
+        )
+        return [EventHead(row["seq"], row["seat"], row["user_id"]) for row in rows]
+
     # ---- claims (several processes on one database) ----------------------------------------------------------
     def _claim_sql(self, table: str, eligible: str, order: str, columns: str) -> str:
         """``UPDATE table`` of the rows ``eligible`` picks (first by ``order``, at most a batch), claimed for a
@@ -379,6 +405,7 @@ __all__ = [
     "CLAIM_LEASE_S",
     "Connection",
     "Database",
+    "EventHead",
     "EventRow",
     "Result",
     "Row",

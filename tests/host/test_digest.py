@@ -152,6 +152,74 @@ def test_digest_from_a_snapshot_equals_the_digest_from_the_start() -> None:
         digest_for(played, seat, last, start=(last + 2, played.states[last + 2]))
 
 
+#: (game, players, seed, actions): the games above and more PRINCIPES seeds, for the host's way of building
+SNAPSHOT_PLAYOUTS = [
+    *PLAYOUTS,
+    ("principes", 4, 33, 350),
+    ("principes", 3, 34, 300),
+    ("principes", 2, 35, 250),
+]
+SNAPSHOT_EVERY = 25  # as the host stores them (bot.storage.SNAPSHOT_EVERY)
+
+
+@pytest.mark.parametrize(("key", "players", "seed", "actions"), SNAPSHOT_PLAYOUTS)
+def test_digest_from_a_stored_snapshot_to_the_current_state_equals_the_replay_from_the_setup(
+    key: str, players: int, seed: int, actions: int
+) -> None:
+    """What the host builds (issue 46): from a snapshot as stored (through JSON) at or before the seat's last
+    action, the records before it as stand-ins with only the seat and who acted, and the seat's view now from
+    the current state: the same digest, text and views, as the replay of every record from the setup."""
+    played = recorded(key, players, seed, actions)
+    stored = [json.loads(json.dumps(state)) for state in played.states]
+    compared = 0
+    for seat in range(players):
+        picks = {*last_actions(played, seat), last_action_index(played.records, seat, f"user-{seat}")}
+        for last in picks:
+            whole = digest_for(played, seat, last)
+            first = 0 if last is None else last + 1
+            for snapshot in sorted({0, first // SNAPSHOT_EVERY * SNAPSHOT_EVERY, first}):
+                stand_ins = [
+                    EventRecord(record.seat, "", user_id=record.user_id)
+                    for record in played.records[:snapshot]
+                ]
+                records = stand_ins + played.records[snapshot:]
+                assert last_action_index(records, seat, f"user-{seat}") == last_action_index(
+                    played.records, seat, f"user-{seat}"
+                )
+                digest = build_digest(
+                    played.game,
+                    played.options,
+                    [],
+                    records,
+                    played.names,
+                    seat,
+                    last,
+                    start=(snapshot, stored[snapshot]),
+                    end=stored[-1],
+                )
+                assert digest == whole
+                assert digest_text(digest, "heading") == digest_text(whole, "heading")
+                compared += 1
+    assert compared >= players * 3
+
+
+def test_the_current_state_spares_replaying_but_the_seats_own_events_still_read_as_actions() -> None:
+    """Events the AI or a deadline played for the seat after its player's last action are described from the
+    state before each: with ``end`` given they are still replayed, up to the last of them, and no further."""
+    played = recorded("principes", 4, 36, 300)
+    for_them = next(i for i in range(200, 300) if (played.records[i].user_id or "").startswith("ai:"))
+    seat = played.records[for_them].seat
+    assert seat is not None
+    last = last_action_index(played.records[:for_them], seat, f"user-{seat}")
+    assert last is not None
+    taken = [i for i in range(last + 1, len(played.records)) if played.records[i].seat == seat]
+    assert for_them in taken
+    digest = digest_for(played, seat, last, end=played.states[-1])
+    assert digest == digest_for(played, seat, last)
+    own = [step for group in digest.groups for step in group.steps if step.index in taken]
+    assert all(step.own_action for step in own) and len(own) == len(taken)
+
+
 def test_last_action_index_of_the_player_skips_what_the_ai_did_for_them() -> None:
     records = [
         EventRecord(0, "a", user_id="u0"),
@@ -232,3 +300,42 @@ def test_digest_boards_are_the_two_views_captioned(key: str) -> None:
         assert board.alt_text.startswith(f"{board.caption}: ") and len(board.alt_text) <= 1024
         assert board.alt_text.split(": ", 1)[1][:200] == alt_text(key, view)[:200]
     assert json.dumps(boards[0].alt_text)  # plain text, ready for an attachment's description
+
+
+def test_digest_pngs_are_the_boards_encoded_and_kept_by_what_they_show(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The PNGs the front-end posts (``bot.discord.common.digest_files``) are the two captioned boards, encoded;
+    asked again for equal views (other objects, as a kept answer or another process's rebuild gives them), none
+    is drawn again; another language, or another view, is drawn anew."""
+    import copy
+
+    from render import digest as rendered
+    from render import in_language
+    from render.common import encode_png
+
+    played = recorded("principes", 2, 32, 40)
+    digest = digest_for(played, 1, last_action_index(played.records[:20], 1))
+    rendered.PNGS.clear()
+    drawn = rendered.digest_pngs("principes", digest.before, digest.after)
+    boards = digest_boards("principes", digest.before, digest.after)
+    assert drawn == [(encode_png(board.image), board.alt_text) for board in boards]
+
+    calls: list[str] = []
+    draw = rendered.digest_board
+
+    def counted(game_key: str, view: dict, caption: str) -> rendered.CaptionedBoard:
+        calls.append(caption)
+        return draw(game_key, view, caption)
+
+    monkeypatch.setattr(rendered, "digest_board", counted)
+    again = rendered.digest_pngs("principes", copy.deepcopy(digest.before), copy.deepcopy(digest.after))
+    assert again == drawn and calls == []
+    polish = rendered.digest_pngs(
+        "principes", in_language(digest.before, "pl"), in_language(digest.after, "pl")
+    )
+    assert calls == list(CAPTIONS) and polish[0][0] != drawn[0][0]
+    calls.clear()
+    rendered.digest_pngs("principes", digest.before, digest.before)  # the first board is the one kept
+    assert calls == [CAPTIONS[1]]
+    assert rendered.PNGS.size <= rendered.PNG_CACHE_BYTES

@@ -21,13 +21,14 @@ class AwayCog(
         super().__init__()
 
     @app_commands.command(
-        name="until", description="Be away until a date: the AI plays for you in every game"
+        name="until",
+        description="Be away a day or more (whole days count): the AI plays your next decisions in every game",
     )
     @app_commands.describe(date="when you are back: 2026-12-24, 2026-12-24 18:00 (your /settings time zone)")
     async def until(self, interaction: Interaction, date: app_commands.Range[str, 1, 40]) -> None:
         guild = str(interaction.guild_id) if interaction.guild_id else None
         work = self.bot.host.go_away(actor_of(interaction), date, guild)
-        deliveries = await within_ack(interaction, work)
+        deliveries = await within_ack(interaction, work, at_once=True)  # the AI takes seats in every game
         await send(interaction, await self.bot.host.away_text(str(interaction.user.id)))
         await self.bot.sender.deliver(deliveries)
 

@@ -21,8 +21,18 @@ from i18n import localize
 from rules.engine import RulesError, available_games, get_game
 
 from ..app import PrincesBot
-from ..common import Interaction, actor_of, actor_of_member, channel_key, send, within_ack
+from ..common import (
+    Interaction,
+    actor_of,
+    actor_of_member,
+    ai_plays_here,
+    channel_key,
+    heavy,
+    send,
+    within_ack,
+)
 from ..components import lobby_view
+from ..labels import CHOICE_NAME, distinct_labels, fit
 
 log = logging.getLogger(__name__)
 OPTION_PAIR = re.compile(r"([\w-]+)\s*[=:]\s*([^\s,;]+)")
@@ -32,6 +42,8 @@ LOBBY_HINT = "\nJoin with the button or /game join; add an AI with /game ai."
 THREAD_LIMIT_REACHED = 160006
 #: a game's thread archives itself after this long without a message (minutes: Discord's longest, 7 days)
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+#: Discord's longest thread name
+THREAD_NAME = 100
 
 
 async def open_thread(bot: PrincesBot, channel_id: int, name: str) -> str:
@@ -39,7 +51,7 @@ async def open_thread(bot: PrincesBot, channel_id: int, name: str) -> str:
     try:
         data = await bot.http.start_thread_without_message(
             channel_id,
-            name=name[:100],
+            name=fit(name, THREAD_NAME),
             auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             type=discord.ChannelType.public_thread.value,
             reason="a game of Princes' Table",
@@ -213,20 +225,22 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             return []
         game = get_game(info.key)
         levels = Host.ai_levels(game)
-        choices = []
-        for level in levels:
-            if current.lower() not in level:
-                continue
+        shown = [level for level in levels if current.lower() in level][:25]
+        labels = []
+        for level in shown:
             measured = level_strength(game, level)
-            label = f"{level}: {measured}" if measured else level
-            choices.append(app_commands.Choice(name=label[:100], value=level))
-        return choices[:25]
+            labels.append(f"{level}: {measured}" if measured else level)
+        names = distinct_labels(labels, CHOICE_NAME, shown)
+        return [app_commands.Choice(name=name, value=level) for name, level in zip(names, shown, strict=True)]
 
     @app_commands.command(name="start", description="Start the game of this channel's lobby")
     @app_commands.describe(order="seat order: random (default) or the order of joining")
     async def start(self, interaction: Interaction, order: Literal["random", "given"] = "random") -> None:
+        at_once = await ai_plays_here(interaction)  # an AI seat may play the first turns before the answer
         deliveries = await within_ack(
-            interaction, self.host.start(channel_key(interaction), actor_of(interaction), order)
+            interaction,
+            self.host.start(channel_key(interaction), actor_of(interaction), order),
+            at_once=at_once,
         )
         await send(interaction, "The game starts.")
         if deliveries:
@@ -258,10 +272,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         guild = str(interaction.guild_id) if interaction.guild_id else None
         await send(interaction, await self.host.set_guild_language(guild, actor_of(interaction), language))
 
+    @heavy("status")
     @app_commands.command(name="status", description="Who the game in this channel waits for, and until when")
     async def status(self, interaction: Interaction) -> None:
         await send(interaction, await self.host.status(channel_key(interaction)))
 
+    @heavy("export")
     @app_commands.command(
         name="export",
         description="This channel's game as a JSON file with every event (secrets once it is over)",
@@ -274,6 +290,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         file = discord.File(io.BytesIO(payload), filename=f"{game['kind']}-{game['id']}.json")
         await send(interaction, f"{game['title']} #{game['id']} ({game['status']}). {note}", file=file)
 
+    @heavy("verify")
     @app_commands.command(
         name="verify",
         description="Check this channel's finished game: sealed commits, every die from the seed, the result",
@@ -296,8 +313,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
 
     @app_commands.command(name="resign", description="Resign: you lose (with 3+ players the AI plays on)")
     async def resign(self, interaction: Interaction) -> None:
+        at_once = await ai_plays_here(interaction)  # with 3+ players the AI plays on, perhaps at once
         work = self.host.resign(channel_key(interaction), actor_of(interaction))
-        await self._run(interaction, await within_ack(interaction, work), "You resigned.")
+        await self._run(interaction, await within_ack(interaction, work, at_once=at_once), "You resigned.")
 
     @app_commands.command(
         name="sub",
@@ -335,8 +353,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
     )
     async def resume(self, interaction: Interaction) -> None:
         guild = str(interaction.guild_id) if interaction.guild_id is not None else None
+        at_once = await ai_plays_here(interaction)  # an AI seat whose turn it is plays on resuming
         work = self.host.resume(channel_key(interaction), actor_of(interaction), guild_id=guild)
-        await self._run(interaction, await within_ack(interaction, work), "Noted.")
+        await self._run(interaction, await within_ack(interaction, work, at_once=at_once), "Noted.")
 
     @app_commands.command(name="draw", description="Offer or accept a draw, where the game allows one")
     async def draw(self, interaction: Interaction) -> None:

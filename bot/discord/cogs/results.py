@@ -17,7 +17,7 @@ from bot.stats import leaderboard, leaderboard_text, player_records, principes_r
 from rules.engine import RulesError, get_game
 
 from ..app import PrincesBot
-from ..common import MAX_GAME_ID, Interaction, bot_of, channel_key, chunks, send, within_ack
+from ..common import MAX_GAME_ID, Interaction, bot_of, channel_key, chunks, heavy, send, within_ack
 from ..replays import answer_replay
 from .game import game_key_autocomplete
 
@@ -36,6 +36,7 @@ class ResultsCog(commands.Cog):
     def __init__(self, bot: PrincesBot) -> None:
         self.bot = bot
 
+    @heavy("stats")
     @app_commands.command(
         name="stats",
         description="Games, wins, rating, favourite side, answer time; PRINCIPES win rates (only to you)",
@@ -59,6 +60,7 @@ class ResultsCog(commands.Cog):
         for part in chunks(text):
             await send(interaction, part)
 
+    @heavy("leaderboard")
     @app_commands.command(
         name="leaderboard", description="A game's best ratings, on this server or everywhere"
     )
@@ -79,6 +81,7 @@ class ResultsCog(commands.Cog):
             await send(interaction, part)
 
 
+@heavy("replay")
 @app_commands.command(
     name="replay", description="A finished game's animated replay and its boards step by step (only to you)"
 )
