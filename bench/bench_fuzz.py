@@ -22,7 +22,7 @@ from rules.engine.registry import register, unregister
 from tests.security.hostfuzz import HostFuzz
 from tests.security.hostile import Position, UnhandledError, fuzz_notation, hostile_text, sample_positions
 from tests.security.selfplay import TickingClock, scratch_directory
-from tests.support.games import SealedGuess
+from tests.support.games import CardWindows, SealedGuess
 
 #: hostile clicks on the bot's components through the real client and the fake Discord (``componentfuzz``)
 COMPONENT_CLICKS = 2_000
@@ -38,7 +38,8 @@ SHOWN = 5
 
 
 def fuzzed_games() -> list[Game]:
-    """Every playable game (the sealed test game is registered by ``run``, so it is among them)."""
+    """Every playable game (the sealed and card-window test games are registered by ``run``, so they are among
+    them)."""
     return [get_game(key) for key in available_games()]
 
 
@@ -150,8 +151,9 @@ async def component_fuzz(clicks: int) -> tuple[list[float], list[str]]:
 
 
 def run() -> None:
-    sealed = SealedGuess()
+    sealed, windows = SealedGuess(), CardWindows()
     register(sealed)
+    register(windows)  # card windows passed automatically: what a running game's export shows of them
     try:
         games = fuzzed_games()
         started = time.perf_counter()
@@ -162,6 +164,7 @@ def run() -> None:
         host_seconds = time.perf_counter() - started
     finally:
         unregister(sealed.key)
+        unregister(windows.key)
     started = time.perf_counter()
     click_ms, component_failures = asyncio.run(component_fuzz(COMPONENT_CLICKS))
     component_seconds = time.perf_counter() - started

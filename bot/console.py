@@ -51,7 +51,7 @@ Commands (the same words as on Discord):
   /catchup            what happened since your last move, with the boards then and now
   /rules [GAME [PART]] rules notes (PART: a section, or all)       /as NAME       type as another player
   /orders [TOPIC CHOICE [NAMES, ...]]  your standing orders (answers given in advance), or set one
-  /away until DATE | off | status | allowance DAYS   away mode: the AI plays all your games meanwhile
+  /away until DATE | off | status | allowance DAYS   away (a day or more): the AI plays your later decisions
   /settings [name=value ...]   your notification settings (no value: show them)
   /ahead [ANSWER[, SECOND, THIRD]]   your upcoming turn of a queue (Urbanization...), or answer it now;
                       after sealing a plan with Taxes: /ahead collect (collect when it comes) or /ahead ask

@@ -11,9 +11,11 @@ Glicko rate pairs only; TrueSkill's Python package is unmaintained (its last rel
 
 Who is rated: each seat's player, a person (their user id) or an AI level (``ai:<level>``, one rating per level
 and game), so people playing alone against the AI get a rating and the AI levels get measured strengths. A seat
-is its person's when they took most of its decisions. A game is *unrated* when the table chose ``rated=no``, when
-one player held every seat, or when a seat's decisions were taken by someone else (an AI standing in, a deadline's
-default, a substitute) for more than ``STAND_IN_SHARE`` of them; its result still counts for games and wins.
+is its person's when they took most of its decisions. A seat is *left out* of the ratings when its decisions were
+taken by the AI (away mode, missed deadlines, a seat handed to the AI) for more than ``AI_STAND_IN_SHARE`` of them,
+or by anyone else (the AI, a deadline's default, a substitute) for more than ``STAND_IN_SHARE``; the other seats
+are rated among themselves. A game is *unrated* when the table chose ``rated=no``, when one player held every
+seat, or when fewer than two players are left to rate; its result still counts for games and wins.
 
 Ratings can be rebuilt from the stored results (``rebuild``): applying them in their recording order (``number``)
 gives exactly the values the incremental updates stored.
@@ -35,8 +37,12 @@ from .storage import Connection, Store
 
 #: the rating model; its defaults (mu 25, sigma 25/3, tau 25/300) are openskill's
 MODEL = PlackettLuce()
-#: a seat whose decisions were taken by someone else for more than this share makes the game unrated
+#: a seat whose decisions were taken by someone else (the AI, a deadline's default, a substitute) for more than
+#: this share is left out of the game's ratings
 STAND_IN_SHARE = 0.25
+#: a seat whose decisions the AI took for more than this share is left out too (issue 42): an AI's answer may be
+#: stronger than the player's own (the exact solver, say), so the share it may take is small
+AI_STAND_IN_SHARE = 0.10
 #: actors that are not anyone's decision: a pass given because it was the only answer
 FORCED_ACTORS = frozenset({"autopass"})
 #: actors that are stand-ins, not a person: a deadline's default (AI stand-ins are ``ai:<level>``)
@@ -48,9 +54,12 @@ Rating = tuple[float, float]
 #: what ``/rules`` says of the two table options and of when a game counts for ratings
 RATING_RULES = (
     "- `rated` (yes/no, default yes): whether the game counts for the ratings (one per player and game, across "
-    "all servers; AI levels have theirs). A game is unrated all the same when one player held every seat, or "
-    f"when a seat's decisions were taken by someone else (the AI standing in, a deadline's default, a "
-    f"substitute) for more than {STAND_IN_SHARE:.0%} of them; its result still counts in /stats.\n"
+    "all servers; AI levels have theirs). A seat is left out of the ratings when the AI played it (away mode, "
+    f"missed deadlines) for more than {AI_STAND_IN_SHARE:.0%} of its decisions, or anyone else (the AI, a "
+    f"deadline's default, a substitute) for more than {STAND_IN_SHARE:.0%}; the others are rated among "
+    "themselves. In a rated game the AI that stands in for a player plays the game's modest level. A game is "
+    "unrated when one player held every seat or fewer than two players are left to rate; its result still "
+    "counts in /stats.\n"
     "- `replay` (yes/no, default yes): post the game's animated replay with its result (/game replay shows it "
     "any time after the end).\n"
     "- `posts` (card/every-move, default card): `card` keeps one live message per game (status, board and "
@@ -131,6 +140,13 @@ class SeatResult:
     won: bool
     decisions: int
     answer_seconds: float
+    #: why the seat is left out of a rated game's ratings (stand-ins took too many of its decisions); None: it
+    #: counts whenever the game does
+    unrated_reason: str | None = None
+
+    @property
+    def rated(self) -> bool:
+        return self.unrated_reason is None
 
 
 @dataclass(frozen=True)
@@ -209,12 +225,6 @@ def summarise(
             people = Counter(d.actor for d in own if _is_person(d.actor))
             player = max(people, key=lambda p: (people[p], p == row["user_id"])) if people else row["user_id"]
         mine = [d for d in own if d.actor == player]
-        others = len(own) - len(mine)
-        if reason is None and own and others / len(own) > STAND_IN_SHARE:
-            reason = (
-                f"{row['name']}'s seat was played by a stand-in (AI, deadline default or substitute) for "
-                f"{others} of its {len(own)} decisions, more than {STAND_IN_SHARE:.0%}"
-            )
         won = seat in winners and not draw
         out.append(
             SeatResult(
@@ -226,10 +236,15 @@ def summarise(
                 won=won,
                 decisions=len(mine),
                 answer_seconds=sum(d.seconds for d in mine),
+                unrated_reason=_left_out(str(row["name"]), own, mine, row["user_id"] is not None),
             )
         )
-    if reason is None and len({s.player for s in out}) < 2:
-        reason = "one player held every seat"
+    counted = {s.player for s in out if s.rated}
+    if reason is None and len(counted) < 2:
+        left_out = [s.unrated_reason for s in out if s.unrated_reason]
+        reason = (
+            left_out[0] if left_out and len({s.player for s in out}) > 1 else "one player held every seat"
+        )
     return GameResult(
         game_id=int(game["id"]),
         kind=str(game["kind"]),
@@ -241,6 +256,25 @@ def summarise(
         finished_at=finished_at,
         seats=tuple(out),
     )
+
+
+def _left_out(name: str, own: Sequence[_Decision], mine: Sequence[_Decision], person: bool) -> str | None:
+    """Why a seat is left out of the ratings (stand-ins took more than their share of its decisions), or None."""
+    if not own:
+        return None
+    by_ai = sum(1 for d in own if is_ai_player(d.actor)) if person else 0
+    if by_ai / len(own) > AI_STAND_IN_SHARE:
+        return (
+            f"{name}'s seat was played by the AI for {by_ai} of its {len(own)} decisions, more than "
+            f"{AI_STAND_IN_SHARE:.0%}"
+        )
+    others = len(own) - len(mine)
+    if others / len(own) > STAND_IN_SHARE:
+        return (
+            f"{name}'s seat was played by a stand-in (AI, deadline default or substitute) for {others} of its "
+            f"{len(own)} decisions, more than {STAND_IN_SHARE:.0%}"
+        )
+    return None
 
 
 # ---------------------------------------------------------------------------------------------- the model
@@ -278,7 +312,10 @@ class Recorded:
             f"{names[player]} {old[0]:.1f} → {new[0]:.1f} (±{new[1]:.1f})"
             for player, (old, new) in self.changes.items()
         ]
-        return f"Ratings for {title}: " + ", ".join(parts) + "."
+        left_out = [
+            f"Left out of the ratings: {s.unrated_reason}." for s in self.result.seats if s.unrated_reason
+        ]
+        return " ".join([f"Ratings for {title}: " + ", ".join(parts) + ".", *left_out])
 
 
 async def _next_number(db: Connection) -> int:
@@ -311,7 +348,7 @@ async def _store_ratings(
     after: Mapping[str, Rating],
     now: float,
 ) -> None:
-    wins = Counter(s.player for s in result.seats if s.won)
+    wins = Counter(s.player for s in result.seats if s.won and s.rated)
     for player, (mu, sigma) in after.items():
         games, won = stored.get(player, (0.0, 0.0, 0, 0))[2:]
         await db.execute(
@@ -342,7 +379,8 @@ async def _insert_result(
     )
     await db.executemany(
         "INSERT INTO result_seats (game_id, seat, player, name, side, rank, won, decisions, answer_seconds, "
-        "mu_before, sigma_before, mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "mu_before, sigma_before, mu_after, sigma_after, unrated_reason) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 result.game_id,
@@ -354,8 +392,9 @@ async def _insert_result(
                 int(s.won),
                 s.decisions,
                 s.answer_seconds,
-                *(changes[s.player][0] if s.player in changes else (None, None)),
-                *(changes[s.player][1] if s.player in changes else (None, None)),
+                *(changes[s.player][0] if s.player in changes and s.rated else (None, None)),
+                *(changes[s.player][1] if s.player in changes and s.rated else (None, None)),
+                s.unrated_reason,
             )
             for s in result.seats
         ],
@@ -395,11 +434,10 @@ async def record_result(
     result = summarise(game, seats, events, sealed, sides, now)
     changes: dict[str, tuple[Rating, Rating]] = {}
     if result.rated:
-        stored = await _ratings_of(db, result.kind, [s.player for s in result.seats])
-        before = {
-            s.player: stored[s.player][:2] if s.player in stored else default_rating() for s in result.seats
-        }
-        after = rate([(s.player, s.rank) for s in result.seats], before)
+        counted = [s for s in result.seats if s.rated]  # seats left out are not rated
+        stored = await _ratings_of(db, result.kind, [s.player for s in counted])
+        before = {s.player: stored[s.player][:2] if s.player in stored else default_rating() for s in counted}
+        after = rate([(s.player, s.rank) for s in counted], before)
         changes = {player: (before[player], after[player]) for player in after}
         await _store_ratings(db, result.kind, result, stored, after, now)
     await _insert_result(db, number, result, changes)
@@ -437,8 +475,9 @@ async def rebuild(store: Store, now: float) -> Rebuilt:
         current: dict[tuple[str, str], tuple[float, float, int, int]] = {}
         for result in results:
             report.results += 1
-            seats = await db.fetchall(
-                "SELECT seat, player, rank, won FROM result_seats WHERE game_id = ? ORDER BY seat",
+            seats = await db.fetchall(  # seats left out of the game's ratings stay out
+                "SELECT seat, player, rank, won FROM result_seats WHERE game_id = ? AND unrated_reason IS NULL "
+                "ORDER BY seat",
                 (result["game_id"],),
             )
             if not result["rated"]:

@@ -41,6 +41,24 @@ FRAME_WORDS = {"action": "completed action", "turn": "turn", "round": "round"}
 
 Progress = Callable[[int, int], None]
 
+#: the actor of an automatic pass (the seat's only answer, given by the host after a random delay)
+AUTOPASS = "autopass"
+#: what a line of ``/log`` or a replay's caption adds for a move a stand-in made for a person's seat (the AI or a
+#: deadline's default), and, once the game is over, for an automatic pass (both "phrases" in the catalogs)
+STAND_IN_MARK = " (stand-in)"
+AUTOPASS_MARK = " (automatic pass)"
+
+
+def actor_mark(actor: str | None, person_seat: bool, over: bool) -> str:
+    """The mark a log line of an event gets from who acted (issue 42): a stand-in's move on a person's seat says
+    so; an automatic pass looks exactly like the seat's own answer until the game is over (the table must not
+    learn, window by window, that a player held no playable card), then says so."""
+    if actor == AUTOPASS:
+        return AUTOPASS_MARK if over else ""
+    if person_seat and actor is not None and (actor.startswith("ai:") or actor == "deadline"):
+        return STAND_IN_MARK
+    return ""
+
 
 class ReplayError(HostError):
     """The game cannot be replayed (not over, not found, a malformed file); ``str(error)`` is the sentence."""
@@ -53,6 +71,8 @@ class LoggedEvent:
     action: str
     draws: list[int]
     lines: tuple[str, ...]
+    #: who acted, as a mark for its lines (``actor_mark``): "" for the seat's own move
+    mark: str = ""
 
 
 @dataclass(frozen=True)
@@ -82,6 +102,7 @@ class GameLog:
         except (ExportError, RulesError) as error:
             raise ReplayError(str(error)) from None
         game, events = data["game"], data["events"]
+        people = {seat["seat"] for seat in data["seats"] if seat.get("user_id") is not None}
         return cls(
             game_id=int(game["id"]),
             kind=str(game["kind"]),
@@ -91,7 +112,12 @@ class GameLog:
             setup_draws=list(events[0]["draws"]),
             events=tuple(
                 LoggedEvent(
-                    e["seq"], e["seat"], e["action"], list(e["draws"]), tuple(t for _k, t in e["log"])
+                    e["seq"],
+                    e["seat"],
+                    e["action"],
+                    list(e["draws"]),
+                    tuple(t for _k, t in e["log"]),
+                    actor_mark(e.get("actor"), e["seat"] in people, True),
                 )
                 for e in events[1:]
                 if not e["undone"]
@@ -115,7 +141,10 @@ async def load_log(store: Store, game_id: int) -> GameLog:
         raise ReplayError(f"{title} never started: there is nothing to replay.")
     if row["status"] not in OVER:
         raise ReplayError(f"{title} is still being played: its replay opens once it is over.")
-    seats = await store.fetchall("SELECT name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+    seats = await store.fetchall(
+        "SELECT seat, name, user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+    )
+    people = {seat["seat"] for seat in seats if seat["user_id"] is not None}
     events = await store.events(game_id, -1)
     return GameLog(
         game_id=game_id,
@@ -125,7 +154,14 @@ async def load_log(store: Store, game_id: int) -> GameLog:
         seat_names=tuple(str(seat["name"]) for seat in seats),
         setup_draws=list(events[0].draws),
         events=tuple(
-            LoggedEvent(e.seq, e.seat, e.action, e.draws, tuple(text for _kind, text in e.log))
+            LoggedEvent(
+                e.seq,
+                e.seat,
+                e.action,
+                e.draws,
+                tuple(text for _kind, text in e.log),
+                actor_mark(e.user_id, e.seat in people, True),
+            )
             for e in events[1:]
         ),
         result=json.loads(row["result"]) if row["result"] else None,
@@ -226,9 +262,9 @@ def walk(log: GameLog) -> Iterator[tuple[Step, dict[str, Any]]]:
 
 def _event_lines(log: GameLog, hidden: bool, event: LoggedEvent) -> tuple[str, ...]:
     if event.lines:
-        return event.lines
+        return tuple(line + event.mark for line in event.lines)
     name = log.seat_names[event.seat] if event.seat is not None and event.seat < len(log.seat_names) else "?"
-    return (f"{name} acts." if hidden else f"{name}: {event.action}",)
+    return (f"{name} acts.{event.mark}" if hidden else f"{name}: {event.action}{event.mark}",)
 
 
 def steps(log: GameLog) -> list[Step]:

@@ -103,7 +103,8 @@ async def player_records(store: Store, player: str, kind: str | None = None) -> 
     """The player's record in each game they have finished (or in ``kind`` alone)."""
     params: tuple[str, ...] = (player, kind) if kind else (player,)
     rows = await store.fetchall(
-        "SELECT r.kind, r.rated, s.name, s.side, s.won, s.decisions, s.answer_seconds FROM result_seats s "
+        "SELECT r.kind, CASE WHEN r.rated = 1 AND s.unrated_reason IS NULL THEN 1 ELSE 0 END AS rated, s.name, "
+        "s.side, s.won, s.decisions, s.answer_seconds FROM result_seats s "
         "JOIN results r ON r.game_id = s.game_id WHERE s.player = ?"
         + (" AND r.kind = ?" if kind else "")
         + " ORDER BY r.number",

@@ -1,14 +1,20 @@
 """Away mode across every game: ``/away until:<date>`` and ``/away off``, with a yearly allowance per server.
 
-While a player is away, the AI plays each of their seats (at the game's AI level, as when the table hands an
-absent player's seat to the AI), so no deadline waits for them; each game's channel is told when they leave and
+While a player is away, the AI plays each of their seats (at the stand-in level: in a rated game the game's modest
+level, ``HostCore.stand_in_level``), so no deadline waits for them; each game's channel is told when they leave and
 when they are back. The end of an away period is a timer per game (timers live in the database), so a restart
 in between changes nothing. ``/away off`` gives every seat back at once.
+
+Away mode is for being away, not for help on a hard move (issue 42): a spell lasts at least ``MIN_AWAY_S`` (a day)
+and counts in whole days against the allowance, however early the player comes back; a decision already waiting
+for a seat when its player leaves stays theirs (its deadline and deadline default as usual: the seat is handed to
+the AI once that decision is answered, ``HostCore._hand_over_kept``), so only later decisions go to the stand-in.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -20,12 +26,21 @@ from .core import Change, HostCore, Live
 DEFAULT_AWAY_DAYS = 14.0
 MAX_AWAY_DAYS = 366.0
 DAY = 86400.0
+#: the shortest away spell: away mode is for being away, not for one move
+MIN_AWAY_S = DAY
 #: the forms ``/away until:`` accepts: a date (the player is back at its start, in their time zone) or a date
 #: and a time, or a Discord timestamp as ``<t:SECONDS>`` (what a pasted timestamp looks like)
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}))?")
 _TIMESTAMP = re.compile(r"<t:(\d{1,12})(?::[tTdDfFR])?>")
 UNTIL_FORMS = (
     "a date as 2026-12-24, a date and time as 2026-12-24 18:00, or a Discord timestamp <t:1798128000>"
+)
+#: away mode's rule in a sentence or two, as /away status says it (SECURITY.md and the README say it too)
+AWAY_RULE = (
+    "Away mode is for being away: a spell lasts at least a day and counts in whole days, even if you come back "
+    "early. A decision already waiting for you when you leave stays yours (its deadline as usual); the AI plays "
+    "the ones after it, in a rated game at a modest level, and a seat the AI played for more than 10% of its "
+    "decisions is left out of the ratings."
 )
 
 
@@ -56,9 +71,11 @@ def _year_of(moment: float) -> int:
 
 
 def days_in_year(starts: float, ends: float, year: int) -> float:
-    """How many days of the period ``starts``..``ends`` fall in the calendar year ``year`` (UTC)."""
-    low, high = _year_bounds(year)
-    return max(0.0, min(ends, high) - max(starts, low)) / DAY
+    """How many whole days of the period ``starts``..``ends`` count in the calendar year ``year`` (UTC): a
+    period counts whole days from its start, at least one however short (``ceil``), each in the year (UTC) in
+    which it begins."""
+    whole = max(1, math.ceil((ends - starts) / DAY - 1e-9))
+    return float(sum(1 for day in range(whole) if _year_of(starts + day * DAY) == year))
 
 
 def _days(value: float) -> str:
@@ -110,7 +127,7 @@ class AwayMixin(HostCore):
         state = f"You are away until <t:{int(until)}:f>." if until else "You are not away."
         return (
             f"{state} Away days used in {year}: {_days(used)} of {_days(allowance)}. "
-            f"/away until date:<when> ({UNTIL_FORMS}) or /away off."
+            f"/away until date:<when> ({UNTIL_FORMS}) or /away off. {AWAY_RULE}"
         )
 
     # ---- commands -------------------------------------------------------------------------------------------
@@ -134,13 +151,23 @@ class AwayMixin(HostCore):
         until = parse_until(until_text, zone["value"] if zone else "UTC")
         if until <= now + 60:
             raise HostError("That moment has passed: /away until takes a moment in the future.")
+        running = await self.store.fetchone(
+            "SELECT id, starts, ends FROM away_periods WHERE user_id = ? AND starts <= ? AND ends > ? "
+            "ORDER BY ends DESC LIMIT 1",
+            (actor.user_id, now, now),
+        )
+        starts = float(running["starts"]) if running else now  # a second /away until moves the running end
+        if until < starts + MIN_AWAY_S:
+            raise HostError(
+                "Away mode is for being away: a spell lasts at least a day. Choose a moment at least 24 hours "
+                "after it begins."
+            )
         allowance, guild = await self._strictest_allowance(actor.user_id, guild_id)
-        current = await self.away_until(actor.user_id)
-        for year in range(_year_of(now), _year_of(until) + 1):
+        for year in range(_year_of(starts), _year_of(until) + 1):
             used = await self.away_days_used(actor.user_id, year)
-            if current is not None:  # the running period is replaced: its days from now on are not spent
-                used -= days_in_year(now, current, year)
-            wanted = days_in_year(now, until, year)
+            if running is not None:  # the running spell is counted again below, to its new end
+                used -= days_in_year(float(running["starts"]), float(running["ends"]), year)
+            wanted = days_in_year(starts, until, year)
             if used + wanted > allowance + 1e-9:
                 where = "this server" if guild == guild_id else "a server where you play"
                 raise HostError(
@@ -149,16 +176,16 @@ class AwayMixin(HostCore):
                     "Choose an earlier date."
                 )
         async with self.store.transaction() as db:
-            await db.execute(
-                "UPDATE away_periods SET ends = ? WHERE user_id = ? AND ends > ?", (now, actor.user_id, now)
-            )
-            await db.execute(
-                "INSERT INTO away_periods (user_id, starts, ends) VALUES (?, ?, ?)",
-                (actor.user_id, now, until),
-            )
+            if running is not None:
+                await db.execute("UPDATE away_periods SET ends = ? WHERE id = ?", (until, running["id"]))
+            else:
+                await db.execute(
+                    "INSERT INTO away_periods (user_id, starts, ends) VALUES (?, ?, ?)",
+                    (actor.user_id, now, until),
+                )
         deliveries: list[Delivery] = []
         for game_id in await self._games_of(actor.user_id):
-            deliveries += await self._leave_seat(game_id, actor, until)
+            deliveries += await self._leave_seat(game_id, actor, until, keep=True)
         return deliveries
 
     async def come_back(self, actor: Actor) -> list[Delivery]:
@@ -195,15 +222,35 @@ class AwayMixin(HostCore):
         )
         return [int(row["id"]) for row in rows]
 
-    async def _leave_seat(self, game_id: int, actor: Actor, until: float) -> list[Delivery]:
+    async def _leave_seat(
+        self, game_id: int, actor: Actor, until: float, keep: bool = False
+    ) -> list[Delivery]:
+        """The player is away until ``until``: the AI takes their seat in this game. With ``keep`` (a player
+        leaving, not a game starting while they are away), a decision already waiting for the seat stays
+        theirs, and the AI takes the seat once it is answered (``_hand_over_kept``)."""
         async with self._lock(game_id):
             live = await self._load(game_id)
             seat = next((s for s in live.seats if s.user_id == actor.user_id), None)
             if seat is None or live.row["status"] not in ("active", "paused"):
                 return []
+            waiting = live.game.pending(live.state).get(seat.seat) if live.state else None
+            kept = keep and not seat.vacation and not seat.is_ai and waiting is not None
+            level = self.stand_in_level(live)
             change = Change()
+            if kept:  # the seat stays theirs for this one decision
+                change.statements.append(
+                    ("UPDATE seats SET vacation = 1 WHERE game_id = ? AND seat = ?", (live.id, seat.seat))
+                )
+                text = (
+                    f"{seat.name} is away until <t:{int(until)}:f>. The decision waiting for them stays theirs; "
+                    f"the AI ({level}) plays the ones after it."
+                )
+            elif seat.vacation:  # away already: only the end moves
+                text = f"{seat.name} is away until <t:{int(until)}:f>."
+            else:
+                change.statements.append(self._hand_to_ai_sql(live, seat.seat, vacation=True))
+                text = f"{seat.name} is away until <t:{int(until)}:f>: the AI ({level}) plays for them."
             change.statements += [
-                self._hand_to_ai_sql(live, seat.seat, vacation=True),
                 (
                     "DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = 'away_end'",
                     (live.id, seat.seat),
@@ -213,11 +260,7 @@ class AwayMixin(HostCore):
                     (live.id, seat.seat, until),
                 ),
             ]
-            change.deliveries.append(
-                self._public(
-                    live, f"{seat.name} is away until <t:{int(until)}:f>: the AI plays for them.", None
-                )
-            )
+            change.deliveries.append(self._public(live, text, None))
             await self._store(live, live, change)
             self.timers_changed.set()
         return change.deliveries + await self._run_ai(game_id)

@@ -1045,15 +1045,44 @@ class HostCore(ABC):
             closed.edit_key = offer_key(offer_id)
             change.deliveries.append(closed)
 
+    @staticmethod
+    def stand_in_level(live: Live) -> str:
+        """The AI level that stands in for an absent player: in a rated game the game's modest level (its weakest
+        AI level that is not random), so a stand-in never lends a player a stronger move than their own (issue
+        42); in an unrated game its first, strongest level."""
+        levels = [level for level in live.game.ai_levels if level != "random"]
+        if not levels:
+            return "random"
+        return levels[-1] if live.row.get("rated", 1) else levels[0]
+
     def _hand_to_ai_sql(self, live: Live, seat: int, vacation: bool = False) -> tuple[str, tuple[Any, ...]]:
         """The AI stands in for an absent player (after missed deadlines, or ``vacation``: while they are
-        away) at the game's AI level."""
-        level = live.game.ai_levels[0] if live.game.ai_levels else "random"
+        away) at the stand-in level (``stand_in_level``)."""
+        level = self.stand_in_level(live)
         return (
             "UPDATE seats SET ai_level = COALESCE(ai_level, ?), away = 1, vacation = CASE WHEN ? = 1 THEN 1 ELSE vacation END "
             "WHERE game_id = ? AND seat = ?",
             (level, int(vacation), live.id, seat),
         )
+
+    def _hand_over_kept(self, live: Live, after: Live, before: dict[int, Decision], change: Change) -> Live:
+        """Away players' kept decisions (issue 42): a player who went away while a decision waited for their seat
+        keeps that one decision (``SeatInfo.vacation`` without an AI level); once it is answered or gone, the
+        AI stands in for the seat's later decisions. ``before``: the decisions pending before this change;
+        returns ``after`` with the seats the AI took (the change stores them)."""
+        if not any(seat.vacation and not seat.is_ai for seat in after.seats):
+            return after
+        pending = after.game.pending(after.state) if after.state else {}
+        seats = list(after.seats)
+        for seat in after.seats:
+            if not seat.vacation or seat.is_ai:
+                continue
+            kept, now = before.get(seat.seat), pending.get(seat.seat)
+            if kept is not None and now is not None and kept.id == now.id:
+                continue  # still the decision that was waiting when they left
+            change.statements.append(self._hand_to_ai_sql(live, seat.seat, vacation=True))
+            seats[seat.seat] = replace(seat, ai_level=self.stand_in_level(live), away=True)
+        return replace(after, seats=seats)
 
     async def _standing_order(self, live: Live, seat: int) -> str | None:
         """The action a player's standing orders give for this decision of their seat, tried before the AI

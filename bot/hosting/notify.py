@@ -127,8 +127,25 @@ def quiet_until(now: float, quiet_hours: str, zone: str) -> float | None:
     if not inside:
         return None
     day = local.date() if minute < end else local.date() + dt.timedelta(days=1)
-    ends = dt.datetime(day.year, day.month, day.day, end_h, end_m, tzinfo=ZoneInfo(zone))
-    return ends.timestamp()
+    return _wall_time_reached(dt.datetime(day.year, day.month, day.day, end_h, end_m), ZoneInfo(zone), now)
+
+
+def _wall_time_reached(wall: dt.datetime, zone: ZoneInfo, now: float) -> float:
+    """The moment the clocks of ``zone`` reach the naive local time ``wall``, across a daylight-saving change: a
+    time the clocks skip (spring forward) is reached when they jump past it; a time they show twice (fall back),
+    at its first showing still after ``now``."""
+    first = wall.replace(tzinfo=zone).timestamp()  # fold 0: the offset before a change
+    second = wall.replace(tzinfo=zone, fold=1).timestamp()  # fold 1: the offset after it
+    if first > second:  # skipped: find the jump, the first second whose local time is past ``wall``
+        low, high = int(second), int(first)
+        while high - low > 1:
+            middle = (low + high) // 2
+            if dt.datetime.fromtimestamp(middle, zone).replace(tzinfo=None) >= wall:
+                high = middle
+            else:
+                low = middle
+        return float(high)
+    return first if first > now or second <= first else second
 
 
 def settings_lines(values: dict[str, str], muted: list[int]) -> list[str]:

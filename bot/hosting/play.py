@@ -69,7 +69,7 @@ class PlayMixin(HostCore):
             live = await self._load(game_id)
             self._require_active(live)
             seat = self._seat_for(live, actor)
-            if seat.vacation:
+            if seat.vacation and seat.is_ai:  # away: only the decision waiting when they left is still theirs
                 raise HostError(
                     "You are away: the AI plays for you. /away off gives you your seats back at once."
                 )
@@ -85,7 +85,8 @@ class PlayMixin(HostCore):
             deliveries = await self._act_locked(
                 live, seat.seat, actor.user_id, text, decision_id, change=change
             )
-            any_ai = any(s.is_ai for s in live.seats)
+            # a seat whose player is away may pass to the AI with this answer (``_hand_over_kept``)
+            any_ai = any(s.is_ai or s.vacation for s in live.seats)
         return deliveries + (await self._run_ai(game_id) if any_ai else [])
 
     async def _act_locked(
@@ -139,7 +140,7 @@ class PlayMixin(HostCore):
             events += applied.events
             log_lines = [[e.kind, e.text] for e in applied.events]
             change.events.append((seat, action, list(rng.draws), (actors or {}).get(seat, who), log_lines))
-        after = live.with_state(state)
+        after = self._hand_over_kept(live, live.with_state(state), before, change)
         acting = moves[0][0] if len({seat for seat, _ in moves}) == 1 else None
         self._turn_deliveries(after, before, events, change, acting)
         self._ahead_deliveries(live, after, change)
@@ -375,6 +376,10 @@ class PlayMixin(HostCore):
             live = await self._load(live.id)
             self._require_active(live)
             seat = self._seat_for(live, actor)
+            if seat.vacation:  # the stand-in's moves are not theirs to take back and play again themselves
+                raise HostError(
+                    "You are away: the AI plays for you. /away off gives you your seats back at once."
+                )
             events = await self.store.events(live.id, 0)
             if not events:
                 raise HostError("There is nothing to undo.")
@@ -394,7 +399,9 @@ class PlayMixin(HostCore):
                 ("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?", (live.id, last.seq)),
                 ("DELETE FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)),
             ]
-            before_live = live.with_state(state_before)
+            before_live = self._hand_over_kept(
+                live, live.with_state(state_before), live.game.pending(live.state), change
+            )
             self._turn_deliveries(
                 before_live, {}, [Event("undo", f"{actor.name} takes back {last.action}.")], change
             )

@@ -229,11 +229,13 @@ class StandingMixin(HostCore):
             try:
                 action = live.game.parse(preview, seat, part)
             except (OptionError, IllegalAction) as error:
-                raise HostError(f"'{part}': {error}") from None
+                raise HostError(f"'{part[:40]}': {error}") from None
             if live.game.is_free(preview, seat, action) or action not in live.game.legal_actions(
                 preview, seat
             ):
-                raise HostError(f"'{part}' does not answer {kind_words(decision.kind)} ({decision.prompt}).")
+                raise HostError(
+                    f"'{part[:40]}' does not answer {kind_words(decision.kind)} ({decision.prompt})."
+                )
             chosen.append(action)
         async with self._lock(live.id):
             live = await self._load(live.id)

@@ -119,11 +119,11 @@ def check_order(game: Game, key: str, choice: str, names: Sequence[str] = ()) ->
     topic = topics.get(key.strip().lower())
     if topic is None:
         known = ", ".join(topics) or "none"
-        raise OptionError(f"{game.title} has no standing order {key!r} (orders: {known}).")
+        raise OptionError(f"{game.title} has no standing order {key.strip()[:40]!r} (orders: {known}).")
     choice = choice.strip().lower()
     allowed = [name for name, _text in topic.choices]
     if choice not in allowed:
-        raise OptionError(f"The {topic.title} order takes one of {', '.join(allowed)}, not {choice!r}.")
+        raise OptionError(f"The {topic.title} order takes one of {', '.join(allowed)}, not {choice[:40]!r}.")
     cleaned = [name.strip() for name in names if name.strip()]
     if cleaned and choice not in topic.named:
         raise OptionError(f"'{choice}' takes no names; only {', '.join(topic.named) or 'no choice'} does.")

@@ -45,7 +45,9 @@ async def test_away_two_days_in_two_games_on_two_servers(fake: FakeDiscord, tmp_
         assert "You are away until" in table.reply_text(record)
         for channel in (first, second):
             assert any(re.match(r"alice is away until <t:\d+:f>", text) for text in _texts(fake, channel))
-            assert table.turn_of([alice, bob], channel) is bob  # the AI answered for alice at once
+            assert table.turn_of([alice, bob], channel) is alice  # the decision waiting when she left: hers
+            await play_turn(table, alice, 0, channel)  # she answers it; the AI takes her later ones
+            assert table.turn_of([alice, bob], channel) is bob
             await play_turn(table, bob, 0, channel)
             assert table.turn_of([alice, bob], channel) is bob  # and again: the game never waits for her
         clock.advance(1_900_191_600.0 - clock.now)  # 2030-03-19 23:00 UTC: the away period ends
@@ -100,6 +102,7 @@ async def test_back_from_two_days_away_the_first_dm_is_the_digest_and_the_cards_
         await table.slash(alice, "away until", first, date="2030-03-19 23:00")
         for channel in (first, second):
             assert any(re.match(r"alice is away until <t:\d+:f>", text) for text in _texts(fake, channel))
+            await play_turn(table, alice, 0, channel)  # the decision waiting when she left stays hers
             await play_turn(table, bob, 0, channel)  # bob moves, the AI answers for alice at once
             assert table.turn_of([alice, bob], channel) is bob
             card = fake.messages[cards[channel][0].id]

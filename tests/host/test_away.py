@@ -39,7 +39,10 @@ async def test_away_player_is_played_for_in_every_game_and_comes_back(host: Host
         assert any(t.startswith("alice is away until <t:") for t in _texts(left, channel))
     for game_id in (first, second):
         info = await host.game_info(game_id)
-        assert info.seats[0].vacation and info.pending_users == [BOB.user_id]  # the AI moved for alice
+        assert info.seats[0].vacation and info.pending_users == [ALICE.user_id]  # the waiting decision: hers
+        prompt = await host.prompt_of(game_id, ALICE.user_id)
+        await host.act(game_id, ALICE, prompt.choices[0].action)  # answered, the AI takes her seat (issue 42)
+        assert (await host.game_info(game_id)).pending_users == [BOB.user_id]
         assert await _deadline_seats(host, game_id) == {1}  # no deadline waits for alice
         prompt = await host.prompt_of(game_id, BOB.user_id)
         await host.act(game_id, BOB, prompt.choices[0].action)
@@ -62,6 +65,8 @@ async def test_away_player_is_played_for_in_every_game_and_comes_back(host: Host
 async def test_away_off_gives_the_seats_back_at_once(host: Host, clock) -> None:
     game_id = await _start(host, "g1", "c1")
     await host.go_away(ALICE, "2027-01-20 12:00", guild_id="g1")
+    prompt = await host.prompt_of(game_id, ALICE.user_id)  # the decision waiting when she left stays hers
+    await host.act(game_id, ALICE, prompt.choices[0].action)
     prompt = await host.prompt_of(game_id, BOB.user_id)
     await host.act(game_id, BOB, prompt.choices[0].action)
     clock.advance(DAY)
@@ -73,7 +78,7 @@ async def test_away_off_gives_the_seats_back_at_once(host: Host, clock) -> None:
     await host.act(game_id, BOB, prompt.choices[0].action)
     assert (await host.game_info(game_id)).pending_users == [ALICE.user_id]  # the AI answers no more
     assert 0 in await _deadline_seats(host, game_id)
-    assert await host.away_days_used(ALICE.user_id, 2027) == pytest.approx(1.0)  # the unused days come back
+    assert await host.away_days_used(ALICE.user_id, 2027) == 1  # the unused whole days come back
     clock.advance(10 * DAY)
     later = await host.fire_due_timers()  # alice's own deadline passes; the old period's end does nothing
     assert not any("away" in t or "is back" in t for t in _texts(later, "c1"))
@@ -96,8 +101,8 @@ async def test_yearly_allowance_is_enforced_and_set_per_server(host: Host, clock
     await host.set_away_allowance("g2", ADMIN, 3)  # away mode covers every server: the strictest rule holds
     with pytest.raises(HostError, match="a server where you play"):
         await host.go_away(ALICE, "2027-01-20", guild_id="g1")
-    await host.go_away(ALICE, "2027-01-17", guild_id="g1")
-    assert "Away days used in 2027: 1.7 of 3." in await host.away_text(ALICE.user_id)
+    await host.go_away(ALICE, "2027-01-17", guild_id="g1")  # 1 day 16 h: 2 whole days, beside the day used
+    assert "Away days used in 2027: 3 of 3." in await host.away_text(ALICE.user_id)
 
 
 @pytest.mark.parametrize(

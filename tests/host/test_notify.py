@@ -135,3 +135,18 @@ async def test_settings_show_defaults_and_refuse_bad_values(host: Host) -> None:
             await host.set_setting(ALICE.user_id, key, value)
     await host.set_setting(ALICE.user_id, "quiet_hours", " 22:30 - 06:45 ")
     assert (await host.get_settings(ALICE.user_id))["quiet_hours"] == "22:30-06:45"
+
+
+def test_quiet_hours_end_when_the_clock_reaches_their_end_across_daylight_saving() -> None:
+    """Issue 42: an end the spring-forward night skips (02:30 in Paris) comes as the clocks jump past it (03:00
+    CEST); an end the fall-back night shows twice comes at its first showing still ahead."""
+    from datetime import UTC, datetime
+
+    def utc(text: str) -> float:
+        return datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp()
+
+    assert quiet_until(utc("2030-03-30T22:30"), "23:00-02:30", "Europe/Paris") == utc("2030-03-31T01:00")
+    assert quiet_until(utc("2030-10-26T23:30"), "01:00-02:30", "Europe/Paris") == utc("2030-10-27T00:30")
+    assert quiet_until(utc("2030-10-27T01:10"), "01:00-02:30", "Europe/Paris") == utc("2030-10-27T01:30")
+    assert quiet_until(utc("2030-03-18T09:15"), "22:00-07:00", "Pacific/Chatham") == utc("2030-03-18T17:15")
+    assert quiet_until(utc("2030-03-18T08:30"), "22:00-07:00", "Pacific/Marquesas") == utc("2030-03-18T16:30")

@@ -81,8 +81,9 @@ async def test_rated_no_keeps_the_game_out_of_the_ratings(host: Host) -> None:
     assert (result["rated"], result["unrated_reason"]) == (0, "the table chose rated=no")
 
 
-async def test_a_seat_the_ai_played_for_most_of_the_game_makes_it_unrated(host: Host) -> None:
-    """Carol resigns at once in a 3-player game: the AI plays her seat to the end, so nobody is rated by it."""
+async def test_a_seat_the_ai_played_for_most_of_the_game_is_left_out_of_the_ratings(host: Host) -> None:
+    """Carol resigns at once in a 3-player game: the AI plays her seat to the end, so her seat is left out of the
+    ratings (issue 42) and alice and bob are rated between themselves."""
     info = await host.create_game("guild", CHANNEL, ALICE, "babylone")
     await host.join(CHANNEL, BOB)
     await host.join(CHANNEL, CAROL)
@@ -92,8 +93,12 @@ async def test_a_seat_the_ai_played_for_most_of_the_game_makes_it_unrated(host: 
     result = await host.store.fetchone(
         "SELECT rated, unrated_reason FROM results WHERE game_id = ?", (info.game_id,)
     )
-    assert result["rated"] == 0 and "carol's seat was played by a stand-in" in result["unrated_reason"]
-    assert await _ratings(host) == {}
+    assert result["rated"] == 1 and result["unrated_reason"] is None
+    carol = await host.store.fetchone(
+        "SELECT unrated_reason, mu_after FROM result_seats WHERE game_id = ? AND seat = 2", (info.game_id,)
+    )
+    assert "carol's seat was played by the AI" in carol["unrated_reason"] and carol["mu_after"] is None
+    assert {player for _kind, player in await _ratings(host)} == {ALICE.user_id, BOB.user_id}
 
 
 async def test_each_sealed_choice_keeps_its_own_actor(host: Host, sealed_game) -> None:
@@ -196,9 +201,9 @@ def test_a_stand_in_share_up_to_the_limit_stays_rated_and_beyond_it_does_not() -
     assert STAND_IN_SHARE == 0.25
     ann = [_event(n, 0, "a", float(n)) for n in range(1, 4)]
     ben = [_event(n, 1, "b", float(n)) for n in range(4, 8)]
-    rated = _summary([*ann, _event(8, 0, "ai:easy", 8.0), *ben, _event(9, 0, "autopass", 9.0)])
-    assert rated.rated and rated.seats[0].decisions == 3  # 1 of 4 decisions by the AI: exactly the limit
-    unrated = _summary([*ann, _event(8, 0, "ai:easy", 8.0), _event(9, 0, "deadline", 9.0), *ben])
+    rated = _summary([*ann, _event(8, 0, "deadline", 8.0), *ben, _event(9, 0, "autopass", 9.0)])
+    assert rated.rated and rated.seats[0].decisions == 3  # 1 of 4 decisions by a default: exactly the limit
+    unrated = _summary([*ann, _event(8, 0, "deadline", 8.0), _event(9, 0, "deadline", 9.0), *ben])
     assert not unrated.rated and "Ann's seat was played by a stand-in" in str(unrated.unrated_reason)
     assert "2 of its 5 decisions" in str(unrated.unrated_reason)
 

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.host import Actor, Host, HostError
+from bot.replay import load_log
 from rules.engine import available_games, get_game
 from tests.security.hostile import UnhandledError, hostile_text
 
@@ -151,6 +152,14 @@ class HostFuzz:
 
     def _text(self, legal: list[str]) -> str:
         return hostile_text(self.rng, legal)
+
+    def _away_text(self) -> str:
+        """What ``/away until`` gets: hostile text, or a real moment (issue 42) too soon for a spell's day, a day
+        or a few away (a decision waiting for the seat then stays its player's), or beyond any allowance."""
+        if self.rng.random() < 0.5:
+            return self._text([])
+        now = self.clock.now
+        return f"<t:{int(now + self.rng.choice([120, 86400 + 60, 3 * 86400, 400 * 86400]))}>"
 
     async def _legal(self, game_id: int, user_id: str) -> list[str]:
         return [choice.action for choice in await self.host.suggestions(game_id, user_id, limit=200)]
@@ -364,8 +373,11 @@ class HostFuzz:
                     ),
                 ),
             ),
-            ("away", lambda: self.host.go_away(actor, self._text([]), self.rng.choice(["guild-1", None]))),
+            ("away", lambda: self.host.go_away(actor, self._away_text(), self.rng.choice(["guild-1", None]))),
             ("away off", lambda: self.host.come_back(actor)),
+            ("away status", lambda: self.host.away_text(actor.user_id)),
+            ("export", lambda: self.host.export(channel)),
+            ("replay log", lambda: load_log(self.host.store, game_id)),
         ]
         name, make = self.rng.choice(calls)
         return f"{name} ({channel!r}, {game_id}, {actor.name})", make()

@@ -20,18 +20,22 @@ from rules.engine import available_games
 from rules.engine.registry import register, unregister
 from tests.security.hostfuzz import run_fuzz
 from tests.security.selfplay import TickingClock, scratch_directory
-from tests.support.games import SealedGuess
+from tests.support.games import CardWindows, SealedGuess
 
 #: calls per example; examples per game (the bench makes thousands of calls)
 STEPS, EXAMPLES = 25, 2
 SEALED = SealedGuess()
+#: card windows whose only answer is often "pass": the automatic pass and what a running game's export shows
+WINDOWS = CardWindows()
 
 
 @pytest.fixture(scope="module", autouse=True)
 def sealed_test_game() -> Iterator[None]:
     register(SEALED)
+    register(WINDOWS)
     yield
     unregister(SEALED.key)
+    unregister(WINDOWS.key)
 
 
 async def fuzz_once(key: str, rng: random.Random, steps: int) -> dict[str, int]:
@@ -44,7 +48,7 @@ async def fuzz_once(key: str, rng: random.Random, steps: int) -> dict[str, int]:
             await host.close()
 
 
-@pytest.mark.parametrize("key", [*available_games(), SEALED.key])
+@pytest.mark.parametrize("key", [*available_games(), SEALED.key, WINDOWS.key])
 # no shrinking: one example is dozens of database calls, and the failure message names the failing call
 # derandomized: CI runs the same examples every time (the bench explores with other seeds)
 @settings(

@@ -86,3 +86,64 @@ class SealedGuess(Game):
 
     def on_deadline(self, state: State, seat: int) -> str | None:
         return "pick 1"
+
+
+class CardWindows(Game):
+    """Six rounds: the first seat plays, then the second seat has a card window. In even rounds the second seat
+    holds a card (``counter`` or ``pass``); in odd rounds it holds none, so ``pass`` is its only answer and the
+    host may give it automatically (``auto_pass``). The second seat wins with two counters, else the first."""
+
+    key = "test-card-windows"
+    title = "Card Windows (test)"
+    hidden_information = True
+    has_windows = True
+    rules_notes = "A test-only game: " + __doc__ * 2  # type: ignore[operator]
+
+    def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> State:
+        return {"round": 1, "step": "play", "counters": 0}
+
+    def pending(self, state: State) -> dict[int, Decision]:
+        if self.outcome(state).finished:
+            return {}
+        if state["step"] == "play":
+            return {0: Decision(f"r{state['round']}-play", "move", "Play your card.")}
+        return {1: Decision(f"r{state['round']}-window", "window", "Counter or pass?", timing="window")}
+
+    def _holds_card(self, state: State) -> bool:
+        return state["round"] % 2 == 0
+
+    def legal_actions(self, state: State, seat: int) -> list[str]:
+        decision = self.pending(state).get(seat)
+        if decision is None:
+            return []
+        if seat == 0:
+            return ["play"]
+        return ["counter", "pass"] if self._holds_card(state) else ["pass"]
+
+    def apply(self, state: State, seat: int, action: str, rng: Rng) -> Applied:
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction("That is not an answer now.")
+        new = self.copy_state(state)
+        if seat == 0:
+            new["step"] = "window"
+            return Applied(new, [Event("play", f"{seat_ref(0)} plays.")])
+        if action == "counter":
+            new["counters"] += 1
+        new["step"], new["round"] = "play", new["round"] + 1
+        word = "counters" if action == "counter" else "passes"
+        return Applied(new, [Event(action, f"{seat_ref(1)} {word}.")])
+
+    def auto_pass(self, state: State, seat: int) -> str | None:
+        return "pass" if self.legal_actions(state, seat) == ["pass"] else None
+
+    def outcome(self, state: State) -> Outcome:
+        if state["round"] <= 6:
+            return Outcome()
+        winner = 1 if state["counters"] >= 2 else 0
+        return Outcome(True, (winner,), reason="six rounds played")
+
+    def view(self, state: State, seat: int | None) -> View:
+        view = self.copy_state(state)
+        if seat == 1:
+            view["hand"] = ["card"] if self._holds_card(state) else []
+        return view

@@ -44,7 +44,7 @@ _PRINCIPALITY_WORDS = {
 def read_principality(text: str) -> str:
     code = _PRINCIPALITY_WORDS.get(" ".join(text.lower().split()))
     if code is None:
-        raise OptionError(f"'{text}' is not a principality (pma, mas, pmi, sil or their names).")
+        raise OptionError(f"'{text.strip()[:40]}' is not a principality (pma, mas, pmi, sil or their names).")
     return code
 
 
@@ -66,7 +66,7 @@ def read_card_mark(text: str) -> str:
     if word in _titles():
         return _titles()[word]
     raise OptionError(
-        f"'{text}' names no card: give a card id (b02a), a card title or a deck (battle, court)."
+        f"'{text.strip()[:40]}' names no card: give a card id (b02a), a card title or a deck (battle, court)."
     )
 
 
