@@ -49,7 +49,7 @@ from render import in_language, render_png
 from render.digest import PNG_CACHE_BYTES, PNGS
 from rules.engine import Rng, get_game
 from rules.engine.playout import replay_from
-from tests.security.selfplay import PLAYERS, TickingClock, open_game, scratch_directory
+from tests.security.selfplay import PLAYERS, TickingClock, open_game, play_one, scratch_directory
 
 from .stats import line, summary
 
@@ -136,23 +136,11 @@ async def from_setup(host: Host, game_id: int, seat: int, user_id: str) -> None:
 
 
 async def play_and_post(host: Host, game_id: int, rng: random.Random) -> bool:
-    """``play_turn``'s move (one waiting person answers a random offered choice), then its deliveries drawn
-    as ``bot.discord.sender`` draws them: the live card in the game's language, each private board in its
-    reader's."""
-    info = await host.game_info(game_id)
-    if info.status != "active":
+    """``play_turn``'s move, then its deliveries drawn as ``bot.discord.sender`` draws them: the live card in the
+    game's language, each private board in its reader's."""
+    deliveries = await play_one(host, game_id, rng)
+    if deliveries is None:
         return False
-    waiting = [user for user in info.pending_users if not await host.has_sealed(game_id, user)]
-    if not waiting:
-        return False
-    user = rng.choice(waiting)
-    actor = next(actor for actor in PLAYERS if actor.user_id == user)
-    prompt = await host.prompt_of(game_id, user)
-    assert prompt is not None and prompt.choices
-    choice = rng.choice(prompt.choices)
-    # now and then typed with /move rather than clicked (no decision id), as ``play_turn`` plays
-    typed = rng.random() < 0.15
-    deliveries = await host.act(game_id, actor, choice.action, None if typed else prompt.decision_id)
     card = await host.board(CHANNEL)  # the live card, edited after every move
     await board_file(card.game_key, card.view)
     for delivery in deliveries:

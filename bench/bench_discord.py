@@ -26,9 +26,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench.stats import line, summary
+from bot.host import Host
 from tests.e2e.fake_discord import FakeDiscord, FakeUser, InteractionRecord
+
+if TYPE_CHECKING:
+    from bot.discord.app import PrincesBot
 
 GAMES = int(os.environ.get("BENCH_DISCORD_GAMES", "100"))
 THINK_S = float(os.environ.get("BENCH_DISCORD_THINK_S", "10.0"))
@@ -236,21 +241,21 @@ def run() -> None:
     asyncio.run(measure(Load(GAMES, THINK_S)))
 
 
-def _run_bot(port: int, database: str, guild_id: int, token: str) -> None:
-    """The bot process: the real PrincesBot, pointed at the fake Discord on loopback."""
+def serve_bot(port: int, database: str, token: str, make_bot: Callable[[Host], PrincesBot]) -> None:
+    """A bot process: ``make_bot(host)`` on the database, pointed at the fake Discord on loopback, until SIGTERM
+    (the benchmark ends it as a service manager does)."""
     import discord
     import yarl
 
-    from bot.discord.app import PrincesBot, close_on_stop_signals
-    from bot.host import Host
+    from bot.discord.app import close_on_stop_signals
 
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
 
     async def main() -> None:
         host = await Host.open(database)
-        bot = PrincesBot(host, dev_guild_id=guild_id, guild_ready_timeout=0.01)
-        close_on_stop_signals(bot)  # the benchmark ends it with SIGTERM, as a service manager does
+        bot = make_bot(host)
+        close_on_stop_signals(bot)
         try:
             async with bot:
                 await bot.start(token, reconnect=False)
@@ -261,6 +266,15 @@ def _run_bot(port: int, database: str, guild_id: int, token: str) -> None:
         asyncio.run(main())
     except KeyboardInterrupt:
         pass
+
+
+def _run_bot(port: int, database: str, guild_id: int, token: str) -> None:
+    """The bot process: the real PrincesBot, its commands synced to the test guild."""
+    from bot.discord.app import PrincesBot
+
+    serve_bot(
+        port, database, token, lambda host: PrincesBot(host, dev_guild_id=guild_id, guild_ready_timeout=0.01)
+    )
 
 
 if __name__ == "__main__":

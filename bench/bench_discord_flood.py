@@ -39,6 +39,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.bench_discord import serve_bot
 from bench.stats import summary
 from bot.host import Host
 from bot.models import Actor
@@ -369,30 +370,11 @@ def run() -> None:
 def _run_bot(port: int, database: str, token: str) -> None:
     """The bot process: built as ``python -m bot run`` builds it (``create_bot`` from the environment's settings),
     pointed at the fake Discord on loopback."""
-    import discord
-    import yarl
-
     from bot.config import load_config
-    from bot.discord.app import close_on_stop_signals, create_bot
+    from bot.discord.app import create_bot
 
-    discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
     config = load_config(Path(os.devnull))
-
-    async def main() -> None:
-        host = await Host.open(database)
-        bot = create_bot(host, config, guild_ready_timeout=0.01)
-        close_on_stop_signals(bot)  # the benchmark ends it with SIGTERM, as a service manager does
-        try:
-            async with bot:
-                await bot.start(token, reconnect=False)
-        finally:
-            await host.close()
-
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        pass
+    serve_bot(port, database, token, lambda host: create_bot(host, config, guild_ready_timeout=0.01))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ respond"), so:
    at_once=await ai_plays(...))``, for /move, a choice's button and a guided form's move; likewise what else
    lets the AI play at once: /game start and the lobby's Start button, /game resign, /game resume and a
    deadline offer's button in a game with an AI seat, and /away until (the AI takes the person's seats in every
-   game).
+   game). A replay's step button (a replay and a drawing) is acknowledged at once as well.
 4. Heavy CPU work runs off the event loop: AI searches, animated replays and the self-play behind /game
    status's estimate in worker processes (``bot.workers``: beside the loop, without its interpreter lock,
    at a lower priority); shorter work (replaying a log, drawing a board, checking an export) in threads.

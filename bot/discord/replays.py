@@ -249,7 +249,8 @@ async def show_step(interaction: Interaction, game_id: int, index: int, in_place
             raise HostError(f"{game_log.title} has {len(game_log.events)} steps; there is no step {index}.")
         return await asyncio.to_thread(_show, game_log, index, language)
 
-    shown = await within_ack(interaction, work(), update=in_place)
+    # a replay and a drawing, heavy under a flood of clicks: acknowledged at once (the acknowledgement policy)
+    shown = await within_ack(interaction, work(), update=in_place, at_once=True)
     step = shown.step
     text = clip(step_text(shown.title, step, language))
     view = step_view(game_id, step.index, shown.all_steps, language=language)

@@ -91,22 +91,24 @@ async def play_turn(host: Host, game_id: int, rng: random.Random) -> bool:
 
     Now and then the answer is typed instead of clicked, to go through the parser as well.
     """
+    return await play_one(host, game_id, rng) is not None
+
+
+async def play_one(host: Host, game_id: int, rng: random.Random) -> list[Delivery] | None:
+    """``play_turn``'s move, returning what the host delivered for it (None when nobody could act)."""
     info = await host.game_info(game_id)
     if info.status != "active":
-        return False
+        return None
     waiting = [user for user in info.pending_users if not await host.has_sealed(game_id, user)]
     if not waiting:
-        return False
+        return None
     user = rng.choice(waiting)
     actor = next(actor for actor in PLAYERS if actor.user_id == user)
     prompt = await host.prompt_of(game_id, user)
     assert prompt is not None and prompt.choices, f"game {game_id}: {actor.name} is awaited without a choice"
     choice = rng.choice(prompt.choices)
-    if rng.random() < 0.15:
-        await host.act(game_id, actor, choice.action)
-    else:
-        await host.act(game_id, actor, choice.action, prompt.decision_id)
-    return True
+    typed = rng.random() < 0.15
+    return await host.act(game_id, actor, choice.action, None if typed else prompt.decision_id)
 
 
 async def state_now(host: Host, game_id: int) -> State:
