@@ -412,10 +412,23 @@ class FakeDiscord:
         return await self.click(user, message, custom_id, values)
 
     async def delete_channel(self, channel_id: int) -> None:
-        """Delete a guild channel: later requests to it answer 404 and the gateway says CHANNEL_DELETE."""
+        """Delete a guild channel: later requests to it answer 404 and the gateway says CHANNEL_DELETE (for a
+        thread THREAD_DELETE, with only its id, guild, parent and type, as Discord sends it)."""
         channel = self.channels.pop(channel_id)
         self.deleted_channels.add(channel_id)
+        if channel["type"] == 11:
+            keys = ("id", "guild_id", "parent_id", "type")
+            await self.dispatch("THREAD_DELETE", {key: channel[key] for key in keys})
+            return
         await self.dispatch("CHANNEL_DELETE", channel)
+
+    async def archive_thread(self, thread_id: int, locked: bool = False) -> None:
+        """A thread archives (by itself after its auto-archive duration, or a moderator's; ``locked``: a moderator
+        also locked it): the gateway says THREAD_UPDATE. A message posted to an archived thread unarchives it,
+        unless it is locked: then Discord answers 400 with code 50083 (Thread is archived)."""
+        thread = self.channels[thread_id]
+        thread["thread_metadata"] = {**thread["thread_metadata"], "archived": True, "locked": locked}
+        await self.dispatch("THREAD_UPDATE", thread)
 
     def revoke_access(self, channel_id: int) -> None:
         """The bot loses access to a channel (a moderator changed its permissions): requests answer 403."""
@@ -907,6 +920,12 @@ class FakeDiscord:
             return self._error(404, 10003, "Unknown Channel")
         if recipient is not None and not recipient.dms_open:
             return self._error(403, 50007, "Cannot send messages to this user")
+        archived = (self.channels.get(channel_id) or {}).get("thread_metadata")
+        if archived is not None and archived["archived"]:
+            if archived["locked"]:
+                return self._error(400, 50083, "Thread is archived")
+            archived["archived"] = False  # a message unarchives a thread nobody locked
+            await self.dispatch("THREAD_UPDATE", self.channels[channel_id])
         repeated = self._nonce_message(body)
         if repeated is not None:
             return self._json(self._message_payload(repeated))

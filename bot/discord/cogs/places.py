@@ -32,8 +32,11 @@ class PlacesCog(commands.Cog):
         await self.lost([channel.id])
 
     @commands.Cog.listener()
-    async def on_thread_delete(self, thread: discord.Thread) -> None:
-        await self.lost([thread.id])
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        # the raw event: ``on_thread_delete`` only fires for a thread in discord.py's cache, and an archived
+        # thread (a game's thread archives itself after 7 days without a message) or one unseen since a restart
+        # is not in it (issue 42: such a thread deleted left its game waiting in a place that no longer exists)
+        await self.lost([payload.thread_id])
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
