@@ -12,6 +12,11 @@ sources that player may see:
   host renders as the two boards), and the changes between them that the game calls out (``render.
   view_changes``: PRINCIPES' lands, tracks and hand).
 
+The log lines show their net effect within a run of one player's events (``_net_effect``, with the game's
+reader of its move lines, ``render.move_reader``): a unit's move and its takeback show as neither, moves that
+bring a unit back where it was show nothing, and A to B then B to C shows as A to C (issue 47). Events the host's
+``/undo`` took back are never among the records: the store leaves them out.
+
 Replaying a long game takes a while (a 400-event PRINCIPES game about 0.1 s): ``start`` lets the host begin
 from a stored snapshot at or before the seat's last action, and ``end`` (the host's current state) spares
 replaying the events since, but for the seat's own ones played for it (whose actions the digest puts in words).
@@ -21,10 +26,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from render import player_label, view_changes
+from render import MovedLine, MoveReader, TakenBackLine, move_reader, player_label, view_changes
 from render.alt import name_seats
 from rules.engine import Game, ReplayRng, State, View
 from rules.engine.playout import replay_from, replay_steps
@@ -82,6 +87,14 @@ class Step:
     by: str
     #: the asking seat's own action in words, for its own events only (played for it while it was away)
     own_action: str | None = None
+    #: its log lines as the digest shows them, net of the unit moves its group takes back or moves back
+    #: (``_net_effect``): ``lines`` less a move and its takeback, a chain A to B to C said once as A to C
+    shown: tuple[str, ...] = ()
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether all its log lines cancel out with others of its group (a move and its takeback)."""
+        return bool(self.lines) and not self.shown
 
 
 @dataclass(frozen=True)
@@ -164,6 +177,7 @@ def build_digest(
         own = [index for index in range(first, len(records)) if records[index].seat == seat]
         replayed = own[-1] + 1 if own else first
     played = replay_steps(game, state, records[first:replayed])
+    read = move_reader(game.key)
     groups: list[Group] = []
     steps: list[Step] = []
     for index in range(first, len(records)):
@@ -175,7 +189,8 @@ def build_digest(
         following = records[index + 1].seat if index + 1 < len(records) else None
         if index + 1 == len(records) or following != record.seat:
             view = _seat_view(game, state, seat, names) if step_views else None
-            groups.append(Group(record.seat, _who(game, before, record.seat, names), tuple(steps), view))
+            shown = _net_effect(read, records, steps, names)
+            groups.append(Group(record.seat, _who(game, before, record.seat, names), shown, view))
             steps = []
     after = _seat_view(game, state if end is None or step_views else end, seat, names)
     return Digest(
@@ -213,7 +228,88 @@ def _by(record: EventLike) -> str:
 
 
 def _lines(record: EventLike, names: list[str]) -> tuple[str, ...]:
-    return tuple(name_seats(str(entry[1]), names) for entry in record.log if len(entry) >= 2 and entry[1])
+    return tuple(name_seats(text, names) for _kind, text in _entries(record))
+
+
+def _entries(record: EventLike) -> list[tuple[str, str]]:
+    """The event's public log lines as (kind, text), those with a text only."""
+    return [(str(entry[0]), str(entry[1])) for entry in record.log if len(entry) >= 2 and entry[1]]
+
+
+@dataclass
+class _Chain:
+    """Moves of one mover's unit that follow on from each other, shown as one line (``_net_effect``)."""
+
+    first: MovedLine
+    #: where the unit is after the chain's last move
+    at: str
+    #: (step, line) of the group's line that shows the chain
+    shown_at: tuple[int, int]
+
+
+def _net_effect(
+    read: MoveReader | None, records: Sequence[EventLike], steps: list[Step], names: list[str]
+) -> tuple[Step, ...]:
+    """A group's steps with the lines the digest shows (``Step.shown``): the net effect of its unit moves, as
+    the game's ``read`` reads its log lines (``render.move_reader``).
+
+    A takeback and the move it takes back (the mover's latest one still shown) both go. Then the moves left of
+    one mover's unit chain, from a move to the next one that leaves where it arrived, as long as no other line
+    shows between them: a chain that ends where it began goes, any other says once where it began and ended, in
+    the first move's words, where its last move was. Without a reader, every line shows."""
+    lines: list[list[str | None]] = [list(step.lines) for step in steps]
+    if read is not None:
+        readings = [
+            (number, place, read(kind, text))
+            for number, step in enumerate(steps)
+            for place, (kind, text) in enumerate(_entries(records[step.index]))
+        ]
+        _take_back(readings, lines)
+        _chain(readings, lines, names)
+    return tuple(
+        replace(step, shown=tuple(line for line in kept if line is not None))
+        for step, kept in zip(steps, lines, strict=True)
+    )
+
+
+#: a group's log line read by the game's reader: (step, line, what it reads as)
+Reading = tuple[int, int, "MovedLine | TakenBackLine | None"]
+
+
+def _take_back(readings: list[Reading], lines: list[list[str | None]]) -> None:
+    """Hide each takeback with the move it takes back: the mover's latest move still shown (if it matches)."""
+    moves: list[tuple[int, int, MovedLine]] = []  # the moves still shown, latest last
+    for number, place, reading in readings:
+        if isinstance(reading, MovedLine):
+            moves.append((number, place, reading))
+        elif isinstance(reading, TakenBackLine):
+            latest = next((move for move in reversed(moves) if move[2].mover == reading.mover), None)
+            if latest is not None and reading.takes_back(latest[2]):
+                moves.remove(latest)
+                lines[latest[0]][latest[1]] = lines[number][place] = None
+
+
+def _chain(readings: list[Reading], lines: list[list[str | None]], names: list[str]) -> None:
+    """Show each run of one mover's unit's moves that follow on from each other as one move, or none."""
+    chains: dict[tuple[str, str], list[_Chain]] = {}  # by (mover, unit)
+    for number, place, reading in readings:
+        if lines[number][place] is None:
+            continue
+        if not isinstance(reading, MovedLine):
+            chains.clear()  # another line shows between: what follows is not the same run of moves
+            continue
+        run = chains.setdefault((reading.mover, reading.unit), [])
+        chain = next((c for c in reversed(run) if c.at == reading.origin), None)
+        if chain is None:
+            run.append(_Chain(reading, reading.target, (number, place)))
+            continue
+        lines[chain.shown_at[0]][chain.shown_at[1]] = None
+        if reading.target == chain.first.origin:  # back where it began: neither shows
+            run.remove(chain)
+            lines[number][place] = None
+        else:
+            chain.at, chain.shown_at = reading.target, (number, place)
+            lines[number][place] = name_seats(chain.first.to(reading.target), names)
 
 
 # ---- the digest as a DM -------------------------------------------------------------------------------------------
@@ -256,9 +352,9 @@ def _header(group: Group) -> str:
 
 
 def _step_lines(group: Group, step: Step) -> list[str]:
-    """The event's log lines; for the seat's own event without one, its action. Who acted for the player is
-    written on the line when it changed within the group."""
-    texts = list(step.lines) or ([f"you: {step.own_action}"] if step.own_action else [])
+    """The event's log lines as shown (none for a move taken back); for the seat's own event without one, its
+    action. Who acted for the player is written on the line when it changed within the group."""
+    texts = list(step.shown) if step.lines else ([f"you: {step.own_action}"] if step.own_action else [])
     mixed = len({other.by for other in group.steps}) > 1
     marker = f"({step.by}) " if mixed and step.by else ""
     return [f"- {marker}{escape(text)}" for text in texts]
@@ -266,13 +362,14 @@ def _step_lines(group: Group, step: Step) -> list[str]:
 
 def _compose(head: list[str], headers: list[str], steps: list[tuple[int, list[str]]], shown: int) -> str:
     """The head, how many earlier events are left out, then the last ``shown`` steps under their groups'
-    headers (a group whose steps show only in part still has its header)."""
+    headers (a group whose steps show only in part still has its header; one that shows no line, its moves all
+    taken back, has none)."""
     lines = list(head)
     if shown < len(steps):
         lines.append(f"… and {_events(len(steps) - shown, 'earlier ')}: /log")
     current = None
     for number, texts in steps[len(steps) - shown :]:
-        if number != current:
+        if number != current and texts:
             current = number
             lines.append(headers[number])
         lines += texts

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from PIL import Image
@@ -20,6 +22,45 @@ class RenderError(Exception):
 
 class _Renderer(Protocol):
     def render(self, view: dict[str, Any]) -> Image.Image: ...
+
+
+@dataclass(frozen=True)
+class MovedLine:
+    """A log line that moves one unit from a place to another, read back from its words (a game's
+    ``read_move_line``), for the catch-up digest's net effect: its text is ``head + origin + middle + target +
+    tail``, so the same words say where a chain of its moves began and ended."""
+
+    #: whose moves a takeback takes back, latest first (a player's Movement, an army a player moves)
+    mover: str
+    #: what moved ("Knight"): one mover's moves of one kind of unit chain (A to B then B to C is A to C)
+    unit: str
+    head: str
+    origin: str
+    middle: str
+    target: str
+    tail: str
+
+    def to(self, target: str) -> str:
+        """This line's words for a move from its origin to ``target``."""
+        return f"{self.head}{self.origin}{self.middle}{target}{self.tail}"
+
+
+@dataclass(frozen=True)
+class TakenBackLine:
+    """A log line that takes back ``mover``'s latest move (of ``unit`` to ``target``, when its words say)."""
+
+    mover: str
+    unit: str | None = None
+    target: str | None = None
+
+    def takes_back(self, move: MovedLine) -> bool:
+        return (
+            self.mover == move.mover and self.unit in (None, move.unit) and self.target in (None, move.target)
+        )
+
+
+#: a game's reader of its log lines (kind, text): a unit's move, a takeback, or None for any other line
+MoveReader = Callable[[str, str], "MovedLine | TakenBackLine | None"]
 
 
 def renderer_module(game_key: str) -> Any:
@@ -76,6 +117,13 @@ def view_changes(game_key: str, before: dict[str, Any], after: dict[str, Any]) -
     return [] if changes is None else list(changes(before, after))
 
 
+def move_reader(game_key: str) -> MoveReader | None:
+    """The game's reader of the log lines that move its units and take such moves back, for the catch-up
+    digest's net effect (PRINCIPES: the Movement's and the armies'); None for games without one."""
+    reader: MoveReader | None = getattr(renderer_module(game_key), "read_move_line", None)
+    return reader
+
+
 def render_png(game_key: str, view: dict[str, Any], region: str | None = None) -> bytes:
     """Render and encode in one call (what front-ends run in a worker thread)."""
     return encode_png(render_view(game_key, view, region))
@@ -98,9 +146,13 @@ def warm_up() -> list[str]:
 
 __all__ = [
     "ALT_TEXT_LIMIT",
+    "MoveReader",
+    "MovedLine",
     "RenderError",
+    "TakenBackLine",
     "alt_text",
     "encode_png",
+    "move_reader",
     "player_label",
     "render_png",
     "render_view",

@@ -62,6 +62,7 @@ from .principes_text import (
 )
 from .principes_text import alt_text as alt_text  # the image's description, registered with it
 from .principes_text import player_label as player_label
+from .principes_text import read_move_line as read_move_line  # the digest's net effect of moves
 from .principes_text import view_changes as view_changes
 
 GEOMETRY_FILE = Path(__file__).parent / "assets" / "principes" / "map_geometry.json"

@@ -1,4 +1,5 @@
-"""PRINCIPES in words: the alt text of a board image and a seat's own changes for the catch-up digest.
+"""PRINCIPES in words: the alt text of a board image, and for the catch-up digest a seat's own changes and the
+log lines that move units (``read_move_line``: the digest shows their net effect).
 
 Both read only views (the public view, or a seat's view with its hand and plan), like the renderer. Names keep
 their accents here (a screen reader reads them; only the image's font lacks them). The alt text is in the
@@ -8,7 +9,9 @@ read back by the catalog's templates at delivery like the rest of the digest.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from i18n import CLOSE, DEFAULT, language_of, localize, ntranslate, translate
@@ -18,6 +21,7 @@ from rules.principes.play.common import ACTION_TITLES
 from rules.principes.play.history import ICON_TITLES
 from rules.principes.play.naming import titled
 
+from . import MovedLine, TakenBackLine
 from .alt import compose, counted, listing, named, reason
 from .common import IMAGE
 from .common import image_words as _t
@@ -601,3 +605,64 @@ def _tile_changes(before: dict[str, Any], after: dict[str, Any], code: str) -> l
 
     gained = sorted((tiles(after) - tiles(before)).elements())
     return [f"Your Progress tiles: gained {catalog().kind_of(tile)['title']}." for tile in gained]
+
+
+# ---- the log's unit moves, for the catch-up digest's net effect ----------------------------------------------------
+# The lines of a Movement (``rules.principes.play.movement``) and of an army a player moves (a Neighbour's, a
+# neutral principality's, the Invaders': ``neighbours.move_answer``) and their takebacks, read back from their
+# words; a takeback takes back the mover's latest move (its Movement's, or that army's).
+
+
+@cache
+def _move_patterns() -> dict[str, re.Pattern[str]]:
+    data = catalog()
+    places = sorted(
+        {str(record["name"]) for record in (*data.lands.values(), *data.offmap.values())},
+        key=len,
+        reverse=True,
+    )
+    factions = sorted({str(record["name"]) for record in data.factions.values()}, key=len, reverse=True)
+    place, faction = "|".join(map(re.escape, places)), "|".join(map(re.escape, factions))
+    unit = "Prince|Knight|Footman"
+    return {
+        "move": re.compile(
+            rf"(?P<head>(?P<who>.+?) moves an? (?P<unit>{unit}) from )(?P<origin>{place})(?P<middle> to )"
+            rf"(?P<target>{place})(?P<tail>\.)"
+        ),
+        "neighbour_move": re.compile(
+            rf"(?P<head>(?P<who>.+?) moves an? (?P<faction>{faction}) (?P<unit>{unit}) from )(?P<origin>{place})"
+            rf"(?P<middle> to )(?P<target>{place})(?P<tail>\.)"
+        ),
+        "undo": re.compile(
+            rf"(?P<who>.+?) takes back the move of an? (?P<unit>{unit}) to (?P<target>{place})\."
+        ),
+        "army_undo": re.compile(rf"(?P<who>.+?) takes back a move of (?P<faction>{faction})\."),
+    }
+
+
+def read_move_line(kind: str, text: str) -> MovedLine | TakenBackLine | None:
+    """A Movement's or an army's move of one unit, or its takeback, from its log line; None for other lines."""
+    patterns = _move_patterns()
+    if kind in ("move", "neighbour_move"):
+        found = patterns[kind].fullmatch(text)
+        if found is None:
+            return None
+        parts = found.groupdict()
+        mover = parts["who"] if kind == "move" else f"{parts['who']} | {parts['faction']}"
+        return MovedLine(
+            mover,
+            parts["unit"],
+            parts["head"],
+            parts["origin"],
+            parts["middle"],
+            parts["target"],
+            parts["tail"],
+        )
+    if kind == "undo":
+        found = patterns["undo"].fullmatch(text)
+        if found is not None:
+            return TakenBackLine(found["who"], found["unit"], found["target"])
+        found = patterns["army_undo"].fullmatch(text)
+        if found is not None:
+            return TakenBackLine(f"{found['who']} | {found['faction']}")
+    return None

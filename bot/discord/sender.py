@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.hosting.core import DM_PROMPT
 from bot.models import AHEAD_KIND, Delivery, GameInfo
 from i18n import localize
 
@@ -38,8 +39,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Discord error codes meaning "this channel is gone for us" (unknown channel, missing access/permissions)
-CHANNEL_GONE = {10003, 50001, 50013}
+#: Discord error codes meaning "this channel is gone for us" (unknown channel, missing access/permissions, and
+#: 50083: a game's thread a moderator archived and locked, which a message cannot unarchive; a 400, not a 403)
+CHANNEL_GONE = {10003, 50001, 50013, 50083}
 UNKNOWN_MESSAGE = 10008
 CANNOT_DM = 50007
 RETRY_AFTER_S = 30.0
@@ -229,8 +231,8 @@ class Sender:
             if files:
                 extra["files"] = files
             return await channel.send(content, allowed_mentions=mentions, nonce=delivery.nonce("p"), **extra)
-        except (discord.NotFound, discord.Forbidden) as error:
-            if error.code in CHANNEL_GONE:
+        except discord.HTTPException as error:
+            if error.status in (400, 403, 404) and error.code in CHANNEL_GONE:
                 raise ChannelLost(channel_id) from error
             raise
         finally:
@@ -240,6 +242,9 @@ class Sender:
     # ---- private -----------------------------------------------------------------------------------------
     async def _private(self, delivery: Delivery) -> None:
         assert delivery.user_id is not None
+        if delivery.prompt is None and delivery.edit_key and delivery.edit_key.startswith(DM_PROMPT):
+            await self._close_dm_prompt(delivery)
+            return
         if delivery.catchup and delivery.seat is not None:
             await self._catchup(delivery)
         language = await self.bot.host.user_language(delivery.user_id)
@@ -266,7 +271,11 @@ class Sender:
             extra["files"] = files
         try:
             dm = await self.bot.create_dm(discord.Object(int(delivery.user_id)))
-            await dm.send(content, nonce=delivery.nonce("m"), **extra)
+            message = await dm.send(content, nonce=delivery.nonce("m"), **extra)
+            if delivery.edit_key:  # a decision's prompt: its buttons come off when the decision closes
+                await self.bot.host.remember_message(
+                    delivery.game_id, delivery.edit_key, str(dm.id), str(message.id)
+                )
         except discord.Forbidden:
             await self._dm_fallback(delivery)
         except discord.NotFound:
@@ -278,6 +287,20 @@ class Sender:
         finally:
             if view is not None:
                 view.stop()
+
+    async def _close_dm_prompt(self, delivery: Delivery) -> None:
+        """A decision prompt's decision closed: its DM (remembered under the edit key when posted) loses its
+        buttons, its text stays as it was. A prompt never posted by DM (closed DMs) or deleted since needs
+        nothing."""
+        assert delivery.edit_key is not None
+        found = await self.bot.host.find_message(delivery.game_id, delivery.edit_key)
+        if found is None:
+            return
+        message = self.bot.get_partial_messageable(int(found[0])).get_partial_message(int(found[1]))
+        try:
+            await message.edit(view=None)
+        except (discord.NotFound, discord.Forbidden):
+            log.info("game %s: a closed prompt's DM is gone; nothing to edit", delivery.game_id)
 
     async def _catchup(self, delivery: Delivery) -> None:
         """A turn's DM opens on what happened since the player last moved, as its own message (text and two
@@ -320,8 +343,8 @@ class Sender:
                     users=[discord.Object(int(delivery.user_id or 0))], everyone=False, roles=False
                 ),
             )
-        except (discord.NotFound, discord.Forbidden) as error:
-            if error.code in CHANNEL_GONE:
+        except discord.HTTPException as error:
+            if error.status in (400, 403, 404) and error.code in CHANNEL_GONE:
                 raise ChannelLost(info.channel_id) from error
             raise
         finally:

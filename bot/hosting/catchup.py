@@ -180,7 +180,10 @@ def _stand_in(head: EventHead) -> EventRow:
 
 
 def _worth_a_message(digest: Digest) -> bool:
-    by_others = sum(len(group.steps) for group in digest.groups if group.seat != digest.seat)
+    # a move and its takeback are no news: the digest shows neither (``Step.cancelled``)
+    by_others = sum(
+        not step.cancelled for group in digest.groups if group.seat != digest.seat for step in group.steps
+    )
     taken_for_them = any(
         step.by for group in digest.groups if group.seat == digest.seat for step in group.steps
     )

@@ -81,6 +81,15 @@ CARD_KEY = "card"
 SENT_RETENTION_S = 7 * 24 * 3600.0
 
 
+#: how the edit key of a decision prompt sent by DM begins (``dm_prompt_key``)
+DM_PROMPT = "dm:"
+
+
+def dm_prompt_key(seat: int, decision_id: str) -> str:
+    """The edit key of a decision prompt sent by DM: its buttons come off when the decision closes."""
+    return f"{DM_PROMPT}{seat}:{decision_id}"
+
+
 def offer_key(offer_id: str) -> str:
     """The edit key of a deadline offer's message (its buttons are taken off when the offer closes)."""
     return f"offer:{offer_id}"
@@ -532,6 +541,7 @@ class HostCore(ABC):
             await self._record_result(db, live, change, now)
         armed = await self._arm_timers(db, live, change, now)
         await self._close_stale_offers(db, live, change, armed)
+        await self._close_dm_prompts(db, live, change)
         await self._hold_pings(db, live, change, now)
         for delivery in change.deliveries:  # claimed for this process, which posts them after the commit
             delivery.id = await self.store.add_outbox(
@@ -724,11 +734,12 @@ class HostCore(ABC):
             text = f"{game.title} #{live.id}: {decision.prompt}"
             orders = live.orders.get(live.seats[seat].user_id or "")
             standing = self._standing_action(live, seat, decision, orders)
-            if standing is not None:
+            if standing is not None and seat not in change.orders_off:  # taken back: the orders stay silent
                 text += self._standing_notice(live, seat, decision, orders or {}, standing)
             private = self._private(live, seat, text, prompt=self.prompt_for(live, seat, decision))
             if private:
                 private.catchup = True
+                private.edit_key = dm_prompt_key(seat, decision.id)  # its buttons come off when it closes
                 change.deliveries.append(private)
 
     def _standing_notice(
@@ -1044,6 +1055,50 @@ class HostCore(ABC):
             )
             closed.edit_key = offer_key(offer_id)
             change.deliveries.append(closed)
+
+    async def _close_dm_prompts(self, db: Connection, live: Live, change: Change) -> None:
+        """Remember each decision prompt this change sends by DM (``dm_prompts``), and close every one whose
+        decision this change closes, however it closed (answered by the player, an order, an answer given ahead,
+        the automatic pass, a deadline, an AI stand-in; an undo, a pause, the game's end), or that its seat has
+        sealed: a delivery edits the DM (``dm_prompt_key``) to take its buttons off. Only the seat is told."""
+        for delivery in change.deliveries:
+            key, prompt = delivery.edit_key, delivery.prompt
+            if delivery.kind == "private" and prompt and key and key.startswith(DM_PROMPT):
+                await db.execute(
+                    "INSERT INTO dm_prompts (game_id, seat, decision_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                    (live.id, prompt.seat, prompt.decision_id),
+                )
+        rows = await db.fetchall("SELECT seat, decision_id FROM dm_prompts WHERE game_id = ?", (live.id,))
+        if not rows:
+            return
+        running = bool(live.state) and await self._status_after(db, live, change) == "active"
+        pending = live.game.pending(live.state) if running else {}
+        sealed = {
+            (seat, decision_id)
+            for seat, decision_id in await db.fetchall(
+                "SELECT seat, decision_id FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)
+            )
+        }
+        for seat, decision_id in rows:
+            decision = pending.get(seat)
+            if decision is not None and decision.id == decision_id and (seat, decision_id) not in sealed:
+                continue
+            await db.execute(
+                "DELETE FROM dm_prompts WHERE game_id = ? AND seat = ? AND decision_id = ?",
+                (live.id, seat, decision_id),
+            )
+            if not 0 <= seat < len(live.seats):
+                continue
+            closed = self._private(
+                live,
+                seat,
+                f"{live.game.title} #{live.id}: this decision is closed (answered, or the game moved on); "
+                "its buttons are off. /game status shows what the game waits for.",
+                with_view=False,
+            )
+            if closed is not None:
+                closed.edit_key = dm_prompt_key(seat, decision_id)
+                change.deliveries.append(closed)
 
     @staticmethod
     def stand_in_level(live: Live) -> str:

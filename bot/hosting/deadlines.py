@@ -154,6 +154,14 @@ class DeadlinesMixin(HostCore):
         )
         if note is not None:
             change.deliveries.append(note)
+        # the event is the player's click; /game status' time to finish alone learns it was automatic (no wait)
+        change.statements.append(
+            (
+                "INSERT INTO automatic_answers (game_id, decision_id, seat) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id, decision_id, seat) DO NOTHING",
+                (live.id, decision.id, seat),
+            )
+        )
         try:
             return await self._act_locked(live, seat, user, action, decision.id, parsed=True, change=change)
         except HostError as error:  # refused after all: the player is asked as before

@@ -6,18 +6,21 @@ import asyncio
 import atexit
 import functools
 import json
+import math
 import re
+import statistics
 from collections.abc import Collection
 from typing import Any
 
 from rules.engine import (
+    Decision,
     RulesError,
     available_games,
     get_game,
     listing,
     plural,
 )
-from rules.engine.pace import expected_waits, quantile, timed_waits
+from rules.engine.pace import expected_waits, log_pace, quantile
 from rules.engine.playout import setup_state
 from rules.engine.registry import package_of
 from rules.engine.rng import seed_scheme
@@ -96,6 +99,31 @@ async def whole_game_waits(game_key: str, players: int) -> float:
         if running.done() and _EXPECTING.get(key) is running:
             del _EXPECTING[key]
     return value
+
+
+#: the spread assumed for the number of waits still to come, relative (the waits of a Round vary from one to the
+#: next, and a game may end before its last Round), beside the uncertainty of the mean answer time; the range
+#: shown is the estimate times exp(+- ``RANGE_Z`` times both)
+WAITS_SPREAD = 0.2
+RANGE_Z = 1.28
+
+
+def _window(decision: Decision) -> bool:
+    """A card window (``Decision.timing``), whose pass may be the automatic one: which it was is the seat's secret
+    while the game runs (issue 42), so the time to finish counts every person's window as a wait whoever answered
+    it (every seat that could act is asked, whatever its hand) and samples none of their answer times."""
+    return decision.timing == "window"
+
+
+def _duration_range(low: float, high: float) -> str:
+    """Two spans as one: "11-22 days", "20 h-3 days"."""
+    first, second = _duration(low), _duration(high)
+    if first == second:
+        return first
+    number, _space, unit = first.partition(" ")
+    if second.endswith(" " + unit) and number.isdigit():
+        return f"{number}-{second}"
+    return f"{first}-{second}"
 
 
 def _duration(seconds: float) -> str:
@@ -235,9 +263,19 @@ class QueriesMixin(HostCore):
         return line
 
     async def _estimate(self, live: Live) -> str:
-        """How long the rest of the game may take: the waits still to come (from the share of the game played,
-        or from self-play when the rules cannot tell it) times this game's own answer times (median, and the
-        middle half of them as the range), and the seat whose answers held the game up most."""
+        """How long the rest of the game may take, from its own pace so far (issue 47): the waits still to come
+        times this game's mean answer time, each wait's time being the time from its start to the waited seat's
+        answer (stored event times; a sealed choice's own moment). Only a person's answer is waited for: the AI's, a standing
+        order's or an answer given ahead (``automatic_answers``), the automatic pass's and a deadline's default are
+        automatic; a person's card window is a wait however it was answered, weighed by the share of windows that
+        do not pass by themselves (``Game.window_pass_share``), its answer time not sampled (``_window``).
+        A game whose rules tell the share played (``Game.progress``, PRINCIPES's Rounds) is read at the
+        start of its current Round (so the line changes Round by Round, never with one window's automatic pass),
+        its waits to come are its waits so far times the share still to play over the share played; another
+        game's come from self-play (``whole_game_waits``). The mean, not the median: the waits add up, and a few
+        long answers weigh in the sum (the median fell to half of what remained in simulated games,
+        ``tests/host/test_time_to_finish.py``). The range: the mean's own uncertainty (the answers' spread over
+        their number) and that of the waits to come (``WAITS_SPREAD``), +- ``RANGE_Z`` of them."""
         events = await self.store.events(live.id, -1)
         game, players = live.game, live.row["num_players"]
         start = setup_state(game, players, json.loads(live.row["options"]), events[0])
@@ -247,30 +285,63 @@ class QueriesMixin(HostCore):
             "SELECT decision_id, seat, created_at FROM sealed WHERE game_id = ?", (live.id,)
         )
         answered_at = {(row["decision_id"], row["seat"]): row["created_at"] for row in sealed}
-        counter, samples = await asyncio.to_thread(
-            timed_waits, game, start, timed, events[0].created_at, ai_seats, answered_at
+        by_order = {
+            (row["decision_id"], row["seat"])
+            for row in await self.store.fetchall(
+                "SELECT decision_id, seat FROM automatic_answers WHERE game_id = ?", (live.id,)
+            )
+        }
+
+        def automatic(index: int, seat: int, decision: Decision | None) -> bool:
+            actor = events[index + 1].user_id or ""
+            if actor.startswith("ai:"):
+                return True
+            if decision is not None and _window(decision):
+                return False  # whoever answered: see ``_window``
+            return actor in (AUTOPASS, "deadline") or (decision.id if decision else None, seat) in by_order
+
+        at_round = game.progress(live.state) is not None
+        pace = await asyncio.to_thread(
+            log_pace,
+            game,
+            start,
+            timed,
+            events[0].created_at,
+            automatic,
+            answered_at,
+            ai_seats,
+            at_round,
+            _window,
         )
-        share = game.progress(live.state)
+        share = pace.share
+        # a person's window is a wait only when it did not pass by itself: weighed by the share that does not
+        waits = pace.waits - pace.unsampled_waits * game.window_pass_share
         if share is not None and share > 0:
-            to_come = counter.waits * (1 - share) / share
+            to_come = waits * (1 - share) / share
         else:
-            to_come = await whole_game_waits(game.key, players) - counter.waits
+            to_come = await whole_game_waits(game.key, players) - waits
         to_come = max(1.0, to_come)
-        times = sorted(seconds for _seat, seconds in samples)
-        if len(times) < 2:
+        times = sorted(seconds for _seat, seconds in pace.samples)
+        if len(times) < 2 or pace.waits < 2 or pace.elapsed <= 0:
             return (
                 f"Time to finish: about {plural(round(to_come), 'more wait')} for a player; too few answers "
                 "yet to say how long they take."
             )
-        median, low, high = (quantile(times, q) for q in (0.5, 0.25, 0.75))
+        # the waits to come add up: their mean, not their median (a few long answers weigh in the sum)
+        mean = statistics.fmean(times)
+        likely = to_come * mean
+        spread = statistics.stdev(times) / mean if mean > 0 else 0.0
+        relative = math.sqrt(spread**2 / len(times) + WAITS_SPREAD**2)
+        low, high = likely * math.exp(-RANGE_Z * relative), likely * math.exp(RANGE_Z * relative)
         per_seat: dict[int, float] = {}
-        for seat, seconds in samples:
+        for seat, seconds in pace.samples:
             per_seat[seat] = per_seat.get(seat, 0.0) + seconds
         slowest = max(per_seat, key=lambda seat: per_seat[seat])
+        read = ", from the start of this Round" if at_round else ""
         return (
-            f"Time to finish: about {_duration(to_come * median)} (range {_duration(to_come * low)} to "
-            f"{_duration(to_come * high)}): about {plural(round(to_come), 'more wait')} for a player, at this game's "
-            f"median answer time of {_duration(median)} ({len(times)} answers so far). "
+            f"Time to finish: about {_duration_range(low, high)} (most likely {_duration(likely)}{read}): about "
+            f"{plural(round(to_come), 'more wait')} for a player, at this game's mean answer time of "
+            f"{_duration(mean)} (median {_duration(quantile(times, 0.5))}, {len(times)} answers so far). "
             f"{live.seats[slowest].name} holds the game up most ({_duration(per_seat[slowest])} of waiting so far)."
         )
 

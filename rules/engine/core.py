@@ -135,6 +135,10 @@ class Game(ABC, Generic[S, V]):
     draw_by_agreement: bool = True
     #: some decisions are card windows (``Decision.timing == "window"``), timed by the lobby's ``window`` option
     has_windows: bool = False
+    #: about how many of a person's card windows pass by themselves (the automatic pass: "pass" their only answer),
+    #: measured in self-play; the time to finish weighs a window's wait by the rest, since which window passed by
+    #: itself is the seat's secret while the game runs (tested against self-play in tests/rules/test_pace.py)
+    window_pass_share: float = 0.0
     #: False while only part of a game exists (data and setup, say): it can be rendered, not played
     playable: bool = True
     #: shown by ``/rules``: how this implementation settles what the rule text leaves open

@@ -11,13 +11,13 @@ from __future__ import annotations
 import random
 import statistics
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .core import Decision, Game, State
 from .playout import Playout, Recorded, start, step
 from .rng import ReplayRng
-from .standing import AHEAD, AHEAD_CHOICES, Order, Orders, ahead_order, standing_answer
+from .standing import AHEAD, AHEAD_CHOICES, AHEAD_PLAN, Order, Orders, ahead_order, standing_answer
 
 
 @dataclass
@@ -70,12 +70,15 @@ def automatic_answer(
     orders: Orders | None,
     autopass: bool,
     given_ahead: Order | None = None,
+    given_plan: Order | None = None,
 ) -> tuple[str, str] | None:
     """(the answer, its source) that the host gives for the seat without asking it, or None: ask. The source
-    is "autopass", "ahead" (``given_ahead``: the seat's answer given ahead) or "standing"."""
+    is "autopass", "ahead" (``given_ahead``: the seat's answer given ahead; ``given_plan``: its answer given when
+    it sealed its plan, ``Game.plan_ahead``) or "standing"."""
     if autopass and (passed := game.auto_pass(state, seat)) is not None:
         return passed, "autopass"
-    for source, given in (("ahead", {AHEAD: given_ahead} if given_ahead else None), ("standing", orders)):
+    given_early = {key: order for key, order in ((AHEAD, given_ahead), (AHEAD_PLAN, given_plan)) if order}
+    for source, given in (("ahead", given_early), ("standing", orders)):
         if given:
             legal = game.legal_actions(state, seat)
             answer = standing_answer(game, game.view(state, seat), seat, decision, legal, given)
@@ -139,13 +142,15 @@ def paced_play(
     autopass: bool = False,
     max_actions: int = 100_000,
     collect_ahead: bool = False,
+    answer_plan: bool = False,
 ) -> PacedGame:
     """Self-play with the AI ``level`` for every seat, counting waits. Automatic answers (the auto-pass when
     ``autopass``, each seat's standing ``orders``, its answer given ahead) are given first and start no wait;
     the AI decides everything else, one seat at a time (the lowest asked seat first). With ``collect_ahead``,
     whenever a queued decision is asked, the later seats of the queue are asked theirs at the same moment
     (``ask_ahead``); each answer given ahead is applied when its decision arises if it is legal then, and the
-    seat is asked as usual if not."""
+    seat is asked as usual if not. With ``answer_plan``, a seat that seals a plan answers at once what the plan
+    implies (``Game.plan_ahead``: PRINCIPES's Taxes choice, its first answer, "collect"), given when it comes."""
     playout = start(game, num_players, {}, seed)
     chooser = random.Random(seed)
     counter = WaitCounter()
@@ -153,6 +158,7 @@ def paced_play(
     by_order: Counter[str] = Counter()
     by_ahead: Counter[str] = Counter()
     given: dict[int, Order] = {}
+    planned: dict[int, Order] = {}  # each seat's answer given when it sealed its plan
     ahead_kinds: dict[int, str] = {}  # the kind of the decision each answer of ``given`` is for
     seat_orders = orders or {}
     for _ in range(max_actions):
@@ -165,7 +171,14 @@ def paced_play(
             for seat, decision in pending.items()
             if (
                 found := automatic_answer(
-                    game, state, seat, decision, seat_orders.get(seat), autopass, given.get(seat)
+                    game,
+                    state,
+                    seat,
+                    decision,
+                    seat_orders.get(seat),
+                    autopass,
+                    given.get(seat),
+                    planned.get(seat),
                 )
             )
         }
@@ -183,40 +196,102 @@ def paced_play(
             action = _choose(game, state, seat, level, chooser)
         if seat in ahead_kinds and ahead_kinds[seat] == pending[seat].kind:
             del given[seat], ahead_kinds[seat]  # its turn came: an answer given ahead serves once
+        if answer_plan and pending[seat].sealed:
+            offers = game.plan_ahead(state, seat, action)
+            planned.pop(seat, None)  # each new sealing starts again from "ask me"
+            if offers and offers[0].answers:
+                planned[seat] = ahead_order(offers[0].slot, [offers[0].answers[0][0]])
         step(game, playout, seat, action)
     return PacedGame(playout, counter, automatic, by_order, by_ahead)
 
 
-def timed_waits(
+@dataclass
+class LogPace:
+    """A stored game's pace read from its log (``log_pace``), at a point of it: the waits that started before that
+    point, the time from the first wait's start to the point and how it splits between the waits (each wait's
+    span runs to the next wait's start), each seat's answer times, and the share of the game played then."""
+
+    waits: int
+    elapsed: float
+    #: of ``waits``, those that started with only unsampled decisions (card windows) asked
+    unsampled_waits: int
+    spans: list[float]
+    #: per wait that ended: (seat, seconds until that seat's first answer)
+    samples: list[tuple[int, float]]
+    #: ``Game.progress`` at the point (None: the rules cannot tell)
+    share: float | None
+    #: the point's moment, and the number of events up to it
+    at: float
+    events: int
+
+
+def log_pace(
     game: Game,
     state: State,
-    events: Iterable[tuple[Recorded, float]],
+    events: Sequence[tuple[Recorded, float]],
     started: float,
-    automatic: Collection[int] = (),
+    automatic: Callable[[int, int, Decision | None], bool],
     answered_at: Mapping[tuple[str, int], float] | None = None,
-) -> tuple[WaitCounter, list[tuple[int, float]]]:
+    still_automatic: Collection[int] = (),
+    at_progress: bool = False,
+    unsampled: Callable[[Decision], bool] = lambda decision: False,
+) -> LogPace:
     """Replay a stored log (each recorded action with the time it was stored) from ``state`` (stored at
-    ``started``), counting its waits; returns the counter and, per wait that ended, (seat, seconds until that
-    seat's first answer). ``automatic``: seats that never make anyone wait (AI seats); ``answered_at``: when a
-    seat really answered a decision (decision id, seat), where that is earlier than its event (a sealed choice is
-    stored when the last seat seals)."""
+    ``started``), counting its waits as ``WaitCounter`` does. ``automatic(index, seat, decision)``: whether
+    event ``index`` was an automatic answer (an AI seat, a standing order, an answer given ahead, the automatic
+    pass, a deadline's default): a seat whose decision is answered automatically is not waited for;
+    ``still_automatic``: seats whose open decisions at the log's end are answered so (AI seats).
+    ``answered_at``: when a seat really answered a decision (decision id, seat), where that is earlier than its
+    event (a sealed choice is stored when the last seat seals). With ``at_progress``, the pace is read at the
+    last event after which ``Game.progress`` rose (the start of the current Round), else at the log's end.
+    ``unsampled(decision)``: waits whose answer time is not sampled (a card window, whose pass may be the
+    automatic one: they count as waits whoever answered, and their answer times tell nothing)."""
+    pendings: list[dict[int, Decision]] = []
+    shares: list[float | None] = [game.progress(state)]
+    for record, _stored_at in events:
+        pendings.append(game.pending(state))
+        state = game.apply(state, record.seat or 0, record.action, ReplayRng(list(record.draws))).state
+        shares.append(game.progress(state))
+    pendings.append(game.pending(state))
+    # before each event, the seats whose open decision is answered automatically: those whose next event is
+    # automatic, and those with no event left among ``still_automatic``
+    by_next: dict[int, bool] = {}
+    autos: list[set[int]] = [set(still_automatic)]
+    for index in range(len(events) - 1, -1, -1):
+        seat = events[index][0].seat or 0
+        decision = pendings[index].get(seat)
+        by_next[seat] = automatic(index, seat, decision)
+        autos.append({s for s, auto in by_next.items() if auto} | (set(still_automatic) - set(by_next)))
+    autos.reverse()
+    point = len(events)
+    if at_progress:
+        rises = [i for i in range(1, len(shares)) if (shares[i] or 0.0) > (shares[i - 1] or 0.0)]
+        point = rises[-1] if rises else point
     counter = WaitCounter()
     since: dict[int, float] = {}
     samples: list[tuple[int, float]] = []
+    starts: list[float] = []
+    unsampled_waits = 0
     moment = started
-    for record, stored_at in events:
-        pending = game.pending(state)
-        for seat in counter.observe(pending, automatic):
+    for index in range(point):
+        record, stored_at = events[index]
+        pending = pendings[index]
+        started_now = counter.observe(pending, autos[index])
+        if started_now:
+            starts.append(moment)
+            unsampled_waits += all(unsampled(pending[seat]) for seat in started_now)
+        for seat in started_now:
             since[seat] = moment
         seat = record.seat or 0
         decision = pending.get(seat)
         answered = (answered_at or {}).get((decision.id, seat), stored_at) if decision else stored_at
         if seat in since:
-            samples.append((seat, max(0.0, answered - since.pop(seat))))
-        state = game.apply(state, seat, record.action, ReplayRng(list(record.draws))).state
+            waited = max(0.0, answered - since.pop(seat))
+            if decision is None or not unsampled(decision):
+                samples.append((seat, waited))
         moment = stored_at
-    counter.observe(game.pending(state), automatic)
-    return counter, samples
+    spans = [later - earlier for earlier, later in zip(starts, [*starts[1:], moment], strict=True)]
+    return LogPace(len(starts), sum(spans), unsampled_waits, spans, samples, shares[point], moment, point)
 
 
 def expected_waits(game: Game, num_players: int, seeds: int = 3) -> float:

@@ -20,7 +20,7 @@ from bot.digest import (
 )
 from render.alt import name_seats
 from render.digest import CAPTIONS, digest_boards
-from rules.engine import available_games
+from rules.engine import ReplayRng, available_games
 from tests.host.selfplayed import NAMES, Recorded, recorded
 
 #: (game, players, seed, actions) of the self-played games the digests are built from
@@ -106,8 +106,9 @@ def test_digest_text_names_players_and_fits_a_message(
             since = "the game began" if last is None else "your last move"
             assert text.startswith(f"**Since {since}** ({digest.event_count} event")
             shown = [group for group in digest.groups if f"**{escape(group.who)}**" in text]
-            if digest.groups:
-                assert digest.groups[-1] in shown, "the latest events always show"
+            telling = [group for group in digest.groups if any(_lines(step) for step in group.steps)]
+            if telling:  # a group whose moves were all taken back shows nothing, not even its header
+                assert telling[-1] in shown, "the latest events always show"
             left_out = re.search(r"… and (\d+) earlier events?: /log", text)
             lines_shown = sum(1 for line in text.splitlines() if line.startswith("- "))
             if left_out is None:
@@ -121,8 +122,9 @@ def test_digest_text_names_players_and_fits_a_message(
 
 
 def _lines(step: Step) -> tuple[str, ...]:
-    """The lines a step shows: its log lines, or the seat's own action when it has none."""
-    return step.lines or ((step.own_action,) if step.own_action else ())
+    """The lines a step shows: its log lines net of moves taken back (issue 47), or the seat's own action when
+    it has no log line."""
+    return step.shown if step.lines else ((step.own_action,) if step.own_action else ())
 
 
 def test_groups_name_players_with_what_their_pieces_show() -> None:
@@ -258,6 +260,108 @@ def test_principes_calls_out_the_seats_own_changes() -> None:
             if held_before != held_after:
                 seen.add("lands")
     assert {"gold", "people", "hand", "lands"} <= seen, "the game changed each of these for someone"
+
+
+def _moved_on(played: Recorded, at: int, actions: list[str]) -> Recorded:
+    """``played`` up to its record ``at``, then ``actions`` by that record's seat, each with its log lines."""
+    seat = played.records[at].seat
+    assert seat is not None
+    records, states = list(played.records[:at]), list(played.states[: at + 1])
+    for action in actions:
+        assert action in played.game.legal_actions(states[-1], seat), action
+        applied = played.game.apply(states[-1], seat, action, ReplayRng([]))
+        log = [[event.kind, event.text] for event in applied.events]
+        records.append(EventRecord(seat, action, [], log, f"user-{seat}"))
+        states.append(applied.state)
+    return Recorded(played.game, played.options, played.setup_draws, records, states, played.players)
+
+
+def test_a_principes_move_and_its_takeback_show_as_neither_and_a_chain_as_one_move() -> None:
+    """Issue 47: within a player's run of events, a move and its takeback show as neither, moves that bring a
+    unit back where it began show nothing, and A to B then B to C shows once as A to C (in the game's own
+    words); every event is still in the digest, and the digest from a snapshot is the digest from the setup."""
+    from bot.hosting.catchup import _worth_a_message
+    from rules.principes.data import catalog
+
+    played = recorded("principes", 4, 25, 60)
+    at = next(i for i, record in enumerate(played.records) if any(k == "move" for k, _ in record.log))
+    assert played.records[at].seat == 0 and played.records[at - 1].seat != 0  # Polonia Maior's Movement
+    there, back = "move knight posnania gnesna", "move knight gnesna posnania"
+    state = played.game.apply(played.states[at], 0, there, ReplayRng([])).state
+    onward = next(
+        a for a in played.game.legal_actions(state, 0) if a.startswith("move knight gnesna ") and a != back
+    )
+    lands = {key: str(record["name"]) for key, record in catalog().lands.items()}
+    a_to_c = f"Polonia Maior moves a Knight from Posnania to {lands[onward.split()[-1]]}."
+    cases = [
+        ([there, "undo"], []),
+        ([there, back], []),
+        ([there, "undo", there, onward], [a_to_c]),
+        ([there, "undo", there, onward, "undo", "undo"], []),
+    ]
+    for actions, expected in cases:
+        case = _moved_on(played, at, actions)
+        last = last_action_index(case.records[:at], 1, "user-1")
+        assert last is not None
+        digest = digest_for(case, 1, last)
+        group = digest.groups[-1]
+        assert group.seat == 0 and [step.index for step in group.steps] == list(range(at, at + len(actions)))
+        assert all(step.lines for step in group.steps), "every event is still there, with its log line"
+        assert [line for step in group.steps for line in step.shown] == expected, actions
+        text = digest_text(digest, limit=100_000)
+        assert "takes back" not in text and "from Posnania to Gnesna" not in text
+        assert (f"**{escape(group.who)}**" in text) == bool(expected), "a run that changed nothing: no header"
+        first = last + 1
+        assert digest_for(case, 1, last, start=(first, case.states[first])) == digest
+        if not expected:
+            assert all(step.cancelled for step in group.steps)
+    # a move and its takeback by another player are no reason for a turn's DM to open on a digest
+    two = digest_for(_moved_on(played, at, [there, "undo"]), 1, at - 1)
+    assert two.event_count == 2 and not _worth_a_message(two)
+
+
+def test_principes_self_play_digests_show_where_units_went_in_all() -> None:
+    """Over a self-played 4-player game (random choices: Movements and the Mongols' raids full of moves taken
+    back), in each player's run of events the moves shown move the units exactly as all its moves do, the
+    ones taken back left out (each takeback takes back its mover's latest move); a takeback shows only when its
+    move came before the run, and neither shows otherwise."""
+    from collections import Counter
+
+    from render import MovedLine, TakenBackLine
+    from render.principes_text import read_move_line
+
+    def moved(moves: list[MovedLine]) -> Counter[tuple[str, str, str]]:
+        where: Counter[tuple[str, str, str]] = Counter()
+        for move in moves:
+            where[(move.mover, move.unit, move.origin)] -= 1
+            where[(move.mover, move.unit, move.target)] += 1
+        return +where + -where  # nonzero counts only, signed
+
+    played = recorded("principes", 4, 25, 420)
+    digest = digest_for(played, 0, None)
+    taken_back = 0
+    for group in digest.groups:
+        moves: list[MovedLine] = []
+        for step in group.steps:
+            for kind, text in played.records[step.index].log:
+                reading = read_move_line(kind, text)
+                if isinstance(reading, MovedLine):
+                    moves.append(reading)
+                elif isinstance(reading, TakenBackLine):
+                    mine = [i for i, move in enumerate(moves) if move.mover == reading.mover]
+                    assert (text in step.shown) == (not mine)
+                    if mine:
+                        del moves[mine[-1]]
+                        taken_back += 1
+        shown = [read_move_line(kind, line) for step in group.steps for line in step.shown for kind in KINDS]
+        assert moved(moves) == moved([line for line in shown if isinstance(line, MovedLine)])
+    assert taken_back > 40
+    lines = sum(len(step.lines) for group in digest.groups for step in group.steps)
+    assert sum(len(step.shown) for group in digest.groups for step in group.steps) <= lines - 2 * taken_back
+
+
+#: the log kinds of PRINCIPES' unit moves (a Movement's, an army's)
+KINDS = ("move", "neighbour_move")
 
 
 def test_digest_text_cuts_the_earliest_events_and_says_where_to_read_them() -> None:
