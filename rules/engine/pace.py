@@ -290,7 +290,9 @@ def log_pace(
             if decision is None or not unsampled(decision):
                 samples.append((seat, waited))
         moment = stored_at
-    spans = [later - earlier for earlier, later in zip(starts, [*starts[1:], moment], strict=True)]
+    # each wait's span runs to the next wait's start, the last one's to the point (no wait: no span)
+    ends = [*starts[1:], moment] if starts else []
+    spans = [later - earlier for earlier, later in zip(starts, ends, strict=True)]
     return LogPace(len(starts), sum(spans), unsampled_waits, spans, samples, shares[point], moment, point)
 
 

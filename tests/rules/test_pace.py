@@ -7,7 +7,9 @@ import random
 import pytest
 
 from rules.engine import available_games, get_game
-from rules.engine.playout import start, step
+from rules.engine.pace import log_pace
+from rules.engine.playout import play, start, step
+from rules.engine.rng import ReplayRng
 
 
 def windows_passing_by_themselves(key: str, seeds: range, level: str) -> float:
@@ -43,3 +45,14 @@ def test_the_declared_share_of_windows_passing_by_themselves_holds(key: str) -> 
     level = "basic" if "basic" in game.ai_levels else game.ai_levels[-1]
     measured = windows_passing_by_themselves(key, range(1, 4), level)
     assert abs(measured - game.window_pass_share) <= 0.15, measured
+
+
+def test_a_log_where_nobody_was_waited_for_has_no_wait() -> None:
+    """Every answer automatic (AI seats, say): no wait started, no span, no answer time (it once failed with a
+    zip of unequal lengths, which /game status in a game of AI seats raised)."""
+    game = get_game("babylone")
+    playout = play(game, 2, 3, stop_after=6)
+    events = [(record, 1000.0 + index) for index, record in enumerate(playout.records)]
+    start_state = game.setup(2, playout.options, ReplayRng(list(playout.setup_draws)))
+    pace = log_pace(game, start_state, events, 1000.0, lambda index, seat, decision: True)
+    assert (pace.waits, pace.spans, pace.samples, pace.events) == (0, [], [], 6)
