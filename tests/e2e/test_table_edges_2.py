@@ -246,7 +246,8 @@ async def test_round_1_taxes_and_ahead_buttons_change_nothing_in_round_2(
         assert answer.ephemeral and answer.visible_to == alice.id, answer.content
         assert await host.log(str(fake.general), 200) == log
         assert await host.prompt_of(game_id, str(alice.id)) == prompt
-        given = table.reply_text(await table.slash(alice, "ahead"))  # nothing stored ahead, whatever is upcoming
+        # nothing stored ahead, whatever is upcoming
+        given = table.reply_text(await table.slash(alice, "ahead"))
         assert "No answer given ahead" in given or "Nothing to answer ahead now" in given, given
         return answer.content
 
