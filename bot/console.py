@@ -25,6 +25,7 @@ from render import encode_png, render_png
 from render.digest import digest_boards
 
 from .host import Actor, CatchUp, Delivery, Host, HostError
+from .models import CLOSE_KIND
 from .replay import animate, board_at, load_log
 from .stats import leaderboard, leaderboard_text, player_records, principes_report, records_text
 
@@ -362,6 +363,8 @@ class Console:
 
     async def _show(self, deliveries: list[Delivery]) -> None:
         for delivery in deliveries:
+            if delivery.kind == CLOSE_KIND:
+                continue  # a DM prompt's buttons to take off: the console has none
             who = (delivery.user_id or "").removeprefix(USER_PREFIX)
             prefix = "" if delivery.kind == "public" else f"(private to {who}) "
             if delivery.catchup and delivery.seat is not None:  # the turn's DM opens on the digest

@@ -79,9 +79,15 @@ class Attachment:
     text: str
 
 
+#: a delivery that posts nothing: the DM prompt remembered under its ``edit_key`` loses its buttons (its decision
+#: closed, however it closed: issue 47); front-ends without buttons (the console) skip it
+CLOSE_KIND = "close"
+
+
 @dataclass
 class Delivery:
-    """A message to post: to the game's channel (``public``) or to one player by DM (``private``).
+    """A message to post: to the game's channel (``public``) or to one player by DM (``private``); or a DM
+    prompt's buttons to take off (``CLOSE_KIND``).
 
     ``view`` is the view to draw as the image (already stripped for its audience). A front-end posts it, then
     calls ``Host.mark_sent(id)``; until then it stays in the outbox and is delivered again after a restart.
@@ -106,6 +112,9 @@ class Delivery:
     replay: bool = False
     #: a turn's DM: the front-end opens it on the catch-up digest (``Host.turn_digest``), when there is one
     catchup: bool = False
+    #: a game's live card with something still to act on: once it has sunk under the game's newer messages,
+    #: the front-end posts it again under the newest one and deletes the old one instead of editing it
+    keep_in_reach: bool = False
 
     def to_payload(self) -> dict[str, Any]:
         """What the outbox stores (everything but the row id); the view is stored as it is."""
@@ -124,6 +133,7 @@ class Delivery:
             "attachments": [{"name": a.name, "text": a.text} for a in self.attachments],
             "replay": self.replay,
             "catchup": self.catchup,
+            "keep_in_reach": self.keep_in_reach,
         }
 
     def nonce(self, part: str) -> str:

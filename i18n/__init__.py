@@ -89,6 +89,9 @@ TEXT_PARAMS = frozenset(
         "low",
         "high",
         "median",
+        # /game status' time to finish: its most likely value and the game's mean answer time
+        "likely",
+        "mean",
         "waited",
         "games",
         "wins",

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.hosting.core import DM_PROMPT
-from bot.models import AHEAD_KIND, Delivery, GameInfo
+from bot.hosting.core import CARD_KEY
+from bot.models import AHEAD_KIND, CLOSE_KIND, Delivery, GameInfo
 from i18n import localize
 
 from .common import Interaction, board_file, clip, digest_files, localized_prompt, reader_language, send
@@ -46,6 +46,9 @@ UNKNOWN_MESSAGE = 10008
 CANNOT_DM = 50007
 RETRY_AFTER_S = 30.0
 REMEMBER_SENT = 10_000
+#: how many of a game's messages may stand below its live card (the newest line and one more: a ping is at most
+#: one message away from the buttons) before the card is posted again under the newest one (issue 47)
+CARD_REACH = 2
 #: how often the outbox is checked for rows nobody posts (a crashed process's, after their claim lapsed)
 SWEEP_EVERY_S = 30.0
 
@@ -140,11 +143,14 @@ class Sender:
             async with lock:  # one game's messages keep their order
                 if delivery.id in self._sent:
                     return
-                if delivery.kind == "private":
-                    await self._private(delivery)
+                if delivery.kind == CLOSE_KIND:
+                    await self._close_dm_prompt(delivery)
+                    posted = None
+                elif delivery.kind == "private":
+                    posted = await self._private(delivery)
                 else:
-                    await self._public(delivery)
-                await self._done(delivery)
+                    posted = await self._public(delivery)
+                await self._done(delivery, posted)
         except ChannelLost as lost:
             await self._done(delivery)  # the channel will never take it; the players hear by DM instead
             log.warning(
@@ -163,8 +169,9 @@ class Sender:
             )
             self._retry_later()
 
-    async def _done(self, delivery: Delivery) -> None:
-        await self.bot.host.mark_sent(delivery.id)
+    async def _done(self, delivery: Delivery, posted: str | None = None) -> None:
+        """``posted``: the channel where the delivery posted a new message under the game's live card."""
+        await self.bot.host.mark_sent(delivery.id, (delivery.game_id, posted) if posted else None)
         self._sent[delivery.id] = None
         while len(self._sent) > REMEMBER_SENT:
             self._sent.popitem(last=False)
@@ -179,7 +186,8 @@ class Sender:
             await self.flush()
 
     # ---- public ------------------------------------------------------------------------------------------
-    async def _public(self, delivery: Delivery) -> None:
+    async def _public(self, delivery: Delivery) -> str | None:
+        """Post or edit; the channel when a new message other than the live card was posted there."""
         channel_id = delivery.channel_id or (await self.bot.host.game_info(delivery.game_id)).channel_id
         language = await self.bot.host.game_language(delivery.game_id)
         content, mentions = self._content(delivery, language=language)
@@ -190,10 +198,31 @@ class Sender:
         if delivery.replay:
             replay, view, line = await replay_post(self.bot, delivery.game_id, language)
             content = clip(f"{content}\n{localize(line, language)}".strip())
-        message = await self._post_or_edit(delivery, channel_id, content, mentions, view, replay, language)
-        if delivery.edit_key and message is not None:
+        message, sunk = await self._post_or_edit(
+            delivery, channel_id, content, mentions, view, replay, language
+        )
+        if message is None:
+            return None
+        if delivery.edit_key:
+            # remembered before the sunk card goes: a crash in between leaves an old card (whose buttons name
+            # their decision, so they refuse to act on a newer state), never a game without one
             await self.bot.host.remember_message(
                 delivery.game_id, delivery.edit_key, channel_id, str(message.id)
+            )
+        if sunk is not None:
+            await self._delete_sunk_card(delivery, sunk)
+        return None if delivery.edit_key == CARD_KEY else channel_id
+
+    async def _delete_sunk_card(self, delivery: Delivery, sunk: discord.PartialMessage) -> None:
+        try:
+            await sunk.delete()
+        except discord.HTTPException as error:  # gone already, or Discord failing: its buttons refuse anyway
+            log.info(
+                "game %s: the sunk live card %s was not deleted (%s %s)",
+                delivery.game_id,
+                sunk.id,
+                error.status,
+                error.code,
             )
 
     async def _post_or_edit(
@@ -205,7 +234,9 @@ class Sender:
         view: discord.ui.View | None,
         more_files: list[discord.File] | None = None,
         language: str = "en",
-    ) -> discord.Message | None:
+    ) -> tuple[discord.Message | None, discord.PartialMessage | None]:
+        """The message posted (None when one was edited in place) and, for a live card that had sunk under
+        more than ``CARD_REACH`` of the game's messages and was posted again under them, the old card."""
         channel = self.bot.get_partial_messageable(int(channel_id))
         file = (
             await board_file(delivery.game_key, delivery.view, language=language) if delivery.view else None
@@ -213,24 +244,31 @@ class Sender:
         files = ([file] if file else []) + _attached(delivery) + (more_files or [])
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         try:
+            sunk = None
             if delivery.edit_key:
-                found = await self.bot.host.find_message(delivery.game_id, delivery.edit_key)
+                found, below = await self._remembered(delivery)
                 if found is not None and found[0] == channel_id:
-                    try:
-                        old = channel.get_partial_message(int(found[1]))
-                        await old.edit(
-                            content=content,
-                            attachments=files,
-                            view=view,
-                            allowed_mentions=mentions,
-                        )
-                        return None
-                    except discord.NotFound as error:
-                        if error.code != UNKNOWN_MESSAGE:
-                            raise
+                    old = channel.get_partial_message(int(found[1]))
+                    if delivery.keep_in_reach and below > CARD_REACH:
+                        sunk = old  # posted again below, then deleted: one request more than an edit
+                    else:
+                        try:
+                            await old.edit(
+                                content=content,
+                                attachments=files,
+                                view=view,
+                                allowed_mentions=mentions,
+                            )
+                            return None, None
+                        except discord.NotFound as error:
+                            if error.code != UNKNOWN_MESSAGE:
+                                raise
             if files:
                 extra["files"] = files
-            return await channel.send(content, allowed_mentions=mentions, nonce=delivery.nonce("p"), **extra)
+            posted = await channel.send(
+                content, allowed_mentions=mentions, nonce=delivery.nonce("p"), **extra
+            )
+            return posted, sunk
         except discord.HTTPException as error:
             if error.status in (400, 403, 404) and error.code in CHANNEL_GONE:
                 raise ChannelLost(channel_id) from error
@@ -239,12 +277,19 @@ class Sender:
             if view is not None:
                 view.stop()  # dynamic items dispatch by custom_id; the view object need not stay in memory
 
+    async def _remembered(self, delivery: Delivery) -> tuple[tuple[str, str] | None, int]:
+        """The message remembered under the delivery's edit key and, for the live card, how many of the game's
+        messages stand below it."""
+        assert delivery.edit_key is not None
+        if delivery.edit_key != CARD_KEY:
+            return await self.bot.host.find_message(delivery.game_id, delivery.edit_key), 0
+        card = await self.bot.host.find_card(delivery.game_id)
+        return (None, 0) if card is None else ((card[0], card[1]), card[2])
+
     # ---- private -----------------------------------------------------------------------------------------
-    async def _private(self, delivery: Delivery) -> None:
+    async def _private(self, delivery: Delivery) -> str | None:
+        """Post by DM; the game's channel when closed DMs made it a mention there instead."""
         assert delivery.user_id is not None
-        if delivery.prompt is None and delivery.edit_key and delivery.edit_key.startswith(DM_PROMPT):
-            await self._close_dm_prompt(delivery)
-            return
         if delivery.catchup and delivery.seat is not None:
             await self._catchup(delivery)
         language = await self.bot.host.user_language(delivery.user_id)
@@ -277,7 +322,7 @@ class Sender:
                     delivery.game_id, delivery.edit_key, str(dm.id), str(message.id)
                 )
         except discord.Forbidden:
-            await self._dm_fallback(delivery)
+            return await self._dm_fallback(delivery)
         except discord.NotFound:
             log.warning(
                 "game %s: user %s is unknown to Discord; private delivery dropped",
@@ -287,6 +332,7 @@ class Sender:
         finally:
             if view is not None:
                 view.stop()
+        return None
 
     async def _close_dm_prompt(self, delivery: Delivery) -> None:
         """A decision prompt's decision closed: its DM (remembered under the edit key when posted) loses its
@@ -317,17 +363,18 @@ class Sender:
         except (discord.Forbidden, discord.NotFound):
             return  # the prompt that follows falls back to the channel as usual
 
-    async def _dm_fallback(self, delivery: Delivery) -> None:
-        """Closed DMs: mention the player in the game's channel with a button that shows their hand ephemerally."""
+    async def _dm_fallback(self, delivery: Delivery) -> str | None:
+        """Closed DMs: mention the player in the game's channel with a button that shows their hand ephemerally;
+        returns that channel."""
         if not (delivery.prompt or delivery.view):
-            return  # nothing to look at (say, "your channel is gone"): there is no channel to send it to
+            return None  # nothing to look at (say, "your channel is gone"): there is no channel to send it to
         if delivery.prompt is not None and delivery.prompt.kind == AHEAD_KIND:
             # an offer to answer ahead: a mention now would tell the table that the player has one (what their
             # plan holds); /ahead shows it to them alone
-            return
+            return None
         info = await self.bot.host.game_info(delivery.game_id)
         if info.status not in ("active", "paused"):
-            return
+            return None
         text = (
             f"<@{delivery.user_id}>, I could not DM you ({info.title} #{info.game_id}). "
             "Your private view and choices are one click away:"
@@ -349,6 +396,7 @@ class Sender:
             raise
         finally:
             view.stop()
+        return info.channel_id
 
     # ---- text --------------------------------------------------------------------------------------------
     @staticmethod

@@ -41,7 +41,7 @@ from rules.engine import (
 from rules.engine.playout import replay_from, setup_state
 from rules.engine.standing import AHEAD_KEYS, Order, Orders, standing_answer
 
-from ..models import Actor, Attachment, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
+from ..models import CLOSE_KIND, Actor, Attachment, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
 from ..ratings import record_result, seat_sides
 from ..storage import CLAIM_LEASE_S, SNAPSHOT_EVERY, Connection, StaleVersion, Store
 from ..verify import commit_hash as commit_hash  # re-exported: the sealing code names it from here
@@ -819,17 +819,20 @@ class HostCore(ABC):
             return
         # the live card: one message per game (status, board, the buttons of the moment), edited as the game
         # goes; the channel gets this change's lines and the mention alone, so it keeps a short history. The
-        # result still comes as its own message with the final board.
+        # line comes first: a card that has sunk under the newer lines is posted again under this one (issue
+        # 47, ``keep_in_reach``). The result still comes as its own message with the final board.
         card = self._public(
             live, self._card_text(live, pending, outcome.finished), board.view, None, public_prompt
         )
         card.edit_key = CARD_KEY
-        change.deliveries.append(card)
         if outcome.finished:
+            change.deliveries.append(card)
             board.prompt = None
             change.deliveries.append(board)
         else:
             change.deliveries.append(self._public(live, "\n".join(lines), None, mentions))
+            card.keep_in_reach = True
+            change.deliveries.append(card)
 
     def _card_text(self, live: Live, pending: dict[int, Decision], finished: bool) -> str:
         """The live card's text: the game, its round where it has rounds, and who it waits for."""
@@ -887,8 +890,21 @@ class HostCore(ABC):
         """Renew this process's claim on an unsent delivery before posting it; False if it is no longer ours."""
         return await self.store.renew_outbox_claim(delivery_id, self.worker, self.clock())
 
-    async def mark_sent(self, delivery_id: int) -> None:
-        await self.store.mark_sent(delivery_id, self.clock())
+    async def mark_sent(self, delivery_id: int, posted: tuple[int, str] | None = None) -> None:
+        """Delivery ``delivery_id`` is out. ``posted``: the game and channel where it posted a new message, which
+        stands below the game's live card: counted (with the mark, so once) for ``find_card``."""
+        if posted is None:
+            await self.store.mark_sent(delivery_id, self.clock())
+            return
+        async with self.store.transaction() as db:
+            marked = await db.execute(
+                "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (self.clock(), delivery_id)
+            )
+            if marked.rowcount:
+                await db.execute(
+                    "UPDATE messages SET below = below + 1 WHERE game_id = ? AND purpose = ? AND channel_id = ?",
+                    (posted[0], CARD_KEY, posted[1]),
+                )
 
     async def prune_sent_deliveries(self, keep_s: float = SENT_RETENTION_S) -> int:
         """Delete deliveries sent more than ``keep_s`` ago (they hold board views: ~170 KB a game otherwise
@@ -1089,15 +1105,9 @@ class HostCore(ABC):
             )
             if not 0 <= seat < len(live.seats):
                 continue
-            closed = self._private(
-                live,
-                seat,
-                f"{live.game.title} #{live.id}: this decision is closed (answered, or the game moved on); "
-                "its buttons are off. /game status shows what the game waits for.",
-                with_view=False,
-            )
-            if closed is not None:
-                closed.edit_key = dm_prompt_key(seat, decision_id)
+            closed = self._private(live, seat, "", with_view=False)
+            if closed is not None:  # posts nothing: the DM keeps its text and loses its buttons
+                closed.kind, closed.edit_key = CLOSE_KIND, dm_prompt_key(seat, decision_id)
                 change.deliveries.append(closed)
 
     @staticmethod

@@ -34,6 +34,7 @@ from ..verify import EXPORT_FORMAT, EXPORT_VERSION, OVER, Verdict, chance_ranges
 from ..workers import Workers
 from . import notify
 from .core import (
+    CARD_KEY,
     KNOWN_GAMES,
     HostCore,
     Live,
@@ -113,17 +114,6 @@ def _window(decision: Decision) -> bool:
     while the game runs (issue 42), so the time to finish counts every person's window as a wait whoever answered
     it (every seat that could act is asked, whatever its hand) and samples none of their answer times."""
     return decision.timing == "window"
-
-
-def _duration_range(low: float, high: float) -> str:
-    """Two spans as one: "11-22 days", "20 h-3 days"."""
-    first, second = _duration(low), _duration(high)
-    if first == second:
-        return first
-    number, _space, unit = first.partition(" ")
-    if second.endswith(" " + unit) and number.isdigit():
-        return f"{number}-{second}"
-    return f"{first}-{second}"
 
 
 def _duration(seconds: float) -> str:
@@ -337,10 +327,10 @@ class QueriesMixin(HostCore):
         for seat, seconds in pace.samples:
             per_seat[seat] = per_seat.get(seat, 0.0) + seconds
         slowest = max(per_seat, key=lambda seat: per_seat[seat])
-        read = ", from the start of this Round" if at_round else ""
+        span = f"Time to finish: about {_duration(low)} to {_duration(high)}, most likely {_duration(likely)}"
+        read = f"{span} (read at the start of this Round)" if at_round else span
         return (
-            f"Time to finish: about {_duration_range(low, high)} (most likely {_duration(likely)}{read}): about "
-            f"{plural(round(to_come), 'more wait')} for a player, at this game's mean answer time of "
+            f"{read}: about {plural(round(to_come), 'more wait')} for a player, at this game's mean answer time of "
             f"{_duration(mean)} (median {_duration(quantile(times, 0.5))}, {len(times)} answers so far). "
             f"{live.seats[slowest].name} holds the game up most ({_duration(per_seat[slowest])} of waiting so far)."
         )
@@ -510,11 +500,13 @@ class QueriesMixin(HostCore):
         self._known.clear()
 
     async def remember_message(self, game_id: int, purpose: str, channel_id: str, message_id: str) -> None:
+        """The message posted for ``purpose`` (edited later in its place). A message just posted has nothing below
+        it yet: its count of messages below (``find_card``) starts again at 0."""
         async with self.store.transaction() as db:
             await db.execute(
-                "INSERT INTO messages (game_id, purpose, channel_id, message_id) VALUES (?, ?, ?, ?) "
+                "INSERT INTO messages (game_id, purpose, channel_id, message_id, below) VALUES (?, ?, ?, ?, 0) "
                 "ON CONFLICT (game_id, purpose) DO UPDATE SET channel_id = excluded.channel_id, "
-                "message_id = excluded.message_id",
+                "message_id = excluded.message_id, below = 0",
                 (game_id, purpose, channel_id, message_id),
             )
 
@@ -524,6 +516,15 @@ class QueriesMixin(HostCore):
             (game_id, purpose),
         )
         return (row["channel_id"], row["message_id"]) if row else None
+
+    async def find_card(self, game_id: int) -> tuple[str, str, int] | None:
+        """The game's live card: its channel, its message and how many of the game's messages were posted below
+        it since (counted by ``mark_sent``)."""
+        row = await self.store.fetchone(
+            "SELECT channel_id, message_id, below FROM messages WHERE game_id = ? AND purpose = ?",
+            (game_id, CARD_KEY),
+        )
+        return (row["channel_id"], row["message_id"], int(row["below"])) if row else None
 
     # ---- export ----------------------------------------------------------------------------------------------
     async def export(self, channel_id: str) -> dict[str, Any]:

@@ -678,6 +678,7 @@ class FakeDiscord:
         ("POST", re.compile(r"channels/(?P<cid>\d+)/messages"), "_post_message"),
         ("PATCH", re.compile(r"channels/(?P<cid>\d+)/messages/(?P<mid>\d+)"), "_edit_message"),
         ("GET", re.compile(r"channels/(?P<cid>\d+)/messages/(?P<mid>\d+)"), "_get_message"),
+        ("DELETE", re.compile(r"channels/(?P<cid>\d+)/messages/(?P<mid>\d+)"), "_delete_message"),
         ("GET", re.compile(r"channels/(?P<cid>\d+)"), "_get_channel"),
         ("POST", re.compile(r"channels/(?P<cid>\d+)/threads"), "_start_thread"),
         ("DELETE", re.compile(r"channels/(?P<cid>\d+)"), "_delete_channel"),
@@ -954,6 +955,16 @@ class FakeDiscord:
             return self._error(404, 10008, "Unknown Message")
         self._apply_edit(message, body, files)
         return self._json(self._message_payload(message))
+
+    async def _delete_message(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        """Discord's Delete Message: 204 No Content, or 404 10008 for a message not in that channel."""
+        message = self.messages.get(int(params["mid"]))
+        if message is None or message.channel_id != int(params["cid"]):
+            return self._error(404, 10008, "Unknown Message")
+        del self.messages[message.id]
+        return web.Response(status=204)
 
     async def _get_message(
         self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]

@@ -104,8 +104,9 @@ async def test_a_polish_and_an_english_player_each_read_their_language(
     ola_dms, bob_dms = fake.dm_messages(ola), fake.dm_messages(bob)
     assert any("Dołączasz do gry" in m.text() for m in ola_dms)
     assert any("You joined" in m.text() for m in bob_dms)
-    ola_turns = [m for m in ola_dms if m.buttons() or m.selects()]
-    bob_turns = [m for m in bob_dms if m.buttons() or m.selects()]
+    # a turn's DM: its buttons on while the decision is open, taken off (an edit) once it closed
+    ola_turns = [m for m in ola_dms if m.buttons() or m.selects() or m.edits]
+    bob_turns = [m for m in bob_dms if m.buttons() or m.selects() or m.edits]
     assert ola_turns and bob_turns
 
     assert all("Połóż stos" in m.text() for m in ola_turns)

@@ -75,9 +75,11 @@ async def _start_process(fake: FakeDiscord, database: str, clock: Clock, shard: 
     process = Process(shard, host, bot)
     sender_done = bot.sender._done
 
-    async def done(delivery: Delivery) -> None:  # every delivery this process posted
+    async def done(
+        delivery: Delivery, posted: str | None = None
+    ) -> None:  # every delivery this process posted
         process.posted.append(delivery.id)
-        await sender_done(delivery)
+        await sender_done(delivery, posted)
 
     async def on_interaction(interaction: discord.Interaction) -> None:
         process.interactions.append(interaction.id)
@@ -253,6 +255,11 @@ async def _move_in_channel(cluster: Cluster, player: FakeUser, channel_id: int) 
 
 async def _move_by_dm(cluster: Cluster, player: FakeUser) -> InteractionRecord:
     """The first choice of the player's open DM prompt (a select, or buttons when there are few choices)."""
+    # the open prompt's DM (the earlier ones lost their buttons when their decisions closed); the process that
+    # posts it may not have yet
+    await cluster.fake.wait_for(
+        lambda: [m for m in cluster.fake.dm_messages(player) if m.custom_ids()], SETTLE_S
+    )
     prompt = [m for m in cluster.fake.dm_messages(player) if m.custom_ids()][-1]
     if prompt.selects():
         select = prompt.selects()[0]

@@ -143,6 +143,7 @@ async def test_a_whole_battle_entered_through_the_dm_forms(table: Table, fake: F
     # ---- battle 1, step B: the prompt keeps the sample plans and offers "Plan…"
     prompt = latest_form(fake, alice)
     assert prompt.selects() and enabled(prompt, "Plan…")
+    plan_button = prompt.button("Plan…")["custom_id"]  # the DM loses it once the decision closes
     opened = await table.press(alice, prompt, "Plan…")
     [form] = fake.replies(opened)
     assert "step B" in form.content
@@ -190,12 +191,17 @@ async def test_a_whole_battle_entered_through_the_dm_forms(table: Table, fake: F
 
     # ---- stale and doubled clicks are refused; nothing changes
     before = len(await table.running.host.sealed_record(game_id))
+    assert not prompt.custom_ids(), "the closed decision's DM lost its buttons"
     for old, custom_id in (
         (stale_landing, stale_landing.button("Seal")["custom_id"]),
-        (prompt, prompt.button("Plan…")["custom_id"]),
+        (None, plan_button),  # as a client that has not refreshed the DM still shows it
         (doubled, doubled.button("Seal")["custom_id"]),
     ):
-        refused = await table.click(alice, old, custom_id)
+        if old is None:
+            refused = await fake.click_forged(alice, custom_id)
+            await table.settle(refused)
+        else:
+            refused = await table.click(alice, old, custom_id)
         assert "no longer open" in table.reply_text(refused) or "already sealed" in table.reply_text(refused)
     assert len(await table.running.host.sealed_record(game_id)) == before
 

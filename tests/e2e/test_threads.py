@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.e2e.conftest import Table
 from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.test_live_card import between_ping_and_buttons
 from tests.e2e.test_play import play_turn
 
 
@@ -23,6 +24,8 @@ async def test_a_game_plays_in_its_own_thread(table: Table, fake: FakeDiscord) -
     while (player := table.turn_of([alice, bob], thread)) is not None and turns < 300:
         await play_turn(table, player, turns, thread)
         turns += 1
+        if table.turn_of([alice, bob], thread) is not None:  # the live card stays by the ping (issue 47)
+            assert between_ping_and_buttons(fake, thread) in (0, 1), turns
     assert any("Game over" in m.content for m in fake.channel_messages(thread))
     # the parent channel holds only the pointer to the thread; the game lives in the thread
     assert [m for m in fake.channel_messages(fake.general) if "Game over" in m.content or m.files] == []

@@ -55,9 +55,11 @@ async def test_a_whole_game_against_the_ai(host: Host) -> None:
     await host.add_ai(CHANNEL, ALICE, "easy")
     deliveries = await host.start(CHANNEL, ALICE, order="given")
     game_id = deliveries[0].game_id
-    # the default posts=card: the live card (board and the buttons of the moment), then the line that pings
-    card, line = deliveries[0], deliveries[1]
+    # the default posts=card: the line that pings, then the live card (board and the buttons of the moment),
+    # which the front-end posts again under the line once it has sunk (issue 47)
+    line, card = deliveries[0], deliveries[1]
     assert card.kind == "public" and card.view is not None and card.edit_key == "card" and not card.mentions
+    assert card.keep_in_reach
     assert card.prompt is not None and len(card.prompt.choices) == 132
     assert line.kind == "public" and line.view is None and line.mentions == [ALICE.user_id]
     for _ in range(20):
@@ -266,6 +268,25 @@ async def test_remembered_messages_are_replaced(host: Host) -> None:
     await host.remember_message(game_id, "status", "chan", "2")
     assert await host.find_message(game_id, "status") == ("chan", "2")
     assert await host.find_message(game_id, "lobby") is None
+
+
+async def test_the_live_card_counts_the_messages_posted_below_it(host: Host) -> None:
+    """Issue 47: each new message of the game marked sent in the card's channel counts once; the card posted
+    again (remembered anew) starts from 0 in the same transaction."""
+    game_id = await _started_babylone(host)
+    await host.remember_message(game_id, "card", "chan", "10")
+    assert await host.find_card(game_id) == ("chan", "10", 0)
+    choices = await host.suggestions(game_id, ALICE.user_id, "")
+    prompt = await host.prompt_of(game_id, ALICE.user_id)
+    await host.act(game_id, ALICE, choices[0].action, prompt.decision_id)
+    pending = [d.id for d in await host.pending_deliveries()]
+    assert len(pending) >= 2
+    await host.mark_sent(pending[0], (game_id, "chan"))
+    await host.mark_sent(pending[0], (game_id, "chan"))  # posted again after a crash: counted once
+    await host.mark_sent(pending[1], (game_id, "elsewhere"))  # another channel: not below the card
+    assert await host.find_card(game_id) == ("chan", "10", 1)
+    await host.remember_message(game_id, "card", "chan", "11")
+    assert await host.find_card(game_id) == ("chan", "11", 0)
 
 
 async def test_steps_of_a_turn_edit_one_status_message_then_the_board_posts(host: Host) -> None:

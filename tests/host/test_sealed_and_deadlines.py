@@ -7,6 +7,7 @@ import hashlib
 import pytest
 
 from bot.host import Host, HostError, commit_hash
+from bot.models import CLOSE_KIND
 from rules.engine.registry import register, unregister
 from tests.conftest import ALICE, BOB, CAROL
 from tests.support.games import SealedGuess
@@ -26,7 +27,10 @@ async def test_sealed_choices_commit_then_reveal_together(host: Host, sealed_gam
     game_id = await _start(host, sealed_game.key, ALICE, BOB, CAROL)
     assert await host.is_sealed_input(game_id, ALICE.user_id)
     first = await host.act(game_id, ALICE, "pick 3")
-    assert len(first) == 1 and "alice has sealed" in first[0].text
+    # the channel's line, and her sealed decision's DM losing its buttons (which posts nothing)
+    posted = [d for d in first if d.kind != CLOSE_KIND]
+    assert len(posted) == 1 and "alice has sealed" in posted[0].text
+    assert [(d.kind, d.user_id) for d in first if d.kind == CLOSE_KIND] == [(CLOSE_KIND, ALICE.user_id)]
     commit = first[0].text.split("`")[1]
     assert "3" not in first[0].text.replace(commit, "")  # the choice itself is not in the message
     with pytest.raises(HostError, match="cannot be changed"):
