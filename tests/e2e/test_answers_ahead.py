@@ -28,6 +28,20 @@ async def _seeded_create(self: Host, *args: Any, **kwargs: Any) -> Any:
     return await ORIGINAL_CREATE(self, *args, **{**kwargs, "seed": SEED})
 
 
+async def seeded_principes(
+    table: Table, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, FakeUser, FakeUser]:
+    """alice opens a 2-player PRINCIPES game on ``SEED``, bob joins, alice starts it (seats as joined): its id
+    and the two players."""
+    monkeypatch.setattr(Host, "create_game", _seeded_create)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    lobby = fake.replies(await table.slash(alice, "game new", game="principes"))[0]
+    game_id = int(lobby.custom_ids()[0].split(":")[2])
+    await table.slash(bob, "game join")
+    await table.slash(alice, "game start", order="given")
+    return game_id, alice, bob
+
+
 def _script(prompt: Prompt, seat_plan: str) -> str:
     actions = [choice.action for choice in prompt.choices]
     if prompt.kind == "plan":
@@ -72,12 +86,7 @@ class Players:
 async def test_clicks_answer_ahead_the_plans_taxes_and_a_queued_turn(
     table: Table, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(Host, "create_game", _seeded_create)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    lobby = fake.replies(await table.slash(alice, "game new", game="principes"))[0]
-    game_id = int(lobby.custom_ids()[0].split(":")[2])
-    await table.slash(bob, "game join")
-    await table.slash(alice, "game start", order="given")
+    game_id, alice, bob = await seeded_principes(table, fake, monkeypatch)
     players = Players(table, game_id, alice, bob)
     host = table.running.host
 

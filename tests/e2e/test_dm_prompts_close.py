@@ -11,10 +11,9 @@ from urllib.parse import unquote
 import pytest
 
 from bench.bench_pace import TYPICAL_ORDERS
-from bot.host import Host
 from tests.e2e.conftest import Table
 from tests.e2e.fake_discord import FakeDiscord, FakeUser
-from tests.e2e.test_answers_ahead import BOB_PLAN, Players, _script, _seeded_create
+from tests.e2e.test_answers_ahead import BOB_PLAN, Players, _script, seeded_principes
 
 DECISION_BUTTONS = ("pt:c:", "pt:s:", "pt:m:")
 STEPS = 70
@@ -46,12 +45,7 @@ async def _open_stale(table: Table, fake: FakeDiscord, game_id: int, users: list
 async def test_a_dm_prompt_loses_its_buttons_when_its_decision_closes(
     table: Table, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(Host, "create_game", _seeded_create)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    lobby = fake.replies(await table.slash(alice, "game new", game="principes"))[0]
-    game_id = int(lobby.custom_ids()[0].split(":")[2])
-    await table.slash(bob, "game join")
-    await table.slash(alice, "game start", order="given")
+    game_id, alice, bob = await seeded_principes(table, fake, monkeypatch)
     for user in (alice, bob):
         for topic, order in TYPICAL_ORDERS["principes"].items():
             names: dict[str, Any] = {"names": ",".join(order.names)} if order.names else {}

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from bot.discord import replays
-from bot.host import Host
 from tests.e2e import test_answers_ahead as ahead
 from tests.e2e.conftest import Table
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser
@@ -205,12 +204,7 @@ async def test_round_1_taxes_and_ahead_buttons_change_nothing_in_round_2(
     buttons, and the offer to answer Release to Home ahead. In Round 2, with a new plan holding Taxes again, each
     old click gets a sentence only she sees and changes nothing: no answer given ahead for Round 2, her Round 2
     Taxes decision still open, the game's log as it was."""
-    monkeypatch.setattr(Host, "create_game", ahead._seeded_create)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    lobby = fake.replies(await table.slash(alice, "game new", game="principes"))[0]
-    game_id = int(lobby.custom_ids()[0].split(":")[2])
-    await table.slash(bob, "game join")
-    await table.slash(alice, "game start", order="given")
+    game_id, alice, bob = await ahead.seeded_principes(table, fake, monkeypatch)
     players = ahead.Players(table, game_id, alice, bob)
     host = table.running.host
 
