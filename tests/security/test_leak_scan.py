@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from bot.host import Delivery, Host
+from bot.models import CLOSE_KIND
 from rules.engine import Game, State, available_games, get_game
 from rules.engine.registry import register, unregister
 from tests.security.selfplay import PlayedGame, Stamped, TickingClock, scratch_directory, self_play
@@ -107,6 +108,10 @@ def leaks_in(played: PlayedGame, stamped: Stamped) -> list[str]:
 def check_audience(played: PlayedGame, stamped: Stamped) -> None:
     """A public post carries the public view; a DM goes to the seat's own user and carries its view."""
     delivery, state = stamped.delivery, stamped.state
+    if delivery.kind == CLOSE_KIND:  # a DM's buttons taken off: to the seat's own user, with nothing to read
+        assert delivery.user_id == played.seat_users[delivery.seat or 0] and not delivery.text
+        assert delivery.view is None and delivery.prompt is None
+        return
     if delivery.kind == "private":
         assert delivery.seat is not None and 0 <= delivery.seat < len(played.seat_users)
         assert delivery.user_id is not None and delivery.user_id == played.seat_users[delivery.seat], (
