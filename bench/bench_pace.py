@@ -19,8 +19,11 @@ every answer a simulated player gives, as the bot is shipped: the automatic pass
   turn, one wait; the AI gives its three first choices from the decision as posed then, the first still legal
   at the turn is given, none: the seat is asked again, a new wait) and the Taxes choice offered with the sealing
   of a plan that has Taxes ("collect", answered with the seal: no wait of its own).
-- **orders**: every seat holds the recommended standing orders (``TYPICAL_ORDERS``, named in the output) and
-  answers ahead as the keen seats do.
+- **orders**: every seat holds the recommended standing orders (``TYPICAL_ORDERS``: the game's own
+  ``Game.recommended_orders``, the orders ``python -m bench orders`` measured not to cost strength; named in the
+  output) and answers ahead as the keen seats do. The queued prompts (Division, Urbanization, Release, History
+  texts, Princess missions) the orders leave to be asked are collected ahead too: each later seat answers when
+  the first is asked.
 
 Goals (issue 47, PRINCIPES with 4 players, as ratios of the baseline's median waits): keen at most 0.50,
 defaults at most 0.75, orders at most 0.35. They are printed with "met" or "NOT met"; nothing here is tuned to
@@ -34,7 +37,7 @@ from collections import Counter
 
 from rules.engine import Game, get_game
 from rules.engine.pace import PacedGame, paced_play
-from rules.engine.standing import Order, Orders, describe_orders
+from rules.engine.standing import Order, Orders, describe_orders, recommended_orders
 
 #: seeds per game and player count (each played in every line of the player model)
 SEEDS = 15
@@ -49,36 +52,12 @@ GAMES = (
     ("pharaoh", (2, 3, 4), "greedy"),
     ("babylone", (2, 3, 4), "easy"),
 )
-#: the orders a typical PRINCIPES player sets: deny passage, pass card windows unless a Battle card could be
-#: played, keep Council cards, collect Taxes at once, clockwise as the Princeps (the basic AI itself tosses a coin
-#: for it), the Princess to their own Capital and back with a Court card, and the deadline's answer for Release,
-#: Division, History choices, the Teutonic call, discards and dice. The queued prompts (Division, Urbanization,
-#: Release, History texts, Princess missions) are also collected ahead: each later seat answers when the first is
-#: asked.
 #: the standing orders a seat holds when its player sets nothing (what the bot ships set): none today
 SHIPPED_ORDERS: dict[str, dict[str, Order]] = {}
-#: the recommended orders (the "orders" line)
+#: the recommended orders (the "orders" line): each game's own recommended set (``Game.recommended_orders``,
+#: PRINCIPES's measured not to cost strength by ``python -m bench orders``), for the games that recommend any
 TYPICAL_ORDERS: dict[str, dict[str, Order]] = {
-    "principes": {
-        "consent": Order("deny"),
-        "windows": Order("pass", ("battle",)),
-        "council": Order("keep"),
-        "taxes": Order("collect"),
-        "direction": Order("cw"),
-        "princess_draw": Order("court"),
-        **{
-            key: Order("default")
-            for key in (
-                "princess",
-                "release",
-                "division",
-                "history_choice",
-                "teutonic_call",
-                "princess_discard",
-                "dice",
-            )
-        },
-    },
+    key: orders for key, _counts, _level in GAMES if (orders := recommended_orders(get_game(key)))
 }
 
 

@@ -14,12 +14,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from .rng import Rng
 
 if TYPE_CHECKING:  # standing orders build on this contract; the names serve annotations only
-    from .standing import Orders, PlanAhead, Topic
+    from .standing import Orders, PlanAhead, Recommended, Topic
 
 State = dict[str, Any]
 View = dict[str, Any]
@@ -145,6 +146,9 @@ class Game(ABC, Generic[S, V]):
     rules_notes: str = ""
     #: the questions a player may answer in advance (``standing``: consent, card windows...); none by default
     standing_topics: tuple[Topic, ...] = ()
+    #: the standing orders recommended to every player, by topic, each with what it gives up: orders measured not
+    #: to cost strength (``python -m bench orders``); none by default
+    recommended_orders: Mapping[str, Recommended] = MappingProxyType({})
 
     # ---- setup and options -------------------------------------------------------------------------------
     def resolve_options(self, given: Mapping[str, str]) -> dict[str, str]:

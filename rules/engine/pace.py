@@ -133,6 +133,13 @@ def ask_ahead(
     return asked
 
 
+def _next_seat(pending: Mapping[int, Decision], answers: Mapping[int, tuple[str, str]], paired: bool) -> int:
+    """The seat that answers next: the lowest answered automatically, else the lowest asked; ``paired``: the
+    lowest passed automatically, else the lowest asked (the order of a game without standing orders)."""
+    first = [seat for seat, (_action, source) in answers.items() if source == "autopass" or not paired]
+    return min(first) if first else min(pending)
+
+
 def paced_play(
     game: Game,
     num_players: int,
@@ -143,6 +150,8 @@ def paced_play(
     max_actions: int = 100_000,
     collect_ahead: bool = False,
     answer_plan: bool = False,
+    paired: bool = False,
+    watch: Callable[[State, int, Decision, str, str], None] | None = None,
 ) -> PacedGame:
     """Self-play with the AI ``level`` for every seat, counting waits. Automatic answers (the auto-pass when
     ``autopass``, each seat's standing ``orders``, its answer given ahead) are given first and start no wait;
@@ -150,7 +159,14 @@ def paced_play(
     whenever a queued decision is asked, the later seats of the queue are asked theirs at the same moment
     (``ask_ahead``); each answer given ahead is applied when its decision arises if it is legal then, and the
     seat is asked as usual if not. With ``answer_plan``, a seat that seals a plan answers at once what the plan
-    implies (``Game.plan_ahead``: PRINCIPES's Taxes choice, its first answer, "collect"), given when it comes."""
+    implies (``Game.plan_ahead``: PRINCIPES's Taxes choice, its first answer, "collect"), given when it comes.
+    With ``paired`` (``bench.bench_orders``), the game is played as the game without orders on the same seed
+    would be: the seats in the same order (an automatic pass first, else the lowest asked seat, answered by its
+    order where it has one), and where an order answers, the AI chooses too (its choice dropped), drawing from
+    its random generator as it would have without the order. So an order that answers as the AI would have
+    changes nothing: the game is the game without it, move for move, dice and all. ``watch``, if given, sees
+    each answer before it is applied: the state, the seat, its decision, the answer and its source ("ai", or
+    the automatic answer's)."""
     playout = start(game, num_players, {}, seed)
     chooser = random.Random(seed)
     counter = WaitCounter()
@@ -185,15 +201,18 @@ def paced_play(
         ahead = ask_ahead(game, state, given, seat_orders, autopass, level, chooser) if collect_ahead else {}
         ahead_kinds.update({seat: decision.kind for seat, decision in ahead.items()})
         counter.observe(pending, answers, ahead)
-        if answers:
-            seat = min(answers)
+        seat = _next_seat(pending, answers, paired)
+        if seat in answers:
             action, source = answers[seat]
             automatic[source] += 1
             if source in ("standing", "ahead"):
                 (by_order if source == "standing" else by_ahead)[pending[seat].kind] += 1
+                if paired:
+                    _choose(game, state, seat, level, chooser)  # the draws the AI makes without the order
         else:
-            seat = min(pending)
-            action = _choose(game, state, seat, level, chooser)
+            action, source = _choose(game, state, seat, level, chooser), "ai"
+        if watch is not None:
+            watch(state, seat, pending[seat], action, source)
         if seat in ahead_kinds and ahead_kinds[seat] == pending[seat].kind:
             del given[seat], ahead_kinds[seat]  # its turn came: an answer given ahead serves once
         if answer_plan and pending[seat].sealed:

@@ -60,6 +60,21 @@ class Order:
 
 Orders = Mapping[str, Order]
 
+
+@dataclass(frozen=True)
+class Recommended:
+    """An order a game recommends (``Game.recommended_orders``: measured not to cost strength, ``python -m bench
+    orders``) and, in one line, what a player who sets it gives up."""
+
+    order: Order
+    gives_up: str
+
+
+def recommended_orders(game: Game) -> dict[str, Order]:
+    """The game's recommended standing orders, by topic (none for a game without standing orders)."""
+    return {key: recommended.order for key, recommended in game.recommended_orders.items()}
+
+
 #: the key of a seat's answer given ahead among its orders (not a topic: set by answering an upcoming decision,
 #: ``Game.ahead``): ``Order("answer", (slot, first choice, second choice...))``, given once, when the decision
 #: of that slot arises: its first choice still legal then
@@ -117,18 +132,22 @@ def check_order(game: Game, key: str, choice: str, names: Sequence[str] = ()) ->
     a choice that takes none, or a name that names nothing, is refused with a sentence."""
     topics = topics_of(game)
     topic = topics.get(key.strip().lower())
+    # each sentence has a catalog entry that reads it back (the front-ends localise it): what was typed stands
+    # between plain quotes
     if topic is None:
-        known = ", ".join(topics) or "none"
-        raise OptionError(f"{game.title} has no standing order {key.strip()[:40]!r} (orders: {known}).")
+        known = ", ".join(topics)
+        raise OptionError(f"{game.title} has no standing order '{key.strip()[:40]}' (orders: {known}).")
     choice = choice.strip().lower()
     allowed = [name for name, _text in topic.choices]
     if choice not in allowed:
-        raise OptionError(f"The {topic.title} order takes one of {', '.join(allowed)}, not {choice[:40]!r}.")
+        raise OptionError(f"The {topic.title} order takes one of {', '.join(allowed)}, not '{choice[:40]}'.")
     cleaned = [name.strip() for name in names if name.strip()]
     if cleaned and choice not in topic.named:
-        raise OptionError(f"'{choice}' takes no names; only {', '.join(topic.named) or 'no choice'} does.")
+        if not topic.named:
+            raise OptionError(f"The {topic.title} order takes no names.")
+        raise OptionError(f"'{choice}' takes no names; only {', '.join(topic.named)} does.")
     if len(cleaned) > MAX_NAMES:
-        raise OptionError(f"At most {MAX_NAMES} names in one order.")
+        raise OptionError(f"At most {MAX_NAMES} names in one order.")  # the catalog's plural entry reads it
     read = topic.read or (lambda name: name.lower())
     return Order(choice, tuple(dict.fromkeys(read(name) for name in cleaned)))
 
@@ -144,6 +163,17 @@ def standing_answer(
     return action if action is not None and action in legal else None
 
 
+def describe_recommended(game: Game) -> list[tuple[str, str]]:
+    """(the order as ``describe_orders`` words it, what it gives up) for each order the game recommends."""
+    recommended = recommended_orders(game)
+    described = describe_orders(game, recommended)
+    return [
+        (line, game.recommended_orders[topic.key].gives_up)
+        for topic, line in zip(game.standing_topics, described, strict=True)
+        if topic.key in recommended
+    ]
+
+
 def describe_orders(game: Game, orders: Orders) -> list[str]:
     """One line per topic of the game: its title and the order set (``ask me`` where none is)."""
     lines = []
@@ -154,6 +184,6 @@ def describe_orders(game: Game, orders: Orders) -> list[str]:
             continue
         text = topic.describe(order.choice)
         if order.names:
-            text += f": {', '.join(order.names)}"
+            text += ": " + ", ".join(f"`{name}`" for name in order.names)  # typed as they are
         lines.append(f"{topic.title} ({topic.key}): {text}")
     return lines

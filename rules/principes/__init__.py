@@ -86,6 +86,7 @@ class Principes(Game[PState, PView]):
     ai_levels = ("expert", "strong", "basic")
     rules_notes = RULES_NOTES + play.RULES_NOTES_PLAY
     standing_topics = play.STANDING_TOPICS
+    recommended_orders = play.RECOMMENDED_ORDERS
     options = (
         Option(
             "principalities",

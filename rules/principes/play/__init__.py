@@ -97,6 +97,7 @@ from .labels import describe_action
 from .notation import problem, read_names
 from .notes import RULES_NOTES_PLAY
 from .refusals import why_not
+from .standing import RECOMMENDED as RECOMMENDED_ORDERS
 from .standing import TOPICS as STANDING_TOPICS
 from .taxes import plan_ahead
 from .views import seat_view, secrets_play, view_play
@@ -238,6 +239,7 @@ ai.TIMED_LEVELS["expert"] = _expert
 
 __all__ = [
     "EXPERT_RULES",
+    "RECOMMENDED_ORDERS",
     "RULES_NOTES_PLAY",
     "STANDING_TOPICS",
     "apply",

@@ -253,14 +253,18 @@ def _place(view: View, me: str, answers: list[str], rng: random.Random) -> str:
 
 
 def _respawn(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    """A neutral Prince I removed returns where he borders fewest of my lands (ties: the listed order)."""
+    """A neutral Prince I removed returns where he borders fewest of my lands (ties: the listed order). Only
+    conversions offered (the hand limit comes first): the first, as the other choosers answer then."""
     mine = {land for land, owner in view["control"].items() if owner == me}
     adjacency = catalog().adjacency
+    lands = [answer for answer in answers if answer.split()[0] == "respawn"]
+    if not lands:
+        return answers[0]
 
     def threat(answer: str) -> int:
         return sum(1 for near in adjacency[answer.split()[1]] if near in mine)
 
-    return min(answers, key=lambda a: (threat(a), answers.index(a)))
+    return min(lands, key=lambda a: (threat(a), lands.index(a)))
 
 
 def _princess(view: View, me: str, answers: list[str], rng: random.Random) -> str:

@@ -187,3 +187,11 @@ def test_no_court_text_is_offered_while_another_is_announced() -> None:
     assert any(action.startswith("play c11a") for action in legal_actions(state, seat(state, "PMA")))
     state["play"]["reaction"] = {"who": "SIL", "card": "C13a", "words": ["play", "c13a"], "waiting": ["PMI"]}
     assert not any(action.startswith("play ") for action in legal_actions(state, seat(state, "PMA")))
+
+
+def test_a_respawn_asked_while_only_conversions_are_offered_converts() -> None:
+    # the hand limit comes before the standing respawn prompt: the answers are the conversions only (seed 512 of
+    # ``python -m bench orders`` raised KeyError reading a card id as a land)
+    state = new_state(2)
+    answers = ["sell n02", "support n02 clergy", "sell b16b"]
+    assert ai.CHOOSERS["respawn"](GAME.view(state, 0), "PMA", answers, random.Random(0)) == "sell n02"
