@@ -219,11 +219,11 @@ class GameInfo:
         lines = [f"**{self.title}** (game #{self.game_id}) — {self.status}"]
         lines.append(f"Players ({len(self.seats)}/{self.max_players}, at least {self.min_players}):")
         lines += [f"{seat.seat + 1}. {seat.label}" for seat in self.seats] or ["(nobody yet)"]
-        if self.options:
-            lines.append("Options: " + ", ".join(f"{k}={v}" for k, v in self.options.items()))
+        if self.options:  # as typed (``/game new options:``): notation, the same in every language
+            lines.append("Options: " + ", ".join(f"`{k}={v}`" for k, v in self.options.items()))
         hours = self.deadline_seconds / 3600
         lines.append(f"Decision deadline: {hours:g} h")
-        table = [*([] if self.rated else ["rated=no"]), *([] if self.replay else ["replay=no"])]
+        table = [*([] if self.rated else ["`rated=no`"]), *([] if self.replay else ["`replay=no`"])]
         if table:
             lines.append("Table: " + ", ".join(table))
         return "\n".join(lines)

@@ -232,14 +232,12 @@ def prepare() -> None:
 # ---- translating a known message ----------------------------------------------------------------------------
 def _pseudo(text: str) -> str:
     """Each literal run of ``text`` (between placeholders) wrapped in the pseudo-locale's markers."""
-    pieces, last = [], 0
-    for match in _PLACEHOLDER.finditer(text):
-        if text[last : match.start()].strip():
-            pieces.append(f"{OPEN}{text[last : match.start()]}{CLOSE}")
-        pieces.append(match[0])
-        last = match.end()
-    if text[last:].strip():
-        pieces.append(f"{OPEN}{text[last:]}{CLOSE}")
+    pieces = [
+        piece
+        if index % 2 or not piece.strip()
+        else f"{OPEN}{piece}{CLOSE}"  # blanks between placeholders stay
+        for index, piece in enumerate(re.split(r"(\{\w+\})", text))
+    ]
     return "".join(pieces)
 
 
@@ -280,11 +278,30 @@ def ntranslate(
     return _fill(text, {"n": n, **params})
 
 
+#: catalog context of command, group and option names (the names ``bot/discord/translator.py`` gives Discord)
+COMMAND = "command"
+
+
+def command_path(locale: str | None, qualified_name: str) -> str:
+    """A command's qualified name (``game status``) as a client in ``locale``'s language shows it (``gra stan``):
+    each word by its catalog entry of the context ``command``."""
+    return " ".join(translate_in(COMMAND, locale, word) for word in qualified_name.split())
+
+
 def listing(locale: str | None, words: list[str]) -> str:
     """Words joined as a sentence lists them in ``locale``'s language: "a, b and c" ("a, b i c")."""
     if len(words) <= 1:
         return "".join(words)
     return translate_in("list", locale, "{first} and {last}", first=", ".join(words[:-1]), last=words[-1])
+
+
+def name_in(locale: str | None, name: str) -> str:
+    """A seat's name in ``locale``'s language: an AI seat's ("AI random") is a fixed phrase of the catalog, a
+    person's name stays as it is."""
+    language = language_of(locale)
+    if language == DEFAULT or name not in phrases():
+        return name
+    return gettext(language, name, PHRASE)
 
 
 # ---- localising English text at delivery --------------------------------------------------------------------

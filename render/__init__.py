@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from i18n import DEFAULT
+from i18n import DEFAULT, name_in
 from rules.engine.registry import GAMES, package_of
 
 from .alt import ALT_TEXT_LIMIT
@@ -78,9 +78,12 @@ def rendered_games() -> list[str]:
 
 
 def in_language(view: dict[str, Any], locale: str | None) -> dict[str, Any]:
-    """``view`` to be drawn with its words in ``locale``'s language (the renderers read ``view["locale"]``);
-    English needs no mark."""
-    return view if not locale or locale == DEFAULT else {**view, "locale": locale}
+    """``view`` to be drawn with its words in ``locale``'s language (the renderers read ``view["locale"]``), its
+    AI seats named in that language too; English needs no mark."""
+    if not locale or locale == DEFAULT:
+        return view
+    names = [name_in(locale, str(name)) for name in view.get("seat_names") or []]
+    return {**view, "locale": locale, **({"seat_names": names} if names else {})}
 
 
 def render_view(game_key: str, view: dict[str, Any], region: str | None = None) -> Image.Image:

@@ -48,7 +48,7 @@ from discord import app_commands
 
 from bot.config import HEAVY_AT_ONCE, HEAVY_BURST, HEAVY_EVERY_S
 from bot.models import Actor, Choice, GameInfo, HostError, Prompt
-from i18n import DEFAULT, localize
+from i18n import DEFAULT, command_path, localize
 from render import RenderError, alt_text, in_language, render_png
 from render.digest import digest_pngs
 
@@ -135,14 +135,18 @@ def localized_prompt(prompt: Prompt | None, language: str) -> Prompt | None:
 
 async def send(interaction: Interaction, text: str, *, ephemeral: bool = True, **extra: Any) -> None:
     """The interaction's response if none was given yet, else a follow-up (after a defer); in the reader's
-    language (``reader_language``)."""
-    text = localize(text, await reader_language(interaction, ephemeral))
+    language (``reader_language``), in as many messages as the localised text needs."""
+    # localised first, then cut at line ends: a translation may be longer than the English that fitted
+    parts = chunks(localize(text, await reader_language(interaction, ephemeral)))
     kwargs = {key: value for key, value in extra.items() if value is not None}
     kwargs.setdefault("allowed_mentions", NO_PINGS)
-    if interaction.response.is_done():
-        await interaction.followup.send(clip(text), ephemeral=ephemeral, **kwargs)
-    else:
-        await interaction.response.send_message(clip(text), ephemeral=ephemeral, **kwargs)
+    for number, part in enumerate(parts):
+        # the files and the view go with the last part, under the whole text
+        sent = kwargs if number == len(parts) - 1 else {"allowed_mentions": kwargs["allowed_mentions"]}
+        if interaction.response.is_done():
+            await interaction.followup.send(part, ephemeral=ephemeral, **sent)
+        else:
+            await interaction.response.send_message(part, ephemeral=ephemeral, **sent)
 
 
 async def within_ack(
@@ -291,7 +295,9 @@ async def answer_heavy(
         command = interaction.command.qualified_name if interaction.command is not None else policy.family
         when = f"<t:{math.ceil(time.time() + wait)}:R>"
         try:
-            await send(interaction, COOLDOWN.format(command=command, when=when), ephemeral=True)
+            # the command as the reader's client names it (/gra stan), the sentence localised by ``send``
+            named = command_path(await reader_language(interaction), command)
+            await send(interaction, COOLDOWN.format(command=named, when=when), ephemeral=True)
         except discord.HTTPException:  # the interaction expired meanwhile: nothing more we can say
             log.warning("could not refuse /%s of user %s", command, interaction.user.id)
         return
@@ -332,7 +338,15 @@ async def board_file(
     ``language`` (the renderers read ``view["locale"]``)."""
     view = in_language(view, language)
     png, description = await asyncio.to_thread(_drawn, game_key, view, region)
-    return discord.File(io.BytesIO(png), filename=name, description=description)
+    return discord.File(io.BytesIO(png), filename=file_name(name, language), description=description)
+
+
+def file_name(name: str, language: str = DEFAULT) -> str:
+    """An image's file name in ``language`` (Discord shows it with the image): its stem is a command's name, as
+    the reader's client shows the command ("board.png" -> "plansza.png", like /plansza; "catchup-1.png")."""
+    stem, dot, rest = name.partition(".")
+    word, dash, number = stem.partition("-")
+    return f"{command_path(language, word)}{dash}{number}{dot}{rest}"
 
 
 def _drawn(game_key: str, view: dict[str, Any], region: str | None) -> tuple[bytes, str]:
@@ -348,7 +362,11 @@ async def digest_files(
     before, after = in_language(before, language), in_language(after, language)
     drawn = await asyncio.to_thread(digest_pngs, game_key, before, after)
     return [
-        discord.File(io.BytesIO(png), filename=f"catchup-{number + 1}.png", description=description)
+        discord.File(
+            io.BytesIO(png),
+            filename=file_name(f"catchup-{number + 1}.png", language),
+            description=description,
+        )
         for number, (png, description) in enumerate(drawn)
     ]
 

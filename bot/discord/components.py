@@ -28,7 +28,7 @@ import discord
 
 from bot.hosting.lobby import lobby_message
 from bot.models import AHEAD_KIND, Choice, GameInfo, HostError, Prompt
-from i18n import DEFAULT, localize
+from i18n import DEFAULT, localize, translate
 
 from .common import (
     Handled,
@@ -124,9 +124,9 @@ async def resolve_choice(
         raise HostError("That choice is no longer open: the game has moved on. Use the latest message.")
     index = int(digits)
     if index >= len(prompt.choices):
-        raise HostError(
-            f"That choice is not on the list ({len(prompt.choices)} choices): use the latest message."
-        )
+        count = len(prompt.choices)  # the catalog's plural entry reads the count back (one form per number)
+        listed = f"{count} choice" if count == 1 else f"{count} choices"
+        raise HostError(f"That choice is not on the list ({listed}): use the latest message.")
     return prompt.choices[index].action
 
 
@@ -202,7 +202,7 @@ class ChoiceSelect(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_SELECT
         super().__init__(
             discord.ui.Select(
                 custom_id=f"pt:s:{game_id}:{seat}:{_q(decision_id)}:{page}",
-                placeholder=placeholder,
+                placeholder=fit(placeholder, PLACEHOLDER) if placeholder else None,  # once translated
                 options=options or [discord.SelectOption(label="-", value="-")],
                 min_values=1,
                 max_values=1,
@@ -228,7 +228,7 @@ class MoreChoices(Handled, discord.ui.DynamicItem[Any], template=_MORE_CHOICES_I
         self.game_id, self.seat, self.decision_id, self.page = game_id, seat, decision_id, page
         super().__init__(
             discord.ui.Button(
-                label=localize("More choices…", language),
+                label=fit(localize("More choices…", language), BUTTON_LABEL),
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"pt:m:{game_id}:{seat}:{_q(decision_id)}:{page}",
             )
@@ -282,7 +282,7 @@ def prompt_view(
     if prompt.expiry_id:
         return expiry_view(prompt)
     if prompt.kind == AHEAD_KIND:
-        return ahead_view(prompt)
+        return ahead_view(prompt, language)
     if first_page == 0 and (page := inline_page(game_key, prompt, seat_view, language)) is not None:
         return page.as_view()  # the form's first page stands in for the list of choices
     view = _choices_view(prompt, first_page, language, game_key)
@@ -376,7 +376,7 @@ class LobbyButton(Handled, discord.ui.DynamicItem[Any], template=_LOBBY_BUTTON_I
 
     def __init__(self, game_id: int, op: str, language: str = DEFAULT) -> None:
         self.game_id, self.op = game_id, op
-        label = localize(op.capitalize(), language)
+        label = fit(localize(op.capitalize(), language), BUTTON_LABEL)
         super().__init__(
             discord.ui.Button(label=label, style=self.STYLES[op], custom_id=f"pt:l:{game_id}:{op}")
         )
@@ -436,7 +436,9 @@ class ExpiryButton(Handled, discord.ui.DynamicItem[Any], template=_EXPIRY_BUTTON
         style = discord.ButtonStyle.danger if choice == "claim" else discord.ButtonStyle.secondary
         super().__init__(
             discord.ui.Button(
-                label=label or choice, style=style, custom_id=f"pt:x:{game_id}:{_q(expiry_id)}:{choice}"
+                label=fit(label, BUTTON_LABEL) or choice,
+                style=style,
+                custom_id=f"pt:x:{game_id}:{_q(expiry_id)}:{choice}",
             )
         )
 
@@ -475,11 +477,16 @@ def expiry_view(prompt: Prompt) -> discord.ui.View:
 
 # ---------------------------------------------------------------------------------------------- private view
 class HandButton(Handled, discord.ui.DynamicItem[Any], template=_HAND_BUTTON_ID):
-    def __init__(self, game_id: int) -> None:
+    #: the label (a catalog entry), in the language of the channel it is posted to
+    LABEL = "Open my hand"
+
+    def __init__(self, game_id: int, language: str = DEFAULT) -> None:
         self.game_id = game_id
         super().__init__(
             discord.ui.Button(
-                label="Open my hand", style=discord.ButtonStyle.primary, custom_id=f"pt:h:{game_id}"
+                label=localize(self.LABEL, language),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"pt:h:{game_id}",
             )
         )
 
@@ -537,9 +544,9 @@ async def _catch_up_first(interaction: Interaction, info: GameInfo) -> None:
     await send(interaction, caught.text, files=files)
 
 
-def hand_view(game_id: int) -> discord.ui.View:
+def hand_view(game_id: int, language: str = DEFAULT) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(HandButton(game_id))
+    view.add_item(HandButton(game_id, language))
     return view
 
 
@@ -576,14 +583,22 @@ class AheadButton(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_BUTTON_I
 
 
 class AheadSelect(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_SELECT_ID):
+    #: the select's placeholder (a catalog entry), in the reader's language
+    PLACEHOLDER = "Answer ahead…"
+
     def __init__(
-        self, game_id: int, seat: int, slot: str, options: list[discord.SelectOption] | None = None
+        self,
+        game_id: int,
+        seat: int,
+        slot: str,
+        options: list[discord.SelectOption] | None = None,
+        language: str = DEFAULT,
     ) -> None:
         self.game_id, self.seat, self.slot = game_id, seat, slot
         super().__init__(
             discord.ui.Select(
                 custom_id=f"pt:b:{game_id}:{seat}:{_q(slot)}",
-                placeholder="Answer ahead…",
+                placeholder=fit(translate(language, self.PLACEHOLDER), PLACEHOLDER),
                 options=options or [discord.SelectOption(label="-", value="-")],
                 min_values=1,
                 max_values=1,
@@ -604,18 +619,19 @@ class AheadSelect(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_SELECT_I
         await answer_ahead(interaction, self.game_id, self.seat, self.slot, str(values[0]))
 
 
-def ahead_view(prompt: Prompt) -> discord.ui.View | None:
-    """An answer-ahead offer's components (``ahead_items``), or None when there are none."""
-    return ahead_prompts_view([prompt])
+def ahead_view(prompt: Prompt, language: str = DEFAULT) -> discord.ui.View | None:
+    """An answer-ahead offer's components (``ahead_items``), or None when there are none; ``prompt`` is already
+    in the reader's ``language`` (``localized_prompt``), the bot's own words follow it."""
+    return ahead_prompts_view([prompt], language)
 
 
-def ahead_prompts_view(prompts: list[Prompt]) -> discord.ui.View | None:
+def ahead_prompts_view(prompts: list[Prompt], language: str = DEFAULT) -> discord.ui.View | None:
     """The components of several answer-ahead offers in one message (``/ahead``: a queued turn and the plan's
-    Taxes), each offer on rows of its own."""
+    Taxes), each offer on rows of its own; ``prompts`` are already in the reader's ``language``."""
     view = discord.ui.View(timeout=None)
     row = 0
     for prompt in prompts:
-        items = ahead_items(prompt)
+        items = ahead_items(prompt, language)
         if not items or row >= 5:
             continue
         for item in items:
@@ -625,10 +641,11 @@ def ahead_prompts_view(prompts: list[Prompt]) -> discord.ui.View | None:
     return view if view.children else None
 
 
-def ahead_items(prompt: Prompt) -> list[discord.ui.Item[Any]]:
+def ahead_items(prompt: Prompt, language: str = DEFAULT) -> list[discord.ui.Item[Any]]:
     """An answer-ahead offer's components: a button per answer when they are few and fit in a custom_id, else
     one select of at most 25 (the first answers, and "ask me then"); the message's text names ``/ahead``, which
-    takes any answer. None when even the select's id would not fit."""
+    takes any answer. None when even the select's id would not fit. The labels are the prompt's (already in
+    the reader's ``language``), fitted once translated; the select's placeholder is in ``language`` too."""
     game_id, seat, slot = prompt.game_id, prompt.seat, prompt.decision_id
     choices = [c for c in prompt.choices if len(c.action) <= 100]
     prefix = len(f"pt:a:{game_id}:{seat}:{_q(slot)}:")
@@ -655,7 +672,7 @@ def ahead_items(prompt: Prompt) -> list[discord.ui.Item[Any]]:
         discord.SelectOption(label=label, value=c.action, description=c.action)
         for c, label in zip(choices, labels, strict=True)
     ]
-    return [AheadSelect(game_id, seat, slot, options)]
+    return [AheadSelect(game_id, seat, slot, options, language)]
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -46,7 +46,7 @@ from bot.workers import Workers
 from i18n import DEFAULT, localize, translate
 from render import rendered_games
 
-from .common import Handled, Interaction, bot_of, clip, reader_language, send, within_ack
+from .common import Handled, Interaction, bot_of, clip, file_name, reader_language, send, within_ack
 
 if TYPE_CHECKING:
     from .app import PrincesBot
@@ -163,7 +163,8 @@ async def replay_post(
     view = discord.ui.View(timeout=None)
     view.add_item(StepButton(game_id, 0, "s", translate(language, "Step through the game")))
     line = f"Replay: {_frames(animation)} ({_per(animation)})."
-    return [discord.File(io.BytesIO(animation.data), filename=f"replay-{game_id}.gif")], view, line
+    name = file_name(f"replay-{game_id}.gif", language)
+    return [discord.File(io.BytesIO(animation.data), filename=name)], view, line
 
 
 def replay_text(title: str, animation: Animation) -> str:
@@ -208,7 +209,7 @@ async def answer_replay(interaction: Interaction, game_id: int, step: int | None
     game_log = await log_here(interaction, game_id)
     view = step_view(game_id, 0, await asyncio.to_thread(steps, game_log), first=True, language=language)
     text = replay_text(game_log.title, animation)
-    file = discord.File(io.BytesIO(animation.data), filename=f"replay-{game_id}.gif")
+    file = discord.File(io.BytesIO(animation.data), filename=file_name(f"replay-{game_id}.gif", language))
     await interaction.edit_original_response(
         content=clip(localize(text, language)), attachments=[file], view=view
     )
@@ -254,7 +255,9 @@ async def show_step(interaction: Interaction, game_id: int, index: int, in_place
     step = shown.step
     text = clip(step_text(shown.title, step, language))
     view = step_view(game_id, step.index, shown.all_steps, language=language)
-    file = discord.File(io.BytesIO(shown.png), filename=f"step-{game_id}-{step.index}.png")
+    file = discord.File(
+        io.BytesIO(shown.png), filename=file_name(f"replay-{game_id}-{step.index}.png", language)
+    )
     try:
         if in_place:
             if interaction.response.is_done():

@@ -31,7 +31,7 @@ from bot.models import AHEAD_KIND, CLOSE_KIND, Delivery, GameInfo
 from i18n import localize
 
 from .common import Interaction, board_file, clip, digest_files, localized_prompt, reader_language, send
-from .components import form_text, hand_view, prompt_view
+from .components import HandButton, form_text, hand_view, prompt_view
 from .replays import replay_post
 
 if TYPE_CHECKING:
@@ -126,11 +126,13 @@ class Sender:
             dm = await self.bot.create_dm(discord.Object(interaction.user.id))
             await dm.send(text)
         except discord.Forbidden:
+            # the button's label as the player will read it on the channel's fallback: in the server's language
+            button = localize(HandButton.LABEL, await self.bot.host.guild_language(info.guild_id))
             await send(
                 interaction,
                 "I cannot send you direct messages (they are closed for this server or for "
                 "me). When the game has something private for you, I will mention you here "
-                'with an "Open my hand" button instead.',
+                f'with a button labelled "{button}" instead.',
                 ephemeral=True,
             )
 
@@ -375,12 +377,14 @@ class Sender:
         info = await self.bot.host.game_info(delivery.game_id)
         if info.status not in ("active", "paused"):
             return None
+        language = await self.bot.host.game_language(delivery.game_id)  # the channel reads the server's
         text = (
             f"<@{delivery.user_id}>, I could not DM you ({info.title} #{info.game_id}). "
             "Your private view and choices are one click away:"
         )
+        text = localize(text, language)
         channel = self.bot.get_partial_messageable(int(info.channel_id))
-        view = hand_view(delivery.game_id)
+        view = hand_view(delivery.game_id, language)
         try:
             await channel.send(
                 text,

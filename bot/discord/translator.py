@@ -13,7 +13,7 @@ import re
 import discord
 from discord import app_commands
 
-from i18n import DEFAULT, LANGUAGES, gettext
+from i18n import COMMAND, DEFAULT, LANGUAGES, gettext
 
 from .labels import fit
 
@@ -22,7 +22,7 @@ NAME = re.compile(r"^[-_\w]{1,32}$")
 #: Discord's longest command, option or choice description (a longer translation keeps its whole words)
 DESCRIPTION = 100
 #: catalog context of command, group and option names
-NAME_CONTEXT = "command"
+NAME_CONTEXT = COMMAND
 _NAMES = (
     app_commands.TranslationContextLocation.command_name,
     app_commands.TranslationContextLocation.group_name,

@@ -243,7 +243,7 @@ class AwayMixin(HostCore):
                 )
                 text = (
                     f"{seat.name} is away until <t:{int(until)}:f>. The decision waiting for them stays theirs; "
-                    f"the AI ({level}) plays the ones after it."
+                    f"the AI (`{level}`) plays the ones after it."
                 )
             elif seat.vacation:  # away already: only the end moves
                 text = f"{seat.name} is away until <t:{int(until)}:f>."

@@ -117,9 +117,9 @@ class LobbyMixin(HostCore):
             (actor.user_id,),
         )
         if len(rows) >= MAX_OPEN_LOBBIES:
-            where = ", ".join(f"#{row['id']} in <#{row['channel_id']}>" for row in rows)
+            where = ", ".join(f"#{row['id']} (<#{row['channel_id']}>)" for row in rows)
             raise HostError(
-                f"You already have {len(rows)} open lobbies ({where}), the most one person may keep: start or "
+                f"You already have {len(rows)} open lobbies, the most one person may keep: {where}. Start or "
                 "abandon one of them first (/game start, /game abandon in its channel)."
             )
 
@@ -231,7 +231,7 @@ def _window_hours(text: str | None, deadline_hours: float) -> float:
     try:
         hours = float(text)
     except ValueError:
-        raise HostError("Option window takes a number of hours, for example window=2.") from None
+        raise HostError("Option `window` takes a number of hours, for example `window=2`.") from None
     if not 0.25 <= hours <= deadline_hours:
         raise HostError(
             f"Card windows last from 0.25 hours up to the decision deadline ({deadline_hours:g} h)."
@@ -250,9 +250,27 @@ def level_strength(game: Game, level: str) -> str | None:
         against = str(figures["against"])
     except (KeyError, TypeError, ValueError):
         return None
+    # read back by the catalog ("against {level}: {wins}, {loss}, {loss2} of {games}..."), each count by its own
+    # plural entry ("won {n}", "lost {n}", "drawn {n}", "{n} games")
     decided = won + lost
+    total = won + lost + drawn
     share = f" ({won / decided:.0%} of the decided games)" if decided else ""
-    return f"against {against}: won {won}, lost {lost}, drawn {drawn} of {won + lost + drawn} games{share}"
+    games = f"{total} game" if total == 1 else f"{total} games"
+    return f"against `{against}`: won {won}, lost {lost}, drawn {drawn} of {games}{share}"
+
+
+def level_share(game: Game, level: str) -> str | None:
+    """The short form of ``level_strength`` for a list of levels (an autocomplete name holds 100 characters):
+    "won 60% against `greedy`"; None when unmeasured or nothing was decided."""
+    figures = _strength_figures(type(game)).get(split_level(level)[0]) if level else None
+    if not isinstance(figures, dict):
+        return None
+    try:
+        won, decided = int(figures["won"]), int(figures["won"]) + int(figures["lost"])
+        against = str(figures["against"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return f"won {won / decided:.0%} against `{against}`" if decided else None
 
 
 def strength_lines(game: Game, levels: list[str]) -> list[str]:
@@ -261,7 +279,7 @@ def strength_lines(game: Game, levels: list[str]) -> list[str]:
     for level in dict.fromkeys(split_level(level)[0] for level in levels):
         measured = level_strength(game, level)
         if measured:
-            lines.append(f"AI {level}: {measured}")
+            lines.append(f"`{level}`: {measured}")
     return lines
 
 
@@ -291,5 +309,6 @@ def _posts(text: str) -> str:
     """The ``posts`` table option: ``card`` (one live card per game, edited) or ``every-move`` (a board each move)."""
     value = text.strip().lower()
     if value not in (POSTS_CARD, POSTS_EVERY_MOVE):
-        raise HostError(f"Option posts takes {POSTS_CARD} or {POSTS_EVERY_MOVE}, not {text!r}.")
+        shown = text.replace("`", "'")
+        raise HostError(f"Option `posts` takes `{POSTS_CARD}` or `{POSTS_EVERY_MOVE}`, not `{shown}`.")
     return value

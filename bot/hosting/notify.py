@@ -39,7 +39,8 @@ MEANINGS = {
     "quiet_hours": "no pings between these times, e.g. 22:00-07:00 (off: none)",
     "time_zone": "your time zone for quiet hours and /away dates, e.g. Europe/Paris",
     "reminders": "reminders at these shares of the time left, e.g. 50%,10% (off: none)",
-    "language": f"the language of your DMs and of the answers only you see: {', '.join(LANGUAGES)} (auto: your "
+    "language": "the language of your DMs and of the answers only you see: "
+    f"{', '.join(f'`{code}`' for code in LANGUAGES)} (auto: your "
     "Discord's)",
 }
 MAX_REMINDERS = 3
@@ -149,7 +150,7 @@ def _wall_time_reached(wall: dt.datetime, zone: ZoneInfo, now: float) -> float:
 
 
 def settings_lines(values: dict[str, str], muted: list[int]) -> list[str]:
-    lines = [f"{key} = {values[key]}: {meaning}" for key, meaning in MEANINGS.items()]
+    lines = [f"`{key}` = `{values[key]}`: {meaning}" for key, meaning in MEANINGS.items()]
     games = ", ".join(f"#{game}" for game in muted) or "none"
     lines.append(f"muted games: {games} (mute=GAME to add one, unmute=GAME to take one off)")
     return lines

@@ -12,10 +12,9 @@ import statistics
 from collections.abc import Collection
 from typing import Any
 
+from i18n import DEFAULT
 from rules.engine import (
     Decision,
-    RulesError,
-    available_games,
     get_game,
     listing,
     plural,
@@ -27,12 +26,11 @@ from rules.engine.rng import seed_scheme
 from rules.engine.standing import describe_orders
 
 from ..models import Actor, Choice, GameInfo, HostError, Prompt, Snapshot
-from ..ratings import RATING_RULES
 from ..replay import AUTOPASS, actor_mark
 from ..storage import Store
 from ..verify import EXPORT_FORMAT, EXPORT_VERSION, OVER, Verdict, chance_ranges, verify_export
 from ..workers import Workers
-from . import notify
+from . import notify, rules_pages
 from .core import (
     CARD_KEY,
     KNOWN_GAMES,
@@ -41,6 +39,7 @@ from .core import (
     LruCache,
     kind_words,
 )
+from .rules_pages import notes_sections as notes_sections  # where tests and tools look for it
 
 #: ``@everyone``, ``@here`` and ``<@id>``/``<@&id>`` mentions: an imported name or log line must never ping
 _MENTION = re.compile(r"@(?=everyone|here|&|!|\d)|<@")
@@ -125,21 +124,6 @@ def _duration(seconds: float) -> str:
     if seconds < 48 * 3600:
         return f"{round(seconds / 3600)} h"
     return f"{round(seconds / 86400)} days"
-
-
-def notes_sections(notes: str) -> tuple[str, list[tuple[str, str, str]]]:
-    """A game's rules notes cut at their ``## key: Title`` lines: the introduction, then (key, title, body)."""
-    intro: list[str] = []
-    sections: list[tuple[str, str, list[str]]] = []
-    for line in notes.splitlines():
-        heading = line[3:].split(":", 1) if line.startswith("## ") else []
-        if len(heading) == 2 and heading[0].strip():
-            sections.append((heading[0].strip().lower(), heading[1].strip(), []))
-        elif sections:
-            sections[-1][2].append(line)
-        else:
-            intro.append(line)
-    return "\n".join(intro).strip(), [(key, title, "\n".join(body).strip()) for key, title, body in sections]
 
 
 class QueriesMixin(HostCore):
@@ -405,51 +389,23 @@ class QueriesMixin(HostCore):
         return text
 
     @staticmethod
-    def rules_sections(game_key: str | None) -> list[tuple[str, str]]:
-        """(key, title) of each section of a game's rules notes (none for a game without sections, or a name
-        that is no game: autocomplete asks before anything is checked)."""
-        try:
-            game = get_game(game_key or "", include_unplayable=True)
-        except RulesError:
-            return []
-        return [(key, title) for key, title, _body in notes_sections(game.rules_notes)[1]]
+    def rules_sections(game_key: str | None, language: str = DEFAULT) -> list[tuple[str, str]]:
+        """(key, title) of each section of a game's rules notes, the titles in ``language`` (none for a game
+        without sections, or a name that is no game: autocomplete asks before anything is checked)."""
+        return rules_pages.rules_sections(game_key, language)
 
     @staticmethod
-    def rules_text(game_key: str | None = None, section: str | None = None) -> str:
+    def rules_page(
+        game_key: str | None = None, section: str | None = None, language: str = DEFAULT
+    ) -> rules_pages.RulesPage:
+        """What ``/rules`` shows (``rules_pages.rules_page``): its title and text in ``language``."""
+        return rules_pages.rules_page(game_key, section, language)
+
+    @staticmethod
+    def rules_text(game_key: str | None = None, section: str | None = None, language: str = DEFAULT) -> str:
         """A game's rules notes: a game whose notes have sections shows its introduction, the table of contents
-        and the options; ``section`` shows one section (``all``: every one)."""
-        if not game_key:
-            names = ", ".join(f"`{key}` ({get_game(key).title})" for key in available_games())
-            return f"Games: {names}. Use /rules <game> for one game's rules notes."
-        try:
-            game = get_game(game_key, include_unplayable=True)
-        except RulesError as error:
-            raise HostError(str(error)) from None
-        intro, sections = notes_sections(game.rules_notes)
-        wanted = (section or "").strip().lower()
-        if wanted and wanted != "all":
-            found = [f"**{title}**\n{body}" for key, title, body in sections if key == wanted]
-            if not found:
-                known = ", ".join(f"`{key}`" for key, _title, _body in sections) or "none"
-                raise HostError(
-                    f"The rules notes of {game.title} have no section {wanted!r} (sections: {known})."
-                )
-            return found[0]
-        if sections and not wanted:
-            contents = "\n".join(f"- `{key}`: {title}" for key, title, _body in sections)
-            notes = f"{intro}\nSections (/rules {game.key} with a section, or `all`):\n{contents}"
-        else:
-            notes = "\n".join([intro, *(f"**{title}**\n{body}" for _key, title, body in sections)])
-        options = "\n".join(
-            f"- `{o.name}` ({'/'.join(o.choices)}, default {o.default}): {o.help}" for o in game.options
-        )
-        if game.has_windows:
-            options += (
-                "\n- `window` (hours, default 2, at most the decision deadline): how long a card window stays "
-                "open"
-            )
-        levels = ", ".join(HostCore.ai_levels(game))
-        return f"{notes}\nOptions:\n{options.strip() or '- none'}\n{RATING_RULES}\nAI levels: {levels}."
+        and the options; ``section`` shows one section (``all``: every one); without a game, the games."""
+        return rules_pages.rules_page(game_key, section, language).text
 
     async def my_games(self, user_id: str) -> list[GameInfo]:
         rows = await self.store.fetchall(

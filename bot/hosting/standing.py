@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from functools import partial
 
-from rules.engine import IllegalAction, OptionError, State, get_game
+from rules.engine import InvalidAction, OptionError, RulesError, State, get_game
 from rules.engine.standing import (
     AHEAD,
     AHEAD_CHOICES,
@@ -27,6 +27,7 @@ from rules.engine.standing import (
     ahead_order,
     check_order,
     describe_orders,
+    describe_recommended,
     topics_of,
 )
 
@@ -77,6 +78,11 @@ class StandingMixin(HostCore):
         orders = live.orders.get(user_id, {})
         lines = [f"Your standing orders in {live.game.title} #{live.id} (only you see them):"]
         lines += [f"- {line}" for line in describe_orders(live.game, orders)]
+        recommended = describe_recommended(live.game)
+        if recommended:  # measured not to cost strength (python -m bench orders), each with its one price
+            lines.append("Recommended (each measured not to weaken play), and what each gives up:")
+            for line, gives_up in recommended:
+                lines += [f"- {line}", f"  Gives up: {gives_up}."]
         return "\n".join(lines)
 
     def order_topics(self, game_key: str) -> list[tuple[str, str, list[tuple[str, str]]]]:
@@ -187,7 +193,7 @@ class StandingMixin(HostCore):
             lines += [
                 f"{live.game.title} #{live.id}, coming to you (only you see this): {decision.prompt}",
                 "Answers now: " + ", ".join(f"`{answer}`" for answer in answers),
-                f"Your answer given ahead: {given}" if given else "No answer given ahead yet.",
+                f"Your answer given ahead: `{given}`" if given else "No answer given ahead yet.",
                 f"/ahead ANSWER[, SECOND CHOICE, THIRD CHOICE] (up to {AHEAD_CHOICES}): the first still allowed "
                 "when your turn comes is given as your click; none allowed then: you are asked as usual.",
             ]
@@ -228,7 +234,9 @@ class StandingMixin(HostCore):
         for part in parts:
             try:
                 action = live.game.parse(preview, seat, part)
-            except (OptionError, IllegalAction) as error:
+            except InvalidAction as error:  # the rules' sentence quotes what was typed
+                raise HostError(str(error)) from None
+            except RulesError as error:
                 raise HostError(f"'{part[:40]}': {error}") from None
             if live.game.is_free(preview, seat, action) or action not in live.game.legal_actions(
                 preview, seat

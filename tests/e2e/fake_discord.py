@@ -155,6 +155,45 @@ class FakeMessage:
         return "\n".join(part for part in parts if part)
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What the bot showed at one time: the channel (a DM's for a DM), the one user an ephemeral answer or an
+    autocomplete list is shown to (None: everyone in the channel), and each piece of text a reader sees or
+    hears from a screen reader, named by where it stands ("content", "button", "alt", "file"...)."""
+
+    channel_id: int
+    visible_to: int | None
+    texts: tuple[tuple[str, str], ...]
+
+
+def readable_texts(body: JSON, files: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """Every piece of text a message body shows a reader: content; embeds' title, description, fields, footer and
+    author; buttons' labels; selects' placeholders and options' labels and descriptions; attachments' file names
+    and alt text (``description``), as Discord shows them. An option described by its own value is
+    "option notation" (what it sends, typed the same in every language)."""
+    found: list[tuple[str, str]] = [("content", body.get("content") or "")]
+    for embed in body.get("embeds") or []:
+        found += [("embed title", embed.get("title") or ""), ("embed", embed.get("description") or "")]
+        for item in embed.get("fields") or []:
+            found += [("embed field", item.get("name") or ""), ("embed field", item.get("value") or "")]
+        found += [("embed footer", (embed.get("footer") or {}).get("text") or "")]
+        found += [("embed author", (embed.get("author") or {}).get("name") or "")]
+    for row in body.get("components") or []:
+        for item in row.get("components") or []:
+            found += [("button" if item.get("type") == 2 else "placeholder", item.get("label") or "")]
+            found += [("placeholder", item.get("placeholder") or "")]
+            for option in item.get("options") or []:
+                described = option.get("description") or ""
+                found += [("option", option.get("label") or "")]
+                # a description that is the option's very value shows the notation the option sends
+                notation = described == option.get("value")
+                found += [("option notation" if notation else "option description", described)]
+    for attachment in body.get("attachments") or []:
+        found += [("file", attachment.get("filename") or ""), ("alt", attachment.get("description") or "")]
+    found += [("file", name) for name in files]
+    return [(where, text) for where, text in found if text]
+
+
 @dataclass
 class InteractionRecord:
     """One interaction pushed by a test and everything the bot answered to it."""
@@ -239,6 +278,9 @@ class FakeDiscord:
         self.nonce_repeats = 0
         #: (message id, content, allowed_mentions) of every message body the bot sent or edited
         self.mention_log: list[tuple[int, str, JSON | None]] = []
+        #: every text the bot showed anybody, in order: ``Shown`` (a message as posted or edited, an autocomplete
+        #: answer, a thread's name), so a test can read what each reader was shown at any time
+        self.shown: list[Shown] = []
         self._by_channel: dict[int, list[FakeMessage]] = {}
         #: when the bot last made a request concerning each channel (the benchmark's latency end point)
         self.last_request_at: dict[int, float] = {}
@@ -865,6 +907,7 @@ class FakeDiscord:
         if len(active) >= self.thread_limit:
             return self._error(400, 160006, "Maximum number of active threads reached")
         thread_id = self.add_channel(str(body.get("name") or "thread"), int(parent["guild_id"]))
+        self.shown.append(Shown(thread_id, None, (("thread name", str(body.get("name") or "")),)))
         thread = self.channels[thread_id]
         thread.update(
             type=11,
@@ -998,6 +1041,15 @@ class FakeDiscord:
                 self._apply_edit(message, data, files)
         elif kind == 8:
             record.choices = data.get("choices", [])
+            names = tuple(
+                # a choice named by its very value shows what the player types (a level, a move)
+                (
+                    "autocomplete value" if choice["name"] == choice["value"] else "autocomplete",
+                    str(choice["name"]),
+                )
+                for choice in record.choices or []
+            )
+            self.shown.append(Shown(record.channel_id, record.user.id, names))
         record.responded.set()
         answer: JSON = {
             "interaction": {
@@ -1089,7 +1141,13 @@ class FakeDiscord:
         self.messages[message.id] = message
         self._by_channel.setdefault(channel_id, []).append(message)
         self._record_mentions(message, body)
+        self._record_shown(message, body, files)
         return message
+
+    def _record_shown(self, message: FakeMessage, body: JSON, files: list[tuple[str, bytes]]) -> None:
+        texts = readable_texts(body, (name for name, _ in files))
+        if texts:
+            self.shown.append(Shown(message.channel_id, message.visible_to, tuple(texts)))
 
     def _record_mentions(self, message: FakeMessage, body: JSON) -> None:
         """Every message body the bot sent or edited, with its allowed_mentions (absent: Discord's default,
@@ -1099,6 +1157,7 @@ class FakeDiscord:
 
     def _apply_edit(self, message: FakeMessage, body: JSON, files: list[tuple[str, bytes]]) -> None:
         self._record_mentions(message, body)
+        self._record_shown(message, body, files)
         message.edits += 1
         if "content" in body:
             message.content = body["content"] or ""

@@ -120,7 +120,7 @@ async def test_the_cooldown_sentence_says_when_to_try_again_in_the_readers_langu
     before = time.time()
     refused = await table.slash(ola, "game status")
     text = table.reply_text(refused)
-    assert text.startswith("Zbyt często prosisz o /game status: spróbuj ponownie <t:"), text
+    assert text.startswith("Zbyt często prosisz o /gra stan: spróbuj ponownie <t:"), text
     when = RETRY.search(text)
     assert when is not None and before < int(when[1]) <= before + 11  # Discord shows it as "za 10 sekund"
     english = fake.add_user("jo")

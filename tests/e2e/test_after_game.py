@@ -62,14 +62,14 @@ async def test_the_result_comes_with_ratings_the_replay_and_a_step_through(
     shown = steps.edits  # its "thinking…" replaced by the first step, when the click was acknowledged at once
     assert steps.ephemeral and steps.visible_to == carol.id
     assert steps.content.startswith(f"**Babylone #{game_id}** · Round 1 · Start")
-    assert [name for name, _ in steps.files] == [f"step-{game_id}-0.png"]
+    assert [name for name, _ in steps.files] == [f"replay-{game_id}-0.png"]
     assert steps.files[0][1].startswith(b"\x89PNG")
     disabled = {b["label"]: b.get("disabled", False) for b in steps.buttons()}
     assert disabled == {"⏮ Start": True, "◀ Back": True, "Next ▶": False, "End ⏭": False}
     # on her ephemeral message each click edits it in place
     await table.press(carol, steps, "Next ▶")
     assert steps.edits == shown + 1 and "action 1 of 3" in steps.content
-    assert [name for name, _ in steps.files] == [f"step-{game_id}-1.png"]
+    assert [name for name, _ in steps.files] == [f"replay-{game_id}-1.png"]
     await table.press(carol, steps, "End ⏭")
     assert "action 3 of 3" in steps.content and "Game over: bob wins." in steps.content
     assert {b["label"]: b.get("disabled", False) for b in steps.buttons()}["Next ▶"] is True
@@ -161,7 +161,9 @@ async def test_game_replay_draws_with_progress_and_answers_the_asker_only(
     at_step = await table.slash(alice, "game replay", game=game_id, step=1)
     (board,) = fake.replies(at_step)
     assert (
-        board.ephemeral and "action 1 of 1" in board.content and board.files[0][0] == f"step-{game_id}-1.png"
+        board.ephemeral
+        and "action 1 of 1" in board.content
+        and board.files[0][0] == f"replay-{game_id}-1.png"
     )
 
 

@@ -40,7 +40,7 @@ async def test_away_two_days_in_two_games_on_two_servers(fake: FakeDiscord, tmp_
             await open_lobby(table, alice, bob, options="first=1", channel_id=channel)
             await _alice_to_move(table, alice, bob, channel)
         record = await table.slash(alice, "settings", first, quiet_hours="22:00-07:00", time_zone="UTC")
-        assert "quiet_hours = 22:00-07:00" in table.reply_text(record)
+        assert "`quiet_hours` = `22:00-07:00`" in table.reply_text(record)
         record = await table.slash(alice, "away until", first, date="2030-03-19 23:00")
         assert "You are away until" in table.reply_text(record)
         for channel in (first, second):

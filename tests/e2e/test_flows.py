@@ -37,7 +37,7 @@ def latest_with_components(messages: list[FakeMessage]) -> FakeMessage:
 async def test_turn_dms_carry_the_view_and_the_same_buttons(table: Table, fake: FakeDiscord) -> None:
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     record = await table.slash(bob, "settings", turn_dms="on")
-    assert "turn_dms = on" in table.reply_text(record)
+    assert "`turn_dms` = `on`" in table.reply_text(record)
     await started(table, alice, bob)
     await play_turn(table, alice, 0)
     prompt = latest_with_components(fake.dm_messages(bob))

@@ -129,7 +129,7 @@ async def test_run_bot_connects_with_a_config_and_never_logs_the_token(
     alice = fake.add_user("alice")
     record = await fake.slash(alice, "help")
     await fake.wait_for(lambda: fake.replies(record))
-    assert "/game new" in fake.replies(record)[0].content
+    assert "/game new" in fake.replies(record)[0].text()
     running.cancel()
     with pytest.raises(asyncio.CancelledError):
         await running

@@ -58,7 +58,7 @@ async def test_a_ping_held_by_quiet_hours_comes_when_they_end_in_the_players_zon
     table.clock.advance(_utc(turn_at) - table.clock.now)  # type: ignore[attr-defined]
     await started(table, alice, bob, options="first=2")
     record = await table.slash(alice, "settings", quiet_hours=quiet, time_zone=zone)
-    assert f"time_zone = {zone}" in table.reply_text(record)
+    assert f"`time_zone` = `{zone}`" in table.reply_text(record)
     before = len(fake.channel_messages(fake.general))
     await play_turn(table, bob, 0)  # alice's turn comes in her quiet hours
     mention = f"<@{alice.id}>"

@@ -157,7 +157,7 @@ async def test_a_flood_of_replay_step_clicks_is_answered_and_ends_on_one_step(
     index = int(shown.content.split("action ", 1)[1].split(" ", 1)[0])
     assert shown.button("Next ▶")["custom_id"] == f"pt:r:{game_id}:{index + 1}:n"
     assert shown.button("◀ Back")["custom_id"] == f"pt:r:{game_id}:{index - 1}:b"
-    assert [name for name, _ in shown.files] == [f"step-{game_id}-{index}.png"]
+    assert [name for name, _ in shown.files] == [f"replay-{game_id}-{index}.png"]
     assert not table.running.unexpected_errors
 
 

@@ -75,7 +75,7 @@ async def test_the_lobby_shows_each_levels_measured_strength(
     monkeypatch.setattr(lobby, "_strength_figures", lambda game_class: figures)
     info = await host.create_game("guild", CHANNEL, ALICE, "game-of-princes", {})
     text = lobby.lobby_message(info)
-    assert "AI expert: against hard: won 9, lost 3, drawn 28 of 40 games (75% of the decided games)" in text
+    assert "`expert`: against `hard`: won 9, lost 3, drawn 28 of 40 games (75% of the decided games)" in text
     assert "AI hard" not in text  # an unreadable entry shows nothing rather than failing the lobby
     game = get_game("game-of-princes")
     assert lobby.level_strength(game, "expert:3s") == lobby.level_strength(game, "expert")

@@ -111,11 +111,11 @@ async def test_a_muted_game_neither_mentions_nor_reminds(host: Host, clock) -> N
 async def test_settings_show_defaults_and_refuse_bad_values(host: Host) -> None:
     text = await host.settings_text(ALICE.user_id)
     for line in (
-        "mentions = on",
-        "turn_dms = off",
-        "quiet_hours = off",
-        "time_zone = UTC",
-        "reminders = 25%",
+        "`mentions` = `on`",
+        "`turn_dms` = `off`",
+        "`quiet_hours` = `off`",
+        "`time_zone` = `UTC`",
+        "`reminders` = `25%`",
     ):
         assert line in text
     assert "muted games: none" in text

@@ -11,7 +11,7 @@ from rules.principes import GAME
 
 def test_principes_rules_open_on_a_table_of_contents() -> None:
     text = Host.rules_text("principes")
-    assert "Sections (/rules principes with a section, or `all`):" in text
+    assert "Sections (/rules `principes` with a section, or `all`):" in text
     assert "- `movement`: Movement, passage, the Clergy penalty and destruction" in text
     assert "Options:" in text and "AI levels:" in text
     assert "The defender has 1 shield per gord" not in text  # the sections themselves wait to be asked for

@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 
 from bot.host import Host, HostError
-from rules.engine import Decision, State, View
+from i18n import localize
+from rules.engine import Decision, InvalidAction, State, View
 from rules.engine.registry import register, unregister
 from rules.engine.standing import ASK, Orders, Topic, ahead_action
+from rules.principes import GAME as PRINCIPES
 from rules.principes.play.princesses import capital
 from tests.conftest import ALICE, BOB, CAROL
 from tests.support.games import SealedGuess
@@ -148,6 +150,23 @@ async def test_a_game_without_orders_says_so(host: Host) -> None:
     await host.start(CHANNEL, ALICE, order="given")
     with pytest.raises(HostError, match="has no standing orders"):
         await host.orders_text(CHANNEL, ALICE)
+
+
+async def test_orders_show_the_recommended_set_and_what_each_gives_up(host: Host) -> None:
+    """Issue 47: /orders lists the game's recommended orders (measured by ``python -m bench orders``), each with
+    one line saying what it gives up; Council cards are not among them (keeping them lost games)."""
+    await _start(host, CHANNEL, "principes")
+    text = await host.orders_text(CHANNEL, ALICE)
+    listed, recommended = text.split("Recommended (each measured not to weaken play)")
+    assert "Council cards (council): ask me" in listed
+    lines = recommended.splitlines()[1:]
+    assert len(lines) == 2 * len(PRINCIPES.recommended_orders) and "council" not in recommended
+    assert all(line.startswith("- ") for line in lines[::2])
+    assert all(line.startswith("  Gives up: ") and line.endswith(".") for line in lines[1::2])
+    assert "- Consent to passage (consent): always deny" in lines
+    assert "- Card windows (windows): pass unless I could play a card I marked: `battle`" in lines
+    polish = localize(text, "pl")
+    assert "Zalecane" in polish and "Tracisz: nigdy nie przepuszczasz" in polish and "Gives up" not in polish
 
 
 async def test_principes_plan_phase_ends_when_the_last_plan_is_sealed(host: Host, clock) -> None:
@@ -348,3 +367,18 @@ async def test_principes_princess_mission_answered_ahead_through_the_host(host: 
     events = [(e.seat, e.action, e.user_id) for e in await host.store.events(game_id, 0)]
     assert (1 - asked, fallback, later.user_id) in events
     assert "ahead" not in json.dumps(await host.export_game(game_id)).lower()
+
+
+async def test_an_answer_ahead_the_rules_cannot_read_is_refused_with_their_sentence(
+    host: Host, queued_game: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rules' own sentence for notation they cannot read (it quotes what was typed) answers /ahead, as it
+    answers /move: never an unexpected error."""
+
+    def unreadable(state: State, seat: int, text: str) -> str:
+        raise InvalidAction(f"'{text}' is not an action of this test game.")
+
+    await _start(host, CHANNEL, queued_game.key)
+    monkeypatch.setattr(queued_game, "parse", unreadable)
+    with pytest.raises(HostError, match=r"^'banana' is not an action of this test game\.$"):
+        await host.answer_ahead(CHANNEL, BOB, "banana")

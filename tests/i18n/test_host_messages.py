@@ -191,7 +191,7 @@ def test_the_catch_up_digest_frame_and_stats_clauses_read_in_polish() -> None:
     assert not unmarked_words(localize(digest, PSEUDO), ALLOWED)
     polish = localize(digest, "pl")
     assert "**Od twojego ostatniego ruchu** (3 zdarzenia)" in polish and "- ty: 1>2" in polish
-    assert "… i 2 wcześniejsze zdarzenia: /log" in polish
+    assert "… i 2 wcześniejsze zdarzenia: /dziennik" in polish
     line = "- **Babylone**: 5 games, 2 wins (40%); rating 22.4 ± 8.1, #2 of 7; average answer time 3 h 5 min over 21 decisions."
     assert localize(line, "pl") == (
         "- **Babylone**: 5 gier, 2 wygrane (40%); ranking 22.4 ± 8.1, miejsce 2 z 7; "

@@ -171,13 +171,16 @@ def test_the_longest_plan_label_fits_whole(language: str) -> None:
     label = plan_label(language, orders)
     assert len(label) <= OPTION_LABEL and _whole(label) and label.count("12") == 5
     attacking = plan_label(language, parse_plan("1+12>1 2+12>2 3+12>3 4+12>4 5+12>5"))
-    assert len(attacking) <= OPTION_LABEL and attacking.startswith("1→1 (12 ")
+    assert len(attacking) <= OPTION_LABEL and attacking.startswith(
+        "1→1 (12 " if language == "en" else "1→1 (złoto 12)"
+    )
 
 
 def test_polish_plan_labels_read_polish() -> None:
     orders = parse_plan("4+0>1 3+3>3 2+4")
     assert plan_label("en", orders) == "4→1 (0 gold), 3→3 (3 gold), 2 holds (4 gold)"
-    assert plan_label("pl", orders) == "4→1 (0 złota), 3→3 (3 złota), 2 broni (4 złota)"
+    # the amount of gold as a label ("złoto 3"), so that no number needs a noun of its own form ("1 złoto", "3 złota")
+    assert plan_label("pl", orders) == "4→1 (złoto 0), 3→3 (złoto 3), 2 broni (złoto 4)"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -57,8 +57,8 @@ def test_every_label_reads_in_the_pseudo_locale() -> None:
     ("label", "polish"),
     [
         ("Truce of God (Treuga Dei; c12a)", "Rozejm Boży (Treuga Dei; c12a)"),
-        ("Kingdom of Hungary (partial; n06)", "Królestwo Węgierskie (częściowa; n06)"),
-        ("German Marches (full; n01)", "Marchie Niemieckie (pełna; n01)"),
+        ("Kingdom of Hungary (partial; n06)", "Królestwo Węgier (część sił; n06)"),
+        ("German Marches (full; n01)", "Marchie Niemieckie (pełne siły; n01)"),
         ("Scouts (b07a)", "Zwiadowcy (b07a)"),
         ("Bolesław the Chaste (PMI-2)", "Bolesław Wstydliwy (PMI-2)"),
         ("Battle: Hired Knights (b04a) [sword]", "Bitwa: Najemni rycerze (b04a) [miecz]"),

@@ -154,7 +154,7 @@ async def test_principes_forms_read_in_polish(tmp_path: Path) -> None:
         FormContext.of(*_first(played, "plan"), "pl"), pages["plan"]
     )
     assert pages["movement"].content.startswith("**Ruch**")
-    assert pages["building"].content.startswith("**Budowa**") and "`/move`" in pages["building"].content
+    assert pages["building"].content.startswith("**Budowa**") and "`/ruch`" in pages["building"].content
     prompt, view = _first(played, "plan")
     ctx = FormContext.of(prompt, view, "pl")
     words = prompt.choices[0].action.split()[1:]

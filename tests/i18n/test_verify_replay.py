@@ -142,7 +142,7 @@ async def test_verify_and_replay_of_a_self_played_game_read_in_the_readers_langu
     polish = localize(verdict.sentence(), "pl")
     assert polish.startswith("Zweryfikowano. ") and "przechodz" in polish and "zasady" in polish, polish
     for text in sentences[1:]:
-        assert localize(text, "pl").startswith("Niezweryfikowano: "), localize(text, "pl")
+        assert localize(text, "pl").startswith("Nie zweryfikowano: "), localize(text, "pl")
 
     # ---- /game replay: every step's text, as the step-through shows it
     log = GameLog.from_export(data)

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.host import Host
 from bot.hosting.core import LOBBY_MESSAGE
-from bot.hosting.lobby import level_strength, lobby_message
+from bot.hosting.lobby import level_share, level_strength, lobby_message
 from bot.models import Delivery, GameInfo, HostError
 from i18n import localize
 from rules.engine import RulesError, available_games, get_game
@@ -28,6 +28,7 @@ from ..common import (
     ai_plays_here,
     channel_key,
     heavy,
+    reader_language,
     send,
     within_ack,
 )
@@ -163,9 +164,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
             await self.bot.http.delete_channel(int(thread_id), reason="its game's lobby was refused")
             raise
         interaction.extras["game_id"] = info.game_id
-        view = lobby_view(info) or discord.ui.View()
+        # the thread's lobby reads the server's language, as a lobby in the channel does
+        language = await self.host.guild_language(info.guild_id)
+        view = lobby_view(info, language) or discord.ui.View()
         posted = await self.bot.get_partial_messageable(int(thread_id)).send(
-            lobby_message(info) + LOBBY_HINT, view=view
+            localize(lobby_message(info) + LOBBY_HINT, language), view=view
         )
         view.stop()
         await self.host.remember_message(info.game_id, LOBBY, info.channel_id, str(posted.id))
@@ -224,12 +227,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         if info is None:
             return []
         game = get_game(info.key)
+        language = await reader_language(interaction)  # the list is shown to its user alone
         levels = Host.ai_levels(game)
         shown = [level for level in levels if current.lower() in level][:25]
         labels = []
         for level in shown:
-            measured = level_strength(game, level)
-            labels.append(f"{level}: {measured}" if measured else level)
+            measured = level_share(game, level)
+            labels.append(f"{level}: {localize(measured, language)}" if measured else level)
         names = distinct_labels(labels, CHOICE_NAME, shown)
         return [app_commands.Choice(name=name, value=level) for name, level in zip(names, shown, strict=True)]
 
@@ -288,7 +292,9 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Create, j
         note = data["withheld"] or "Everything is included."
         payload = json.dumps(data, indent=1, ensure_ascii=False).encode()
         file = discord.File(io.BytesIO(payload), filename=f"{game['kind']}-{game['id']}.json")
-        await send(interaction, f"{game['title']} #{game['id']} ({game['status']}). {note}", file=file)
+        await send(
+            interaction, f"Export of {game['title']} #{game['id']} ({game['status']}). {note}", file=file
+        )
 
     @heavy("verify")
     @app_commands.command(

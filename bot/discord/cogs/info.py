@@ -2,20 +2,80 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.hosting.rules_pages import ALL, RulesPage
 from bot.models import GameInfo
+from i18n import command_path, translate
 
 from ..app import PrincesBot
-from ..common import MAX_GAME_ID, Interaction, chunks, send
+from ..common import MAX_GAME_ID, Interaction, chunks, reader_language, send
 from .game import game_key_autocomplete
 from .play import keyed_choices
 
 EMBED_LIMIT = 4096
+
+
+def page_parts(pieces: tuple[str, ...], limit: int = EMBED_LIMIT) -> list[str]:
+    """A page's pieces gathered into as few texts of at most ``limit`` characters as their order allows, each
+    piece whole (a section read in the reader's language is not cut in two), one longer than ``limit`` cut at
+    line ends."""
+    parts: list[str] = []
+    for piece in filter(None, pieces):
+        if parts and len(parts[-1]) + 1 + len(piece) <= limit:
+            parts[-1] = f"{parts[-1]}\n{piece}"
+        else:
+            parts += chunks(piece, limit)
+    return parts or [""]
+
+
+def page_embeds(page: RulesPage) -> list[discord.Embed]:
+    """``/rules``' and ``/help``'s messages: the page (already in the reader's language) in embeds, each part
+    of a long page titled with its number."""
+    parts = page_parts(page.pieces)
+    return [
+        discord.Embed(
+            title=page.title if len(parts) == 1 else f"{page.title} ({number}/{len(parts)})", description=part
+        )
+        for number, part in enumerate(parts, 1)
+    ]
+
+
+def section_choices(
+    sections: list[tuple[str, str]], current: str, language: str
+) -> list[app_commands.Choice[str]]:
+    """The section autocomplete: ``all`` and each section (titles in the reader's language) whose key or title
+    holds what was typed."""
+    typed = current.strip().lower()
+    every = [(ALL, translate(language, "every section")), *sections]
+    shown = [(key, title) for key, title in every if typed in key or typed in title.lower()]
+    return keyed_choices(shown[:25])
+
+
+def help_lines(commands: list[app_commands.Command[Any, ..., Any]], language: str) -> list[str]:
+    """``/help``: every command as the reader's Discord client names it, with its description, in ``language``."""
+    lines = [translate(language, "**Princes' Table**: board games played over days, one game per channel.")]
+    for command in commands:
+        lines.append(
+            translate(
+                language,
+                "`/{command}` — {text}",
+                command=command_path(language, command.qualified_name),
+                text=translate(language, command.description),
+            )
+        )
+    lines.append(
+        translate(
+            language,
+            "Buttons on turn messages answer your decision; /{command} lists your legal moves as you type.",
+            command=command_path(language, "move"),
+        )
+    )
+    return lines
 
 
 def game_line(info: GameInfo, user_id: str) -> str:
@@ -43,16 +103,11 @@ class InfoCog(commands.Cog):
     async def rules(
         self, interaction: Interaction, game: str | None = None, section: str | None = None
     ) -> None:
-        text = self.bot.host.rules_text(game, section)
-        if len(text) <= EMBED_LIMIT:
-            await send(
-                interaction,
-                "",
-                embed=discord.Embed(title="Rules notes" if game else "Games", description=text),
-            )
-            return
-        for part in chunks(text):
-            await send(interaction, part)
+        language = await reader_language(interaction)
+        # read in the reader's language before it is cut into messages: each section is one catalog entry, read
+        # whole; the embeds go out as they are (``send`` reads only the empty content)
+        for embed in page_embeds(self.bot.host.rules_page(game, section, language)):
+            await send(interaction, "", embed=embed)
 
     @rules.autocomplete("section")
     async def rules_section_autocomplete(
@@ -60,13 +115,9 @@ class InfoCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """The sections of the game already chosen in the command (none before a game is chosen)."""
         game = getattr(interaction.namespace, "game", None)
-        typed = current.strip().lower()
-        sections = [
-            ("all", "every section"),
-            *self.bot.host.rules_sections(game if isinstance(game, str) else None),
-        ]
-        shown = [(key, title) for key, title in sections if typed in key or typed in title.lower()]
-        return keyed_choices(shown[:25])
+        language = await reader_language(interaction)
+        sections = self.bot.host.rules_sections(game if isinstance(game, str) else None, language)
+        return section_choices(sections, current, language)
 
     @app_commands.command(name="mygames", description="Your games on every server, and where it is your turn")
     async def mygames(self, interaction: Interaction) -> None:
@@ -126,15 +177,12 @@ class InfoCog(commands.Cog):
 
     @app_commands.command(name="help", description="What every command does")
     async def help(self, interaction: Interaction) -> None:
-        lines = ["**Princes' Table**: board games played over days, one game per channel."]
-        for command in self.bot.tree.walk_commands():
-            if isinstance(command, app_commands.Command):
-                lines.append(f"`/{command.qualified_name}` — {command.description}")
-        lines.append(
-            "Buttons on turn messages answer your decision; /move lists your legal moves as you type."
-        )
-        for part in chunks("\n".join(lines)):
-            await send(interaction, part)
+        language = await reader_language(interaction)
+        commands_ = [c for c in self.bot.tree.walk_commands() if isinstance(c, app_commands.Command)]
+        page = RulesPage(translate(language, "Commands"), tuple(help_lines(commands_, language)))
+        # built in the reader's language (the command names their client shows); sent as embeds as they are
+        for embed in page_embeds(page):
+            await send(interaction, "", embed=embed)
 
 
 async def setup(bot: commands.Bot) -> None:

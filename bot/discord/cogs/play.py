@@ -24,6 +24,7 @@ from ..common import (
     chunks,
     digest_files,
     heavy,
+    localized_prompt,
     reader_language,
     send,
     within_ack,
@@ -91,32 +92,49 @@ async def _order_topics(interaction: Interaction) -> list[tuple[str, str, list[t
     return bot.host.order_topics(info.key)
 
 
+async def _autocomplete_language(interaction: Interaction) -> str:
+    """The language of an autocomplete list: the caller's (only they see it)."""
+    return await bot_of(interaction).host.user_language(str(interaction.user.id), str(interaction.locale))
+
+
 async def order_topic_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The standing-order topics of the caller's game."""
+    """The standing-order topics of the caller's game, each title in the caller's language (the key, which the
+    command takes, stays); what was typed is looked for in the key and in the title in either language."""
     typed = current.strip().lower()
     try:
         topics = await _order_topics(interaction)
+        language = await _autocomplete_language(interaction)
     except Exception:  # autocomplete must never fail loudly: an empty list says "nothing here"
         return []
-    shown = [(key, title) for key, title, _choices in topics if typed in key or typed in title.lower()]
+    shown = [
+        (key, localize(title, language))
+        for key, title, _choices in topics
+        if typed in key or typed in title.lower() or typed in localize(title, language).lower()
+    ]
     return keyed_choices(shown[:AUTOCOMPLETE_LIMIT])
 
 
 async def order_choice_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The choices of the topic already given in the command."""
+    """The choices of the topic already given in the command, each described in the caller's language."""
     topic = getattr(interaction.namespace, "topic", None)
     typed = current.strip().lower()
     try:
         topics = await _order_topics(interaction)
+        language = await _autocomplete_language(interaction)
     except Exception:
         return []
     choices = next((choices for key, _title, choices in topics if key == topic), [])
-    shown = [(choice, text) for choice, text in choices if typed in choice or typed in text.lower()]
+    shown = [
+        (choice, localize(text, language))
+        for choice, text in choices
+        if typed in choice or typed in text.lower() or typed in localize(text, language).lower()
+    ]
     return keyed_choices(shown[:AUTOCOMPLETE_LIMIT])
 
 
 def keyed_choices(pairs: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
-    """Autocomplete choices named ``key: title`` (whole words, no two alike), each sending its key."""
+    """Autocomplete choices named ``key: title`` (whole words, no two alike; ``title`` already in the reader's
+    language, so the name is fitted once translated), each sending its key."""
     names = distinct_labels(
         [f"{key}: {title}" for key, title in pairs], CHOICE_NAME, [key for key, _ in pairs]
     )
@@ -166,7 +184,9 @@ class PlayCog(commands.Cog):
     ) -> None:
         channel = await caller_channel(interaction, game)
         snapshot = await within_ack(interaction, self.host.board(channel, region))
-        file = await board_file(snapshot.game_key, snapshot.view, region)
+        # the image's words, its alt text and file name in the language of the one who asked
+        language = await reader_language(interaction)
+        file = await board_file(snapshot.game_key, snapshot.view, region, language=language)
         await send(interaction, snapshot.text, file=file)
 
     @app_commands.command(name="hand", description="Your private view and choices (only to you)")
@@ -227,7 +247,11 @@ class PlayCog(commands.Cog):
             text = await within_ack(interaction, self.host.answer_ahead(channel, actor, answers))
         else:
             text = await within_ack(interaction, self.host.ahead_text(channel, actor))
-            view = ahead_prompts_view(await self.host.ahead_prompts(channel, actor))
+            # the offers' buttons and select in the caller's language, as the answer's text (``send``)
+            language = await reader_language(interaction)
+            prompts = await self.host.ahead_prompts(channel, actor)
+            offers = [localized_prompt(prompt, language) or prompt for prompt in prompts]
+            view = ahead_prompts_view(offers, language)
         parts = chunks(text)
         for number, part in enumerate(parts):
             await send(interaction, part, view=view if number == len(parts) - 1 else None)

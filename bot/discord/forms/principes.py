@@ -348,7 +348,9 @@ def _plan_page(ctx: FormContext, state: str) -> FormPage:
     if len(picked) < len(ROMAN):
         place = ROMAN[len(picked)]
         options = [
-            discord.SelectOption(label=f"{place}: {ctx.t(ACTION_TITLES[word])}", value=word)
+            discord.SelectOption(
+                label=fit(f"{place}: {ctx.t(ACTION_TITLES[word])}", OPTION_LABEL), value=word
+            )
             for word in _plan_next(ctx, state)
         ]
         if options:

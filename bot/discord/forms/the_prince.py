@@ -10,7 +10,9 @@ more than the player may know. Drafts (the ``state`` each component carries) are
   per surviving castle; attackers in attack order (``3`` + ``321`` + ``101`` + ``500``)
 
 Every word shown is in the reader's language (``FormContext.t``); the terrain and resource names are the ones
-the board's legend writes (catalog context ``image``).
+the board's legend writes (catalog context ``image``). A label, placeholder or description is fitted to Discord's
+limit (``bot.discord.labels.fit``) once translated, since a translation may be longer than the English. The
+compass buttons show an arrow and the notation's direction (``nw``), as ``/move`` takes it.
 """
 
 from __future__ import annotations
@@ -146,7 +148,9 @@ def _landing_page(ctx: FormContext) -> FormPage:
     for start in range(0, min(len(tiles), SELECT_SIZE * SELECTS_AT_MOST), SELECT_SIZE):
         group = tiles[start : start + SELECT_SIZE]
         options = [
-            discord.SelectOption(label=tile, value=tile, description=_coast_words(ctx, tile))
+            discord.SelectOption(
+                label=tile, value=tile, description=fit(_coast_words(ctx, tile), OPTION_DESCRIPTION)
+            )
             for tile in group
         ]
         placeholder = (
@@ -251,7 +255,11 @@ def _site_select(
     options = (
         []
         if forced
-        else [discord.SelectOption(label=ctx.t("Build nothing"), value=NO_BUILD, default=not tile)]
+        else [
+            discord.SelectOption(
+                label=fit(ctx.t("Build nothing"), OPTION_LABEL), value=NO_BUILD, default=not tile
+            )
+        ]
     )
     for site in shown:
         power = strength(known, _index(site))
@@ -264,7 +272,7 @@ def _site_select(
         )
         options.append(
             discord.SelectOption(
-                label=ctx.t("Build on {tile}", tile=site),
+                label=fit(ctx.t("Build on {tile}", tile=site), OPTION_LABEL),
                 value=site,
                 description=fit(description, OPTION_DESCRIPTION),
                 default=site == tile,
@@ -325,9 +333,9 @@ def _hide_page(ctx: FormContext, state: str) -> FormPage:
     ):
         options = [
             discord.SelectOption(
-                label=ctx.t(label, castle=castle["number"], tile=castle["tile"]),
+                label=fit(ctx.t(label, castle=castle["number"], tile=castle["tile"]), OPTION_LABEL),
                 value=str(castle["number"]),
-                description=_castle_line(ctx, castle),
+                description=fit(_castle_line(ctx, castle), OPTION_DESCRIPTION),
                 default=str(castle["number"]) == current,
             )
             for castle in alive
@@ -444,7 +452,10 @@ def _plan_page(ctx: FormContext, state: str) -> FormPage:
             state,
             [
                 discord.SelectOption(
-                    label=ctx.t("Castle {castle} ({tile})", castle=o.castle, tile=own[o.castle]["tile"]),
+                    label=fit(
+                        ctx.t("Castle {castle} ({tile})", castle=o.castle, tile=own[o.castle]["tile"]),
+                        OPTION_LABEL,
+                    ),
                     value=str(o.castle),
                     description=fit(_order_words(ctx, o, ranks), OPTION_DESCRIPTION),
                     default=o.castle == focus,
@@ -501,12 +512,17 @@ def _gold_options(ctx: FormContext, castle: dict[str, Any], order: Order) -> lis
         values = values[:SELECT_SIZE]
     return [
         discord.SelectOption(
-            label=ctx.t("{gold} to offence, {rest} to defence", gold=gold, rest=bonus - gold),
+            label=fit(
+                ctx.t("{gold} to offence, {rest} to defence", gold=gold, rest=bonus - gold), OPTION_LABEL
+            ),
             value=str(gold),
-            description=ctx.t(
-                "offence {offence}, defence {defence} after damage",
-                offence=castle["offence"] + gold,
-                defence=castle["defence"] + bonus - gold - castle["damage"],
+            description=fit(
+                ctx.t(
+                    "offence {offence}, defence {defence} after damage",
+                    offence=castle["offence"] + gold,
+                    defence=castle["defence"] + bonus - gold - castle["damage"],
+                ),
+                OPTION_DESCRIPTION,
             ),
             default=gold == order.offence_gold,
         )
@@ -517,7 +533,8 @@ def _gold_options(ctx: FormContext, castle: dict[str, Any], order: Order) -> lis
 def _target_options(ctx: FormContext, order: Order) -> list[discord.SelectOption]:
     guards = ctx.view.get("guards") or [None, None]
     enemy_guard = guards[1 - ctx.seat]
-    options = [discord.SelectOption(label=ctx.t("Hold (no attack)"), value="0", default=order.target is None)]
+    hold = fit(ctx.t("Hold (no attack)"), OPTION_LABEL)
+    options = [discord.SelectOption(label=hold, value="0", default=order.target is None)]
     for castle in _enemy(ctx):
         if not castle["alive"]:
             continue
@@ -532,7 +549,10 @@ def _target_options(ctx: FormContext, order: Order) -> list[discord.SelectOption
             description += ctx.t("; the Guard stops the first attack here")
         options.append(
             discord.SelectOption(
-                label=ctx.t("Attack enemy castle {castle} ({tile})", castle=number, tile=castle["tile"]),
+                label=fit(
+                    ctx.t("Attack enemy castle {castle} ({tile})", castle=number, tile=castle["tile"]),
+                    OPTION_LABEL,
+                ),
                 value=str(number),
                 description=fit(description, OPTION_DESCRIPTION),
                 default=order.target == number,
