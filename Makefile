@@ -16,18 +16,19 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	@$(PY) -m bot
 
-## test: the whole suite, lint and type checks
+## test: the whole suite, lint and type checks (the tests on every core: TEST_JOBS=1 runs them in one process)
+TEST_JOBS ?= auto
 test: $(STAMP)
 	@$(PY) -m ruff check .
 	@$(PY) -m ruff format --check --quiet .
 	@$(PY) -m mypy
-	@$(PY) -m pytest
+	@$(PY) -m pytest -n $(TEST_JOBS) --dist worksteal --durations=15
 
 ## test-pg: the storage and host suites and the two-shard test against a throw-away PostgreSQL cluster (needs `apt-get install postgresql`)
 test-pg: $(STAMP)
 	@dir=$$(mktemp -d); trap 'scripts/pg_test_cluster.sh stop "'"$$dir"'"' EXIT; \
 	url=$$(scripts/pg_test_cluster.sh start "$$dir") && \
-	PRINCES_TEST_PG_URL=$$url $(PY) -m pytest tests/storage tests/host tests/e2e/test_shards.py
+	PRINCES_TEST_PG_URL=$$url $(PY) -m pytest -n $(TEST_JOBS) --dist worksteal tests/storage tests/host tests/e2e/test_shards.py
 
 ## console: play in this terminal with several local players
 console: $(STAMP)

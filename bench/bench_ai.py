@@ -17,7 +17,8 @@ goal (p99 <= 1 s) beside the level it plays against. The games of a match run in
 the word. A full run (every match at its size) rewrites the games' ``strength.json`` (what ``/game ai`` and the
 lobby show); a quick look does not.
 
-To add a match, add a ``Match`` to ``MATCHES``.
+``MATCHES`` comes from the registry: each game declares its match (``Game.exercise.strength``, a
+``rules.engine.core.StrengthMatch``); a game without one has no ``strength.json``.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from bench.stats import line, summary
 from bot.host import Host
 from bot.models import Actor
 from rules.engine.playout import play
-from rules.engine.registry import get_game
+from rules.engine.registry import available_games, get_game
 
 WORKERS = int(os.environ.get("AI_WORKERS", "2"))
 DECISION_GOAL_MS = 1000.0
@@ -60,14 +61,26 @@ class Match:
     first_seed: int = 50_000
 
 
-MATCHES: tuple[Match, ...] = (
-    Match("game-of-princes", 2, "expert", "hard", 40, 0.65),
-    # dice decide much of a Pharaoh game (expectimax itself beats greedy about 70-30): 100 games, not 40, so the
-    # share is known to about +-5% (one standard error) rather than +-8%
-    Match("pharaoh", 2, "expert", "expectimax", 100, 0.60),
-    Match("the-prince", 2, "expert", "strategist", 40, 0.70),
-    Match("principes", 2, "expert", "strong", 40, 0.70),
-)
+def matches() -> tuple[Match, ...]:
+    """Each available game's match (``Game.exercise.strength``), in the registry's order."""
+    found = []
+    for key in available_games():
+        strength = get_game(key).exercise.strength
+        if strength is not None:
+            found.append(
+                Match(
+                    key,
+                    strength.players,
+                    strength.challenger,
+                    strength.opponent,
+                    strength.games,
+                    strength.goal,
+                )
+            )
+    return tuple(found)
+
+
+MATCHES: tuple[Match, ...] = matches()
 
 
 @dataclass

@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from collections.abc import Sequence
 
-from rules.engine import Game, get_game
+from rules.engine import Game, available_games, get_game
 from rules.engine.pace import PacedGame, paced_play
 from rules.engine.standing import Order, Orders, describe_orders, recommended_orders
 
@@ -43,14 +44,11 @@ from rules.engine.standing import Order, Orders, describe_orders, recommended_or
 SEEDS = 15
 #: issue 47's goals for PRINCIPES with 4 players: each line's median waits at most this share of the baseline's
 GOALS = {"keen": 0.50, "defaults": 0.75, "orders": 0.35}
-#: (game, player counts, AI level): PRINCIPES's strong level (its best heuristic level, under 5 ms a decision);
-#: for the other games the cheapest searching level that plays every game to its end
-GAMES = (
-    ("principes", (2, 3, 4), "strong"),
-    ("the-prince", (2,), "strategist"),
-    ("game-of-princes", (2,), "easy"),
-    ("pharaoh", (2, 3, 4), "greedy"),
-    ("babylone", (2, 3, 4), "easy"),
+#: (game, player counts, AI level) of every available game, from the registry: each game's sample player counts
+#: and level (``Game.exercise``: PRINCIPES's strong level, its best heuristic level, under 5 ms a decision; for the
+#: other games the cheapest searching level that plays every game to its end)
+GAMES = tuple(
+    (key, get_game(key).sample_players(), get_game(key).exercise.level) for key in available_games()
 )
 #: the standing orders a seat holds when its player sets nothing (what the bot ships set): none today
 SHIPPED_ORDERS: dict[str, dict[str, Order]] = {}
@@ -99,19 +97,22 @@ def measure(key: str, players: int, level: str, seeds: range) -> dict[str, list[
     }
 
 
-def run(seeds: int = SEEDS) -> None:
+def run(seeds: int = SEEDS, games: Sequence[tuple[str, tuple[int, ...], str]] = GAMES) -> None:
+    """Every game's line (``games``: by default every available game's, ``GAMES``), ``seeds`` seeds each."""
     print(
         f"pace: {seeds} seeds per game and player count, the automatic pass on in every line, the AI choosing "
         "every answer (the player model: bench/bench_pace.py)"
     )
     for key, orders in TYPICAL_ORDERS.items():
+        if key not in {game for game, _counts, _level in games}:
+            continue
         set_orders = [line for line in describe_orders(get_game(key), orders) if not line.endswith("ask me")]
         print(
             f"pace orders line: answers given ahead as keen; every {key} seat's standing orders: "
             + "; ".join(set_orders)
         )
     goal: dict[str, float] = {}
-    for key, counts, level in GAMES:
+    for key, counts, level in games:
         for players in counts:
             lines = measure(key, players, level, range(1, seeds + 1))
             base = _median(lines["baseline"])

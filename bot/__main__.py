@@ -56,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     console.add_argument("--name", default="alice", help="the name you type as (default alice)")
 
     selfplay = commands.add_parser("selfplay", help="AI or random agents play games through the host")
-    selfplay.add_argument("game", help="game key, e.g. babylone (/rules lists them)")
+    selfplay.add_argument("game", help="game key (/rules lists them)")
     selfplay.add_argument("--games", type=int, default=100)
     selfplay.add_argument("--seed", type=int, default=1)
     selfplay.add_argument("--players", type=int, default=None)
@@ -111,9 +111,11 @@ def _parser() -> argparse.ArgumentParser:
 
     stats = commands.add_parser(
         "stats",
-        help="ratings of every game (or one), a player's record, PRINCIPES' win rates by principality",
+        help="ratings of every game (or one), a player's record, a game's own report (win rates by side, say)",
     )
-    stats.add_argument("game", nargs="?", default=None, help="one game key (principes adds its win rates)")
+    stats.add_argument(
+        "game", nargs="?", default=None, help="one game key (adds the game's own report, if it has one)"
+    )
     stats.add_argument("--player", default=None, help="a player's record: their user id, or ai:<level>")
     stats.add_argument("--database", default=None, help="database (default: DATABASE_URL or DATABASE_PATH)")
 
@@ -341,9 +343,9 @@ def _export_all(database: str | None, out: str) -> int:
 
 
 def _stats(database: str | None, game: str | None, player: str | None) -> int:
-    """Ratings (all games, or one), a player's record, and for PRINCIPES its win rates by principality."""
+    """Ratings (all games, or one), a player's record, and a game's own report (``Game.report``) if it has one."""
     from .host import Host
-    from .stats import player_records, principes_report, ratings_report, records_text
+    from .stats import game_report, player_records, ratings_report, records_text
 
     if game is not None:
         game = get_game(game).key  # an unknown key is refused in one line
@@ -355,8 +357,9 @@ def _stats(database: str | None, game: str | None, player: str | None) -> int:
                 records = await player_records(host.store, player, game)
                 return records_text(records[-1].name if records else player, records).replace("**", "")
             text = await ratings_report(host.store, game)
-            if game == "principes":
-                text += "\n\n" + await principes_report(host.store)
+            report = await game_report(host.store, game) if game is not None else None
+            if report is not None:
+                text += "\n\n" + report
             return text
         finally:
             await host.close()

@@ -27,7 +27,7 @@ from render.digest import digest_boards
 from .host import Actor, CatchUp, Delivery, Host, HostError
 from .models import CLOSE_KIND
 from .replay import animate, board_at, load_log
-from .stats import leaderboard, leaderboard_text, player_records, principes_report, records_text
+from .stats import game_report, leaderboard, leaderboard_text, player_records, records_text
 
 CHANNEL = "console"
 GUILD = "console"
@@ -116,7 +116,7 @@ class Console:
     async def run_stdin(self) -> None:
         self.write(
             f"Princes' Table console. You type as {self.speaker} (/as NAME or NAME: COMMAND for another "
-            "player); /help lists the commands; /game new babylone starts a game."
+            "player); /help lists the commands; /game new GAME starts a game (/rules lists the games)."
         )
         interactive = sys.stdin.isatty()
         while True:
@@ -179,8 +179,9 @@ class Console:
         name = args[0] if args else actor.name
         records = await player_records(self.host.store, f"console:{name}", args[1] if len(args) > 1 else None)
         self.write(records_text(name, records).replace("**", ""))
-        if len(args) > 1 and args[1] == "principes":
-            self.write(await principes_report(self.host.store))
+        report = await game_report(self.host.store, args[1]) if len(args) > 1 else None
+        if report is not None:
+            self.write(report)
 
     async def _leaderboard(self, args: list[str], _actor: Actor) -> None:
         standings = await leaderboard(self.host.store, args[0])

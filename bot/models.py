@@ -144,7 +144,7 @@ class Delivery:
         says, so a database started afresh does not reuse a recent row's nonce for another message. Discord
         takes at most 25 characters.
 
-        >>> row = Delivery(7, 1, "babylone", "public", "Alice moves.", channel_id="42")
+        >>> row = Delivery(7, 1, "some-game", "public", "Alice moves.", channel_id="42")
         >>> row.nonce("p") == Delivery.from_payload(7, row.to_payload()).nonce("p")
         True
         >>> len(row.nonce("p")), row.nonce("p") != row.nonce("c"), row.nonce("p") != Delivery(8, **row.to_payload()).nonce("p")

@@ -66,8 +66,6 @@ RATING_RULES = (
     "buttons), edited as the game goes, and posts a short line per move; `every-move` posts the board after "
     "every move."
 )
-#: a seat's place in the turn order, its side in games whose seats have no colour
-_ORDINALS = ("first", "second", "third", "fourth")
 
 
 def default_rating() -> Rating:
@@ -105,28 +103,6 @@ def pop_table_flags(options: dict[str, str]) -> dict[str, bool]:
             raise HostError(f"Option {name} takes yes or no, not {text!r}.")
         flags[name] = value == "yes"
     return flags
-
-
-# ---------------------------------------------------------------------------------------------- sides
-def seat_sides(kind: str, view: Mapping[str, Any], num_players: int) -> list[str]:
-    """What each seat played, from the public view: a principality, a colour, else the seat's place in the order."""
-    sides = [_ORDINALS[seat] if seat < len(_ORDINALS) else f"seat {seat + 1}" for seat in range(num_players)]
-    if kind == "principes":
-        from rules.principes.play.common import NAMES
-
-        codes = view.get("seats") or []
-        sides = [
-            NAMES.get(code, code) if isinstance(code, str) else side
-            for code, side in zip(codes, sides, strict=False)
-        ]
-    elif kind == "pharaoh":
-        colours = view.get("colours") or []
-        sides = [str(colour) for colour in colours[:num_players]] or sides
-    elif kind in ("game-of-princes", "the-prince"):
-        sides = ["red", "blue"][
-            :num_players
-        ]  # the renderers' seat colours (render.game_of_princes, the_prince)
-    return sides
 
 
 # ---------------------------------------------------------------------------------------------- one game's result
@@ -522,7 +498,7 @@ async def _backfill(store: Store, game_id: int) -> None:
     state = game.setup(game_row["num_players"], json.loads(game_row["options"]), ReplayRng(events[0].draws))
     for event in events[1:]:
         state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
-    sides = seat_sides(game.key, game.view(state, None), game_row["num_players"])
+    sides = game.seat_sides(game.view(state, None), game_row["num_players"])
     async with store.transaction() as db:
         row, seats, stored_events, sealed = await _game_rows(db, game_id)
         result = summarise(row, seats, stored_events, sealed, sides, float(row["updated_at"]))

@@ -1,5 +1,5 @@
 """Statistics over the stored results (``bot.ratings``): a player's record, leaderboards, head-to-head results of
-the AI levels, and PRINCIPES' win rates by principality and player count.
+the AI levels, and a game's own report over its results (``Game.report``: PRINCIPES' win rates by principality).
 
 Everything here reads the ``results``, ``result_seats`` and ``ratings`` tables only, so it costs a few indexed
 queries whatever the number of games, and the same texts serve ``/stats`` and ``/leaderboard`` on Discord and
@@ -12,30 +12,31 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine import get_game
+from rules.engine import Game, ResultSeat, get_game
 
 from .ratings import Rating, conservative, is_ai_player, player_label
 from .storage import Store
 
-#: what a seat's side is called, per game (the rest play a seat in the turn order)
-SIDE_WORDS = {
-    "principes": "principality",
-    "pharaoh": "colour",
-    "game-of-princes": "colour",
-    "the-prince": "colour",
-}
 LEADERBOARD_SIZE = 20
 
 
-def side_word(kind: str) -> str:
-    return SIDE_WORDS.get(kind, "seat")
+def _stored_game(kind: str) -> Game[Any, Any] | None:
+    """The game of a stored result; None for a game this release no longer has."""
+    try:
+        return get_game(kind, include_unplayable=True)
+    except Exception:
+        return None
 
 
 def game_title(kind: str) -> str:
-    try:
-        return get_game(kind, include_unplayable=True).title
-    except Exception:  # a game this release no longer has: its key still names it
-        return kind
+    game = _stored_game(kind)
+    return game.title if game is not None else kind  # a game no longer here: its key still names it
+
+
+def side_word(kind: str) -> str:
+    """What a seat's side is called in the game (``Game.side_word``: "colour", "principality", "seat")."""
+    game = _stored_game(kind)
+    return game.side_word if game is not None else Game.side_word
 
 
 def duration_text(seconds: float) -> str:
@@ -272,42 +273,29 @@ async def ratings_report(store: Store, kind: str | None = None) -> str:
     return "\n\n".join(blocks)
 
 
-# ---------------------------------------------------------------------------------------------- PRINCIPES
-async def principes_report(store: Store) -> str:
-    """Win rates by principality, overall and by player count, over every stored PRINCIPES result (people and AI
-    alike): which principality, with its reconstructed cards, wins too often."""
+# ---------------------------------------------------------------------------------------------- a game's report
+async def game_report(store: Store, kind: str) -> str | None:
+    """The game's own statistics over every stored result of it (``Game.report``, PRINCIPES' win rates by
+    principality, say), for ``/stats`` about that game; None when the game has no report."""
+    game = _stored_game(kind)
+    if game is None or type(game).report is Game.report:  # no report: no need to read its results
+        return None
     rows = await store.fetchall(
-        "SELECT r.game_id, r.num_players, r.draw, s.side, s.won, s.player FROM result_seats s "
-        "JOIN results r ON r.game_id = s.game_id WHERE r.kind = 'principes' ORDER BY r.number, s.seat"
+        "SELECT r.game_id, r.num_players, r.draw, s.seat, s.side, s.won, s.player FROM result_seats s "
+        "JOIN results r ON r.game_id = s.game_id WHERE r.kind = ? ORDER BY r.number, s.seat",
+        (kind,),
     )
-    if not rows:
-        return "No game of PRINCIPES has finished yet."
-    games = {int(row["game_id"]) for row in rows}
-    with_people = {int(row["game_id"]) for row in rows if not is_ai_player(str(row["player"]))}
-    draws = {int(row["game_id"]) for row in rows if row["draw"]}
-    lines = [
-        f"PRINCIPES: {len(games)} finished game{'s' if len(games) != 1 else ''} "
-        f"({len(with_people)} with people, {len(draws)} without a winner)."
-    ]
-    lines.append("Win rate by principality (games it was played in):")
-    lines += _side_lines(rows)
-    for count in sorted({int(row["num_players"]) for row in rows}):
-        some = [row for row in rows if int(row["num_players"]) == count]
-        number = len({int(row["game_id"]) for row in some})
-        lines.append(f"{count} players ({number} game{'s' if number != 1 else ''}):")
-        lines += _side_lines(some)
-    return "\n".join(lines)
-
-
-def _side_lines(rows: list[object]) -> list[str]:
-    played: Counter[str] = Counter()
-    won: Counter[str] = Counter()
-    for row in rows:
-        side = str(row["side"])  # type: ignore[index]
-        played[side] += 1
-        won[side] += int(row["won"])  # type: ignore[index]
-    ranked = sorted(played, key=lambda side: (-won[side] / played[side], side))
-    return [
-        f"  {side}: {won[side]} wins of {played[side]} ({percent(won[side], played[side])})"
-        for side in ranked
-    ]
+    return game.report(
+        [
+            ResultSeat(
+                game=int(row["game_id"]),
+                num_players=int(row["num_players"]),
+                draw=bool(row["draw"]),
+                seat=int(row["seat"]),
+                side=None if row["side"] is None else str(row["side"]),
+                won=bool(row["won"]),
+                by_person=not is_ai_player(str(row["player"])),
+            )
+            for row in rows
+        ]
+    )

@@ -2,17 +2,22 @@
 
 Design (README, "Languages"):
 
-- **Catalogs.** ``i18n/locales/messages.pot`` is the template (every message id); each language is one file,
-  ``i18n/locales/<lang>/LC_MESSAGES/messages.po``, plus one line in ``LANGUAGES`` below. They are read at start
-  with Babel (``read_po``), compiled in memory to ``babel.support.Translations`` (so there is no compile step in
-  the build and no ``.mo`` file in the repository); plural forms come from the catalog's ``Plural-Forms`` header
-  through ``ngettext``, never by hand.
+- **Catalogs, one domain each.** The host's and the bot's texts are the domain ``i18n/locales/``; each registered
+  game's are its own domain beside its rules, ``rules/<package>/locales/`` (``domains``), so a game's translation
+  travels with it. A domain's ``messages.pot`` is its template (its message ids); each language is one file per
+  domain, ``<domain>/<lang>/LC_MESSAGES/messages.po``, plus one line in ``LANGUAGES`` below. They are read at
+  start with Babel (``read_po``), merged (no message id is in two domains: ``tests/i18n/test_catalogs.py``; were
+  one, the game's entry would win) and compiled in memory to ``babel.support.Translations`` (so there is no
+  compile step in the build and no ``.mo`` file in the repository); plural forms come from the catalog's
+  ``Plural-Forms`` header through ``ngettext``, never by hand.
 - **The English text is the message id** (gettext style), with named placeholders: ``{who} moves {move}.`` The
   rules and the host stay as they are and keep writing canonical English, so stored logs, replays, exports and
   the notation are the same in every language. Whoever shows a text to a person calls ``localize(text, locale)``
   at that moment: each line (else each sentence) is matched against the catalog's templates, its placeholders
   are read back (a text placeholder such as ``{move}`` or ``{prompt}`` is localised in turn, a name or a number
-  is kept), and the translated template is filled in. Anything no template matches stays English (the fallback).
+  is kept: which is which the host's ``NUMBER_PARAMS`` and ``TEXT_PARAMS`` say, with each registered game's own
+  ``Game.number_params`` and ``Game.text_params``), and the translated template is filled in. Anything no
+  template matches stays English (the fallback).
   Code that builds a text for one reader (the renderers) calls ``translate(locale, msgid, **params)`` directly.
 - **Pseudo-locale** ``qps``: every translated literal is wrapped in ``⟦...⟧``, so a test can find any English
   word that escaped the catalogs (``unmarked_words``).
@@ -20,6 +25,8 @@ Design (README, "Languages"):
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import io
 import re
 from collections.abc import Iterable
@@ -32,6 +39,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
+from rules.engine import registry
+
+#: the host's catalog domain (the bot's and the host's texts); each game's is ``rules/<package>/locales``
 LOCALES_DIR = Path(__file__).parent / "locales"
 TEMPLATE = LOCALES_DIR / "messages.pot"
 DEFAULT = "en"
@@ -47,31 +57,31 @@ PHRASE = "phrase"
 #: what the pseudo-locale wraps each translated literal in
 OPEN, CLOSE = "⟦", "⟧"
 
-#: placeholders holding a number (read back as digits)
+#: placeholders of the host's entries, and of entries several games share, holding a number (read back as digits);
+#: a game adds its own in ``Game.number_params`` (``number_params()`` is the whole set)
 NUMBER_PARAMS = frozenset(
     {
         *(
             "n",
+            "n2",
+            "n3",
             "game",
             "round",
+            "period",
+            "year",
             "source",
             "target",
-            "height",
-            "height2",
             "a",
             "b",
             "hours",
             "min",
             "max",
-            "count",
         ),
-        *("turn", "battle", "castle", "castle2", "gold", "rank", "total", "stopped"),
-        # PRINCIPES
-        *("people", "clergy", "might", "cost", "year", "support", "units", "knights", "footmen", "cards"),
-        *("period", "gold2", "n2", "n3", "limit", "dice", "strength", "strength2"),
+        *("count", "turn", "battle", "castle", "gold", "rank", "total"),
     }
 )
-#: placeholders holding a text that is itself localised (a prompt, a move's description, a reason...)
+#: placeholders of the host's entries, and of entries several games share, holding a text that is itself localised
+#: (a prompt, a move's description, a reason...); a game adds its own in ``Game.text_params`` (``text_params()``)
 TEXT_PARAMS = frozenset(
     {
         "prompt",
@@ -105,12 +115,9 @@ TEXT_PARAMS = frozenset(
         "guard2",
         "loss",
         "loss2",
-        # PRINCIPES: a card's or tile's label, a Prince's name, a faction, a place (Latin land names have no
-        # entry and stay; off-map areas do), a unit, an action, a building, a track, a History icon, a deck
-        *("card", "card2", "prince", "prince2", "faction", "land", "land2", "origin", "destination", "place"),
-        *("unit", "action", "action2", "action3", "building", "track", "icon", "deck", "effect", "choice"),
-        "icon2",  # PRINCIPES: a History card's second icon ("At the end of this Round: {icon} then {icon2}.")
-        *("faction2", "face", "face2"),  # PRINCIPES war messages: a second faction, the battle die's faces
+        # what a player is shown or may choose: a move's notation in a form, a place (a /leaderboard rank), a
+        # choice given ahead
+        *("action", "place", "choice"),
         # /game verify: what was checked, a problem, a result and its winners; a place in the file, a kind of
         # value (found, wanted), a range of a chance result
         *("checked", "problem", "ending", "ending2", "winners"),
@@ -139,28 +146,110 @@ def language_of(locale: str | None) -> str:
 
 
 # ---- catalogs -----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Domain:
+    """One catalog domain: the host's (``i18n/locales``) or a game's (``rules/<package>/locales``)."""
+
+    #: "host", or the game's key
+    name: str
+    directory: Path
+
+    @property
+    def template(self) -> Path:
+        return self.directory / "messages.pot"
+
+    def catalog(self, language: str) -> Path:
+        return self.directory / language / "LC_MESSAGES" / "messages.po"
+
+
+HOST = Domain("host", LOCALES_DIR)
+
+
 def catalog_path(language: str) -> Path:
-    return LOCALES_DIR / language / "LC_MESSAGES" / "messages.po"
+    """The host domain's catalog of ``language`` (each game's: ``Domain.catalog``)."""
+    return HOST.catalog(language)
+
+
+def _game_directory(key: str) -> Path:
+    """The directory of the module that exposes a game's ``GAME``: ``rules/<package>`` for a game registered by a
+    line, else the directory of the module defining a game registered as an object."""
+    package = registry.package_of(key)
+    if package is None:
+        return Path(inspect.getfile(type(registry.get_game(key, include_unplayable=True)))).parent
+    module = importlib.import_module(f"rules.{package}" if key in registry.GAMES else package)
+    return Path(inspect.getfile(module)).parent
+
+
+@cache
+def domains() -> tuple[Domain, ...]:
+    """The host's domain, then every registered game's that has a template (``<its package>/locales``), in the
+    registry's order; read once (``reload`` reads them again after a game is registered)."""
+    games = (Domain(key, _game_directory(key) / "locales") for key in registry.available_games(True))
+    return (HOST, *(domain for domain in games if domain.template.exists()))
+
+
+def reload() -> None:
+    """Forget every catalog, template and placeholder kind read so far (after registering or unregistering a game
+    whose texts have a domain)."""
+    for cached in (domains, template, translations, _params, templates, _index, phrases, blocks):
+        cached.cache_clear()
+    for cached_lru in (_candidates, _localize, _best):
+        cached_lru.cache_clear()
+
+
+def _merged(paths: Iterable[Path], language: str | None = None) -> Catalog:
+    """The catalogs at ``paths`` as one, in order (the first one's header; a later entry replaces an earlier one
+    with the same message id and context)."""
+    merged: Catalog | None = None
+    for path in paths:
+        with path.open("rb") as file:
+            catalog = read_po(file, locale=language)
+        if merged is None:
+            merged = catalog
+            continue
+        for message in catalog:
+            if message.id:
+                merged.delete(message.id, message.context)
+                merged[message.id] = message
+    assert merged is not None, "the host domain has a template"
+    return merged
 
 
 @cache
 def template() -> Catalog:
-    with TEMPLATE.open("rb") as file:
-        return read_po(file)
+    """Every domain's template merged: all the message ids."""
+    return _merged(domain.template for domain in domains())
 
 
 @cache
 def translations(language: str) -> NullTranslations:
-    """The language's catalog as Babel ``Translations`` (compiled in memory); English needs none."""
-    path = catalog_path(language)
-    if language == DEFAULT or not path.exists():
+    """The language's catalogs of every domain as one Babel ``Translations`` (compiled in memory); English needs
+    none."""
+    paths = [path for path in (domain.catalog(language) for domain in domains()) if path.exists()]
+    if language == DEFAULT or not paths:
         return NullTranslations()
-    with path.open("rb") as file:
-        catalog = read_po(file, locale=language)
     buffer = io.BytesIO()
-    write_mo(buffer, catalog)
+    write_mo(buffer, _merged(paths, language))
     buffer.seek(0)
     return Translations(fp=buffer)
+
+
+@cache
+def _params() -> tuple[frozenset[str], frozenset[str]]:
+    games = [registry.get_game(key, include_unplayable=True) for key in registry.available_games(True)]
+    numbers = NUMBER_PARAMS.union(*(game.number_params for game in games))
+    texts = TEXT_PARAMS.union(*(game.text_params for game in games))
+    return numbers, texts
+
+
+def number_params() -> frozenset[str]:
+    """Placeholders holding a number: the host's ``NUMBER_PARAMS`` and every registered game's."""
+    return _params()[0]
+
+
+def text_params() -> frozenset[str]:
+    """Placeholders holding a text localised in turn: the host's ``TEXT_PARAMS`` and every registered game's."""
+    return _params()[1]
 
 
 @dataclass(frozen=True)
@@ -182,7 +271,7 @@ def _compile(text: str) -> re.Pattern[str]:
             parts.append(f"(?P={name})")
         else:
             seen.add(name)
-            if name in NUMBER_PARAMS:
+            if name in number_params():
                 body = r"-?\d+(?:\.\d+)?"
             elif name in SPEAKERS:
                 body = r"(?:(?!: ).)+?"
@@ -359,7 +448,7 @@ def _line(line: str, language: str) -> str:
 
 
 def _with_phrases(body: str, language: str) -> str:
-    """One line read with its fixed phrases (a seat's "(away, AI plays)", a Pharaoh colour's "(green)") set
+    """One line read with its fixed phrases (a seat's "(away, AI plays)", a piece's colour "(green)") set
     aside and translated where they stand, unless reading the line as it is leaves less English: a phrase may
     also be a template's own words ("... takes the Progress tile Chronicle (green).")."""
     said = []
@@ -472,7 +561,7 @@ def _scored(text: str, language: str) -> tuple[str, int] | None:
         params: dict[str, object] = {}
         left = 0
         for name, value in match.groupdict().items():
-            if name in TEXT_PARAMS:
+            if name in text_params():
                 params[name], english = _best(value, language)
                 left += english
             else:

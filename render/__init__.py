@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from i18n import DEFAULT, name_in
-from rules.engine.registry import GAMES, package_of
+from rules.engine.registry import package_of, registered_games, render_module_name
 
 from .alt import ALT_TEXT_LIMIT
 from .common import encode_png, seat_label
@@ -66,15 +66,15 @@ MoveReader = Callable[[str, str], "MovedLine | TakenBackLine | None"]
 def renderer_module(game_key: str) -> Any:
     """``render/<package>.py`` of a registered game (see ``rules.engine.registry``): ``render(view) -> Image``,
     optionally ``render_region(view, region)``."""
-    package = package_of(game_key)
-    if package is None:
+    name = render_module_name(game_key)
+    if name is None:
         raise RenderError(f"There is no board image for {game_key!r}.")
-    return importlib.import_module(f"render.{package}")
+    return importlib.import_module(name)
 
 
 def rendered_games() -> list[str]:
-    """The registered games, each of which has a renderer (the conformance suite checks it)."""
-    return list(GAMES)
+    """The games registered by a line, each of which has a renderer (the conformance suite checks it)."""
+    return registered_games()
 
 
 def in_language(view: dict[str, Any], locale: str | None) -> dict[str, Any]:

@@ -115,3 +115,9 @@ ALICE = Actor("100", "alice")
 BOB = Actor("200", "bob")
 CAROL = Actor("300", "carol")
 MOD = Actor("900", "moderator", can_manage=True)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests that play whole games (``whole_game``) first: the run's parallel workers (pytest-xdist hands
+    tests out in order) then start the longest ones at once instead of finishing on one of them alone."""
+    items.sort(key=lambda item: item.get_closest_marker("whole_game") is None)

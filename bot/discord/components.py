@@ -1,6 +1,7 @@
 """Buttons and selects that survive restarts: ``DynamicItem``s whose custom_id says everything needed.
 
-custom_id layouts (fields are percent-quoted, so a ``:`` inside a decision id cannot split them; <= 100 chars):
+custom_id layouts (each declared once below as an ``IdFormat``, ``bot.discord.custom_ids``: text fields are
+percent-quoted, so a ``:`` inside a decision id cannot split them; <= 100 chars):
 
 - ``pt:c:<game>:<seat>:<decision>:<choice>`` a choice button; ``<choice>`` is the action text, or ``#<index>``
   into the prompt's choices when the text does not fit
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import quote, unquote
 
 import discord
 
@@ -43,14 +43,13 @@ from .common import (
     check_seat_exists,
     clip,
     digest_files,
-    game_number,
     localized_prompt,
     reader_language,
     rebuilt,
     send,
-    small_number,
     within_ack,
 )
+from .custom_ids import GAME, PAGE, SEAT, TEXT, IdFormat, one_of, quoted
 from .forms import FORM_ITEMS, inline_page, open_button, short_label
 from .labels import OPTION_DESCRIPTION, OPTION_LABEL, PLACEHOLDER, distinct_labels, fit, fit_with_rest
 from .replays import REPLAY_ITEMS
@@ -59,42 +58,28 @@ BUTTONS_AT_MOST = 5
 BUTTON_LABEL = 80
 SELECT_SIZE = 25
 SELECTS_PER_MESSAGE = 4  # the fifth row holds the "More choices" button
-CUSTOM_ID = 100
 #: every custom_id of ours starts with it (a click on one that no item reads is answered: ``PrincesBot``)
 CUSTOM_ID_PREFIX = "pt:"
-_CHOICE_BUTTON_ID = r"pt:c:(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<choice>[^:]*)"
-_CHOICE_SELECT_ID = r"pt:s:(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<page>\d+)"
-_MORE_CHOICES_ID = r"pt:m:(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<page>\d+)"
-_LOBBY_BUTTON_ID = r"pt:l:(?P<game>\d+):(?P<op>join|leave|start)"
-_EXPIRY_BUTTON_ID = r"pt:x:(?P<game>\d+):(?P<expiry>[^:]*):(?P<choice>claim|wait|ai)"
-_HAND_BUTTON_ID = r"pt:h:(?P<game>\d+)"
-_AHEAD_BUTTON_ID = r"pt:a:(?P<game>\d+):(?P<seat>\d+):(?P<slot>[^:]*):(?P<choice>[^:]*)"
-_AHEAD_SELECT_ID = r"pt:b:(?P<game>\d+):(?P<seat>\d+):(?P<slot>[^:]*)"
-
-
-def _q(text: str) -> str:
-    return quote(text, safe="")
-
-
-def _seat_fields(match: re.Match[str], **quoted: str) -> dict[str, object]:
-    """The fields of a custom_id made for one seat of one game (untrusted: each is checked): its game and seat,
-    and each quoted group (``quoted`` maps the item's parameter to the template's group)."""
-    fields: dict[str, object] = {
-        "game_id": game_number(match["game"]),
-        "seat": small_number(match["seat"], "seat"),
-    }
-    return fields | {name: unquote(match[group]) for name, group in quoted.items()}
-
-
-def _paged_fields(match: re.Match[str]) -> dict[str, object]:
-    return _seat_fields(match, decision_id="decision") | {"page": small_number(match["page"], "page")}
+#: the custom_id layouts of this module's items, named as the items' attributes (the module docstring lists them)
+_FOR_A_SEAT = (("game_id", GAME), ("seat", SEAT))
+_PAGED = (*_FOR_A_SEAT, ("decision_id", TEXT), ("page", PAGE))
+CHOICE_BUTTON_ID = IdFormat("pt:c", (*_FOR_A_SEAT, ("decision_id", TEXT), ("token", TEXT)))
+CHOICE_SELECT_ID = IdFormat("pt:s", _PAGED)
+MORE_CHOICES_ID = IdFormat("pt:m", _PAGED)
+LOBBY_BUTTON_ID = IdFormat("pt:l", (("game_id", GAME), ("op", one_of("join", "leave", "start"))))
+EXPIRY_BUTTON_ID = IdFormat(
+    "pt:x", (("game_id", GAME), ("expiry_id", TEXT), ("choice", one_of("claim", "wait", "ai")))
+)
+HAND_BUTTON_ID = IdFormat("pt:h", (("game_id", GAME),))
+AHEAD_BUTTON_ID = IdFormat("pt:a", (*_FOR_A_SEAT, ("slot", TEXT), ("action", TEXT)))
+AHEAD_SELECT_ID = IdFormat("pt:b", (*_FOR_A_SEAT, ("slot", TEXT)))
 
 
 # ---------------------------------------------------------------------------------------------- choices
 def choice_token(prompt: Prompt, index: int, room: int) -> str:
     """What a component carries for choice ``index``: the action itself when it fits, else its index."""
     action = prompt.choices[index].action
-    return action if len(_q(action)) <= room and not action.startswith("#") else f"#{index}"
+    return action if len(quoted(action)) <= room and not action.startswith("#") else f"#{index}"
 
 
 async def require_seat(interaction: Interaction, game_id: int, seat: int) -> None:
@@ -167,14 +152,16 @@ async def retire_components(interaction: Interaction, said: str | None = None) -
         await interaction.response.edit_message(view=None, **extra)
 
 
-class ChoiceButton(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_BUTTON_ID):
+class ChoiceButton(Handled, discord.ui.DynamicItem[Any], template=CHOICE_BUTTON_ID.template):
     def __init__(self, game_id: int, seat: int, decision_id: str, token: str, label: str = "") -> None:
         self.game_id, self.seat, self.decision_id, self.token = game_id, seat, decision_id, token
         super().__init__(
             discord.ui.Button(
                 label=fit(label, BUTTON_LABEL) or token,
                 style=discord.ButtonStyle.primary,
-                custom_id=f"pt:c:{game_id}:{seat}:{_q(decision_id)}:{_q(token)}",
+                custom_id=CHOICE_BUTTON_ID.build(
+                    game_id=game_id, seat=seat, decision_id=decision_id, token=token
+                ),
             )
         )
 
@@ -182,13 +169,13 @@ class ChoiceButton(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_BUTTON
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ChoiceButton:
-        return rebuilt(cls, item, lambda: _seat_fields(match, decision_id="decision", token="choice"))
+        return rebuilt(cls, item, lambda: CHOICE_BUTTON_ID.parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         await play_choice(interaction, self.game_id, self.seat, self.decision_id, self.token)
 
 
-class ChoiceSelect(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_SELECT_ID):
+class ChoiceSelect(Handled, discord.ui.DynamicItem[Any], template=CHOICE_SELECT_ID.template):
     def __init__(
         self,
         game_id: int,
@@ -201,7 +188,9 @@ class ChoiceSelect(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_SELECT
         self.game_id, self.seat, self.decision_id, self.page = game_id, seat, decision_id, page
         super().__init__(
             discord.ui.Select(
-                custom_id=f"pt:s:{game_id}:{seat}:{_q(decision_id)}:{page}",
+                custom_id=CHOICE_SELECT_ID.build(
+                    game_id=game_id, seat=seat, decision_id=decision_id, page=page
+                ),
                 placeholder=fit(placeholder, PLACEHOLDER) if placeholder else None,  # once translated
                 options=options or [discord.SelectOption(label="-", value="-")],
                 min_values=1,
@@ -213,7 +202,7 @@ class ChoiceSelect(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_SELECT
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ChoiceSelect:
-        return rebuilt(cls, item, lambda: _paged_fields(match))
+        return rebuilt(cls, item, lambda: CHOICE_SELECT_ID.parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
@@ -223,14 +212,16 @@ class ChoiceSelect(Handled, discord.ui.DynamicItem[Any], template=_CHOICE_SELECT
         await play_choice(interaction, self.game_id, self.seat, self.decision_id, str(values[0]))
 
 
-class MoreChoices(Handled, discord.ui.DynamicItem[Any], template=_MORE_CHOICES_ID):
+class MoreChoices(Handled, discord.ui.DynamicItem[Any], template=MORE_CHOICES_ID.template):
     def __init__(self, game_id: int, seat: int, decision_id: str, page: int, language: str = DEFAULT) -> None:
         self.game_id, self.seat, self.decision_id, self.page = game_id, seat, decision_id, page
         super().__init__(
             discord.ui.Button(
                 label=fit(localize("More choices…", language), BUTTON_LABEL),
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"pt:m:{game_id}:{seat}:{_q(decision_id)}:{page}",
+                custom_id=MORE_CHOICES_ID.build(
+                    game_id=game_id, seat=seat, decision_id=decision_id, page=page
+                ),
             )
         )
 
@@ -238,7 +229,7 @@ class MoreChoices(Handled, discord.ui.DynamicItem[Any], template=_MORE_CHOICES_I
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MoreChoices:
-        return rebuilt(cls, item, lambda: _paged_fields(match))
+        return rebuilt(cls, item, lambda: MORE_CHOICES_ID.parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         await require_seat(interaction, self.game_id, self.seat)
@@ -313,11 +304,11 @@ def _choices_view(
         return None
     view = discord.ui.View(timeout=None)
     if len(choices) <= BUTTONS_AT_MOST and all(len(c.label) <= BUTTON_LABEL for c in choices):
-        prefix = len(f"pt:c:{prompt.game_id}:{prompt.seat}:{_q(prompt.decision_id)}:")
+        room = CHOICE_BUTTON_ID.room(game_id=prompt.game_id, seat=prompt.seat, decision_id=prompt.decision_id)
         # two choices the rules describe alike (PRINCIPES' "collect" and "collect clergy") show their notation
         labels = distinct_labels([c.label for c in choices], BUTTON_LABEL, [c.action for c in choices])
         for index, label in enumerate(labels):
-            token = choice_token(prompt, index, CUSTOM_ID - prefix)
+            token = choice_token(prompt, index, room)
             view.add_item(ChoiceButton(prompt.game_id, prompt.seat, prompt.decision_id, token, label))
         return view
     start_group = first_page * SELECTS_PER_MESSAGE
@@ -367,7 +358,7 @@ def choice_options(
 
 
 # ---------------------------------------------------------------------------------------------- lobby
-class LobbyButton(Handled, discord.ui.DynamicItem[Any], template=_LOBBY_BUTTON_ID):
+class LobbyButton(Handled, discord.ui.DynamicItem[Any], template=LOBBY_BUTTON_ID.template):
     STYLES = {
         "join": discord.ButtonStyle.success,
         "leave": discord.ButtonStyle.secondary,
@@ -377,15 +368,14 @@ class LobbyButton(Handled, discord.ui.DynamicItem[Any], template=_LOBBY_BUTTON_I
     def __init__(self, game_id: int, op: str, language: str = DEFAULT) -> None:
         self.game_id, self.op = game_id, op
         label = fit(localize(op.capitalize(), language), BUTTON_LABEL)
-        super().__init__(
-            discord.ui.Button(label=label, style=self.STYLES[op], custom_id=f"pt:l:{game_id}:{op}")
-        )
+        custom_id = LOBBY_BUTTON_ID.build(game_id=game_id, op=op)
+        super().__init__(discord.ui.Button(label=label, style=self.STYLES[op], custom_id=custom_id))
 
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyButton:
-        return rebuilt(cls, item, lambda: {"game_id": game_number(match["game"]), "op": match["op"]})
+        return rebuilt(cls, item, lambda: LOBBY_BUTTON_ID.parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         bot = bot_of(interaction)
@@ -430,7 +420,7 @@ def lobby_view(info: GameInfo, language: str = DEFAULT) -> discord.ui.View | Non
 
 
 # ---------------------------------------------------------------------------------------------- deadlines
-class ExpiryButton(Handled, discord.ui.DynamicItem[Any], template=_EXPIRY_BUTTON_ID):
+class ExpiryButton(Handled, discord.ui.DynamicItem[Any], template=EXPIRY_BUTTON_ID.template):
     def __init__(self, game_id: int, expiry_id: str, choice: str, label: str = "") -> None:
         self.game_id, self.expiry_id, self.choice = game_id, expiry_id, choice
         style = discord.ButtonStyle.danger if choice == "claim" else discord.ButtonStyle.secondary
@@ -438,7 +428,7 @@ class ExpiryButton(Handled, discord.ui.DynamicItem[Any], template=_EXPIRY_BUTTON
             discord.ui.Button(
                 label=fit(label, BUTTON_LABEL) or choice,
                 style=style,
-                custom_id=f"pt:x:{game_id}:{_q(expiry_id)}:{choice}",
+                custom_id=EXPIRY_BUTTON_ID.build(game_id=game_id, expiry_id=expiry_id, choice=choice),
             )
         )
 
@@ -446,15 +436,7 @@ class ExpiryButton(Handled, discord.ui.DynamicItem[Any], template=_EXPIRY_BUTTON
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ExpiryButton:
-        return rebuilt(
-            cls,
-            item,
-            lambda: {
-                "game_id": game_number(match["game"]),
-                "expiry_id": unquote(match["expiry"]),
-                "choice": match["choice"],
-            },
-        )
+        return rebuilt(cls, item, lambda: EXPIRY_BUTTON_ID.parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         bot = bot_of(interaction)
@@ -476,7 +458,7 @@ def expiry_view(prompt: Prompt) -> discord.ui.View:
 
 
 # ---------------------------------------------------------------------------------------------- private view
-class HandButton(Handled, discord.ui.DynamicItem[Any], template=_HAND_BUTTON_ID):
+class HandButton(Handled, discord.ui.DynamicItem[Any], template=HAND_BUTTON_ID.template):
     #: the label (a catalog entry), in the language of the channel it is posted to
     LABEL = "Open my hand"
 
@@ -486,7 +468,7 @@ class HandButton(Handled, discord.ui.DynamicItem[Any], template=_HAND_BUTTON_ID)
             discord.ui.Button(
                 label=localize(self.LABEL, language),
                 style=discord.ButtonStyle.primary,
-                custom_id=f"pt:h:{game_id}",
+                custom_id=HAND_BUTTON_ID.build(game_id=game_id),
             )
         )
 
@@ -494,7 +476,7 @@ class HandButton(Handled, discord.ui.DynamicItem[Any], template=_HAND_BUTTON_ID)
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HandButton:
-        return rebuilt(cls, item, lambda: {"game_id": game_number(match["game"])})
+        return rebuilt(cls, item, lambda: HAND_BUTTON_ID.parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         await show_hand(interaction, self.game_id, catch_up=True)
@@ -560,7 +542,7 @@ async def answer_ahead(interaction: Interaction, game_id: int, seat: int, slot: 
     await send(interaction, await within_ack(interaction, work), ephemeral=True)
 
 
-class AheadButton(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_BUTTON_ID):
+class AheadButton(Handled, discord.ui.DynamicItem[Any], template=AHEAD_BUTTON_ID.template):
     def __init__(self, game_id: int, seat: int, slot: str, action: str, label: str = "") -> None:
         self.game_id, self.seat, self.slot, self.action = game_id, seat, slot, action
         ask = action == "ask"
@@ -568,7 +550,7 @@ class AheadButton(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_BUTTON_I
             discord.ui.Button(
                 label=fit(label, BUTTON_LABEL) or action,
                 style=discord.ButtonStyle.secondary if ask else discord.ButtonStyle.primary,
-                custom_id=f"pt:a:{game_id}:{seat}:{_q(slot)}:{_q(action)}",
+                custom_id=AHEAD_BUTTON_ID.build(game_id=game_id, seat=seat, slot=slot, action=action),
             )
         )
 
@@ -576,13 +558,13 @@ class AheadButton(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_BUTTON_I
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> AheadButton:
-        return rebuilt(cls, item, lambda: _seat_fields(match, slot="slot", action="choice"))
+        return rebuilt(cls, item, lambda: AHEAD_BUTTON_ID.parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         await answer_ahead(interaction, self.game_id, self.seat, self.slot, self.action)
 
 
-class AheadSelect(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_SELECT_ID):
+class AheadSelect(Handled, discord.ui.DynamicItem[Any], template=AHEAD_SELECT_ID.template):
     #: the select's placeholder (a catalog entry), in the reader's language
     PLACEHOLDER = "Answer ahead…"
 
@@ -597,7 +579,7 @@ class AheadSelect(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_SELECT_I
         self.game_id, self.seat, self.slot = game_id, seat, slot
         super().__init__(
             discord.ui.Select(
-                custom_id=f"pt:b:{game_id}:{seat}:{_q(slot)}",
+                custom_id=AHEAD_SELECT_ID.build(game_id=game_id, seat=seat, slot=slot),
                 placeholder=fit(translate(language, self.PLACEHOLDER), PLACEHOLDER),
                 options=options or [discord.SelectOption(label="-", value="-")],
                 min_values=1,
@@ -609,7 +591,7 @@ class AheadSelect(Handled, discord.ui.DynamicItem[Any], template=_AHEAD_SELECT_I
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> AheadSelect:
-        return rebuilt(cls, item, lambda: _seat_fields(match, slot="slot"))
+        return rebuilt(cls, item, lambda: AHEAD_SELECT_ID.parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
@@ -648,11 +630,10 @@ def ahead_items(prompt: Prompt, language: str = DEFAULT) -> list[discord.ui.Item
     the reader's ``language``), fitted once translated; the select's placeholder is in ``language`` too."""
     game_id, seat, slot = prompt.game_id, prompt.seat, prompt.decision_id
     choices = [c for c in prompt.choices if len(c.action) <= 100]
-    prefix = len(f"pt:a:{game_id}:{seat}:{_q(slot)}:")
     if (
         choices
         and len(choices) <= BUTTONS_AT_MOST
-        and all(prefix + len(_q(c.action)) <= CUSTOM_ID for c in choices)
+        and all(AHEAD_BUTTON_ID.fits(game_id=game_id, seat=seat, slot=slot, action=c.action) for c in choices)
     ):
         labels = distinct_labels(
             [c.label or c.action for c in choices], BUTTON_LABEL, [c.action for c in choices]
@@ -661,7 +642,7 @@ def ahead_items(prompt: Prompt, language: str = DEFAULT) -> list[discord.ui.Item
             AheadButton(game_id, seat, slot, c.action, label)
             for c, label in zip(choices, labels, strict=True)
         ]
-    if not choices or len(f"pt:b:{game_id}:{seat}:{_q(slot)}") > CUSTOM_ID:
+    if not choices or not AHEAD_SELECT_ID.fits(game_id=game_id, seat=seat, slot=slot):
         return []
     if len(choices) > SELECT_SIZE:  # the first answers and the last choice ("ask me then")
         choices = [*choices[: SELECT_SIZE - 1], choices[-1]]

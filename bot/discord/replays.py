@@ -7,7 +7,8 @@
   select to jump to a round (or, for games without rounds, to evenly spaced actions). On an ephemeral message a
   click edits it in place; on the public result message it opens the clicker's own ephemeral step-through.
 
-custom_id layouts (every field is checked: a custom_id is untrusted input):
+custom_id layouts (``STEP_BUTTON_ID``, ``JUMP_SELECT_ID``, ``bot.discord.custom_ids``; every field is checked: a
+custom_id is untrusted input):
 
 - ``pt:r:<game>:<step>:<slot>``  a button showing step ``<step>``; ``<slot>`` (f, b, n, l, s) keeps the ids of
   one message's buttons distinct
@@ -47,14 +48,16 @@ from i18n import DEFAULT, localize, translate
 from render import rendered_games
 
 from .common import Handled, Interaction, bot_of, clip, file_name, reader_language, send, within_ack
+from .custom_ids import IdFormat, digits, one_of
 
 if TYPE_CHECKING:
     from .app import PrincesBot
 
 log = logging.getLogger(__name__)
 
-_STEP_BUTTON_ID = r"pt:r:(?P<game>[0-9]{1,19}):(?P<step>[0-9]{1,7}):(?P<slot>[fbnls])"
-_JUMP_SELECT_ID = r"pt:j:(?P<game>[0-9]{1,19})"
+_GAME = ("game_id", digits(19))
+STEP_BUTTON_ID = IdFormat("pt:r", (_GAME, ("step", digits(7)), ("slot", one_of("f", "b", "n", "l", "s"))))
+JUMP_SELECT_ID = IdFormat("pt:j", (_GAME,))
 #: how often the "drawing frame k of n" answer is edited while a replay is drawn, and how often the frames drawn
 #: are read from the drawing process
 PROGRESS_EVERY_S = 2.0
@@ -333,14 +336,14 @@ async def _clicked(interaction: Interaction, game_id: int, index: int) -> None:
     await show_step(interaction, game_id, index, in_place)
 
 
-class StepButton(Handled, discord.ui.DynamicItem[Any], template=_STEP_BUTTON_ID):
+class StepButton(Handled, discord.ui.DynamicItem[Any], template=STEP_BUTTON_ID.template):
     def __init__(self, game_id: int, step: int, slot: str, label: str = "", disabled: bool = False) -> None:
         self.game_id, self.step, self.slot = game_id, step, slot
         super().__init__(
             discord.ui.Button(
                 label=label or f"Step {step}",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"pt:r:{game_id}:{step}:{slot}",
+                custom_id=STEP_BUTTON_ID.build(game_id=game_id, step=step, slot=slot),
                 disabled=disabled,
             )
         )
@@ -349,20 +352,20 @@ class StepButton(Handled, discord.ui.DynamicItem[Any], template=_STEP_BUTTON_ID)
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> StepButton:
-        return cls(int(match["game"]), int(match["step"]), match["slot"])
+        return cls(**STEP_BUTTON_ID.parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         await _clicked(interaction, self.game_id, self.step)
 
 
-class JumpSelect(Handled, discord.ui.DynamicItem[Any], template=_JUMP_SELECT_ID):
+class JumpSelect(Handled, discord.ui.DynamicItem[Any], template=JUMP_SELECT_ID.template):
     def __init__(
         self, game_id: int, options: list[discord.SelectOption] | None = None, placeholder: str = "Jump to…"
     ) -> None:
         self.game_id = game_id
         super().__init__(
             discord.ui.Select(
-                custom_id=f"pt:j:{game_id}",
+                custom_id=JUMP_SELECT_ID.build(game_id=game_id),
                 placeholder=placeholder,
                 options=options or [discord.SelectOption(label="Start", value="0")],
                 min_values=1,
@@ -374,7 +377,7 @@ class JumpSelect(Handled, discord.ui.DynamicItem[Any], template=_JUMP_SELECT_ID)
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> JumpSelect:
-        return cls(int(match["game"]))
+        return cls(**JUMP_SELECT_ID.parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         values = dict(interaction.data or {}).get("values")

@@ -42,7 +42,7 @@ from rules.engine.playout import replay_from, setup_state
 from rules.engine.standing import AHEAD_KEYS, Order, Orders, standing_answer
 
 from ..models import CLOSE_KIND, Actor, Attachment, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
-from ..ratings import record_result, seat_sides
+from ..ratings import record_result
 from ..storage import CLAIM_LEASE_S, SNAPSHOT_EVERY, Connection, StaleVersion, Store
 from ..verify import commit_hash as commit_hash  # re-exported: the sealing code names it from here
 from ..verify import commit_string
@@ -553,7 +553,7 @@ class HostCore(ABC):
         message that says who won also gets the rating changes and, unless the table chose replay=no, the
         animated replay (drawn by the front-end when it posts the message)."""
         view = live.game.view(live.state, None) if live.state else {}
-        sides = seat_sides(live.row["kind"], view, len(live.seats))
+        sides = live.game.seat_sides(view, len(live.seats))
         recorded = await record_result(db, live.id, sides, now)
         if recorded is None:
             return

@@ -241,7 +241,7 @@ def _window_hours(text: str | None, deadline_hours: float) -> float:
 
 def level_strength(game: Game, level: str) -> str | None:
     """What the benchmark measured of an AI level head to head (``rules/<game>/strength.json``, written by
-    ``python -m bench ai`` and ``python -m bench game_of_princes``), as a short phrase; None when unmeasured."""
+    ``python -m bench ai`` and a game's own benchmark), as a short phrase; None when unmeasured."""
     figures = _strength_figures(type(game)).get(split_level(level)[0]) if level else None
     if not isinstance(figures, dict):
         return None

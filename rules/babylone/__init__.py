@@ -32,6 +32,7 @@ from rules.engine import (
     Rng,
     seat_ref,
 )
+from rules.engine.core import Exercise
 
 from .solver import best_move, canonical, is_win
 
@@ -90,6 +91,10 @@ class Babylone(Game[BabyloneState, BabyloneState]):
         Option("match", "single", ("single", "best-of-3"), "2 players: one round or a best-of-3 match"),
     )
     ai_levels = ("perfect", "easy")
+    # placeholder kinds of Babylone's catalog entries: a stack's height (numbers)
+    number_params = frozenset({"height", "height2"})
+    #: how the shared suites and benches play it: the easy level, every player count
+    exercise = Exercise(level="easy", actions=400, quick=(2, "easy"))
     draw_by_agreement = False  # a Babylone round always ends with a winner
     rules_notes = RULES_NOTES
 

@@ -114,6 +114,78 @@ class RoundStatus:
     card: str | None = None
 
 
+# ---- seats' sides and a game's report (issue 44) -----------------------------------------------------------
+#: a seat's place in the turn order: its side in games whose seats have no colour (``Game.seat_sides``)
+SEAT_ORDINALS = ("first", "second", "third", "fourth")
+
+
+def ordinal_sides(num_players: int) -> list[str]:
+    """Each seat's place in the turn order ("first", "second", ..., then "seat 5"): the default sides."""
+    return [
+        SEAT_ORDINALS[seat] if seat < len(SEAT_ORDINALS) else f"seat {seat + 1}"
+        for seat in range(num_players)
+    ]
+
+
+@dataclass(frozen=True)
+class ResultSeat:
+    """One seat of one stored result, as plain data for ``Game.report``: the host reads them from its results
+    (oldest game first, seats in order), the rules only count them."""
+
+    #: the finished game's id (the seats of one game share it)
+    game: int
+    num_players: int
+    #: the game ended without a winner
+    draw: bool
+    seat: int
+    #: what the seat played (``Game.seat_sides`` when the game ended), None if nothing was recorded
+    side: str | None
+    won: bool
+    #: a person played the seat (not an AI level)
+    by_person: bool
+
+
+# ---- end of seats' sides and a game's report -----------------------------------------------------------------
+
+
+# ---- how shared tests and benches play a game (issue 44) ------------------------------------------------------
+@dataclass(frozen=True)
+class StrengthMatch:
+    """``python -m bench ai``'s head-to-head match of a game, the writer of its ``strength.json``: ``challenger``
+    must beat ``opponent`` in ``games`` games of ``players`` seats, with a share of the decided games and a score
+    (a draw counts half) of at least ``goal`` each."""
+
+    challenger: str
+    opponent: str
+    games: int
+    goal: float
+    players: int = 2
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """How the suites and benches that serve every game play this one (``Game.exercise``). The defaults suit a
+    small game; a game whose random play is too slow or too short overrides them."""
+
+    #: the AI level sample games are played by (golden playthroughs, the pace bench): a cheap level that plays
+    #: every game to its end and looks like real play
+    level: str = "random"
+    #: the player counts sample games use; empty: every count the game takes
+    players: tuple[int, ...] = ()
+    #: how many actions a long sample game runs at most (the alt text, replay and digest suites)
+    actions: int = 400
+    #: golden playthroughs beyond one per player count with the default options: (players, options)
+    golden_options: tuple[tuple[int, Mapping[str, str]], ...] = ()
+    #: the players and AI level of a quick game played through the host to its end (verify, export, replay,
+    #: ratings); None: the fewest players, each ``level``
+    quick: tuple[int, str] | None = None
+    #: the match ``bench ai`` plays to measure the game's strongest level; None: none (no ``strength.json``)
+    strength: StrengthMatch | None = None
+
+
+# ---- end of how shared tests and benches play a game ---------------------------------------------------------
+
+
 @dataclass
 class Applied(Generic[S]):
     state: S
@@ -149,6 +221,30 @@ class Game(ABC, Generic[S, V]):
     #: the standing orders recommended to every player, by topic, each with what it gives up: orders measured not
     #: to cost strength (``python -m bench orders``); none by default
     recommended_orders: Mapping[str, Recommended] = MappingProxyType({})
+
+    # ---- placeholder kinds of the game's catalog entries (issue 44) ----------------------------------------
+    #: placeholders of this game's message ids (``{people}``) that hold a number, beyond the host's (``i18n``:
+    #: ``NUMBER_PARAMS``); the translations read them back as digits
+    number_params: frozenset[str] = frozenset()
+    #: placeholders of this game's message ids (``{card}``) that hold a text localised in turn, beyond the host's
+    #: (``i18n``: ``TEXT_PARAMS``); a name must not be a number placeholder too
+    text_params: frozenset[str] = frozenset()
+    # ---- end of placeholder kinds ------------------------------------------------------------------------
+
+    # ---- how shared tests and benches play the game (issue 44) -------------------------------------------
+    #: what the suites and benches that iterate the registry need of this game (``Exercise``'s defaults suit a
+    #: small game)
+    exercise: Exercise = Exercise()
+
+    def sample_players(self) -> tuple[int, ...]:
+        """The player counts sample games of this game use (``Exercise.players``, else every count)."""
+        return self.exercise.players or tuple(range(self.min_players, self.max_players + 1))
+
+    def quick_game(self) -> tuple[int, str]:
+        """The players and AI level of a quick game played to its end (``Exercise.quick``)."""
+        return self.exercise.quick or (self.min_players, self.exercise.level)
+
+    # ---- end of how shared tests and benches play the game -----------------------------------------------
 
     # ---- setup and options -------------------------------------------------------------------------------
     def resolve_options(self, given: Mapping[str, str]) -> dict[str, str]:
@@ -226,6 +322,23 @@ class Game(ABC, Generic[S, V]):
         """The fraction of the game played (0 to 1) where the rules can tell (rounds of a fixed number), for
         the host's estimate of the time to finish; None (the default) when they cannot."""
         return None
+
+    # ---- seats' sides and the game's report, for statistics (issue 44) ------------------------------------
+    #: what a seat's side is called ("favourite colour: red"); by default a seat is its place in the turn order
+    side_word: str = "seat"
+
+    def seat_sides(self, view: V, num_players: int) -> list[str]:
+        """What each seat played, from the public view at the game's end (a colour, a principality); recorded
+        with the result, inside the transaction that ends the game, so cheap and pure. The default: each seat's
+        place in the turn order ("first", "second", ...)."""
+        return ordinal_sides(num_players)
+
+    def report(self, results: Sequence[ResultSeat]) -> str | None:
+        """The game's own statistics over every stored result of it (``results``: its seats, oldest game
+        first), which ``/stats`` adds when asked about this game; None (the default) when it has none."""
+        return None
+
+    # ---- end of seats' sides and the game's report --------------------------------------------------------
 
     # ---- time, undo, AI -----------------------------------------------------------------------------------
     def on_deadline(self, state: S, seat: int) -> str | None:

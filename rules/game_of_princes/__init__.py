@@ -34,6 +34,7 @@ from rules.engine import (
     Rng,
     seat_ref,
 )
+from rules.engine.core import Exercise, StrengthMatch
 from rules.engine.thinking import split_level
 
 from .ai import LEVELS, choose_move
@@ -146,6 +147,10 @@ class GameOfPrinces(Game[GameOfPrincesState, GameOfPrincesState]):
         ),
     )
     ai_levels = LEVELS
+    #: how the shared suites and benches play it; bench ai's match writes strength.json
+    exercise = Exercise(
+        level="easy", actions=300, quick=(2, "easy"), strength=StrengthMatch("expert", "hard", 40, 0.65)
+    )
     rules_notes = RULES_NOTES
 
     # ---- setup --------------------------------------------------------------------------------------------
@@ -191,6 +196,13 @@ class GameOfPrinces(Game[GameOfPrincesState, GameOfPrincesState]):
         if result["winner"] is None:
             return Outcome(True, (), draw=True, reason=result["reason"])
         return Outcome(True, (result["winner"],), reason=result["reason"])
+
+    # ---- seats' sides, for statistics (issue 44) --------------------------------------------------------
+    side_word = "colour"
+
+    def seat_sides(self, view: GameOfPrincesState, num_players: int) -> list[str]:
+        """Each seat's colour (red, blue), as the board draws it."""
+        return list(COLOURS[:num_players])
 
     # ---- notation -----------------------------------------------------------------------------------------
     def parse(self, state: GameOfPrincesState, seat: int, text: str) -> str:

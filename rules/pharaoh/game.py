@@ -20,6 +20,7 @@ from rules.engine import (
     plural,
     seat_ref,
 )
+from rules.engine.core import Exercise, StrengthMatch
 from rules.engine.thinking import split_level
 
 from . import ai
@@ -139,7 +140,18 @@ class Pharaoh(Game[PharaohState, PharaohView]):
     #: the first is the default: ``expectimax``, quick; ``expert`` won 60-40 against it (``bench ai``, the goal's
     #: bare minimum) for about 0.3 s per step
     ai_levels = ("expectimax", "expert", "greedy")
+    #: how the shared suites and benches play it; dice decide much of a Pharaoh game (expectimax itself beats
+    #: greedy about 70-30): bench ai's match is 100 games, not 40, so the share is known to about +-5% (one
+    #: standard error) rather than +-8%
+    exercise = Exercise(
+        level="greedy",
+        actions=600,
+        quick=(2, "greedy"),
+        strength=StrengthMatch("expert", "expectimax", 100, 0.60),
+    )
     rules_notes = RULES_NOTES
+    # placeholder kinds of Pharaoh's catalog entries: a piece and what it captured (texts localised in turn)
+    text_params = frozenset({"piece", "captured"})
 
     # ---- setup ------------------------------------------------------------------------------------------------
     def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> PharaohState:
@@ -294,6 +306,14 @@ class Pharaoh(Game[PharaohState, PharaohView]):
             ],
             "edge_cells": [[cell_name(cell) for cell in EDGE_CELLS[edge]] for edge in state["edges"]],
         }
+
+    # ---- seats' sides, for statistics (issue 44) ------------------------------------------------------------
+    side_word = "colour"
+
+    def seat_sides(self, view: PharaohView, num_players: int) -> list[str]:
+        """Each seat's colour."""
+        colours = view.get("colours") or []
+        return [str(colour) for colour in colours[:num_players]] or super().seat_sides(view, num_players)
 
     # ---- notation -----------------------------------------------------------------------------------------------
     def parse(self, state: PharaohState, seat: int, text: str) -> str:

@@ -21,11 +21,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from rules.engine import Applied, Decision, Game, Option, Outcome, Rng, RoundStatus
+from rules.engine import Applied, Decision, Game, Option, Outcome, ResultSeat, Rng, RoundStatus
+from rules.engine.core import Exercise, StrengthMatch, ordinal_sides
 from rules.engine.standing import Orders, PlanAhead
 
 from . import play
 from .data import checked_catalog
+from .report import principality_sides, win_rates
 from .schema import PState, PView
 from .state import COMBINATIONS, build_view, new_game
 
@@ -84,7 +86,31 @@ class Principes(Game[PState, PView]):
     #: 4-player self-play, seeds 1-6: 0.61 with the strong AI choosing, 0.71 with basic (2026-11-28)
     window_pass_share = 0.65
     ai_levels = ("expert", "strong", "basic")
+    #: how the shared suites and benches play it: strong, its best heuristic level (under 5 ms a decision); a
+    #: quick game has four players, so that every seat's sealed choices meet; bench ai's match writes
+    #: strength.json
+    exercise = Exercise(
+        level="strong",
+        actions=900,
+        golden_options=((2, {"neutrals": "active"}),),
+        quick=(4, "basic"),
+        strength=StrengthMatch("expert", "strong", 40, 0.70),
+    )
     rules_notes = RULES_NOTES + play.RULES_NOTES_PLAY
+    # placeholder kinds of PRINCIPES' catalog entries (i18n reads them back by these)
+    #: numbers: track values, a cost, unit counts, dice, a battle's strengths
+    number_params = frozenset(
+        {"people", "clergy", "might", "cost", "support", "units", "knights", "footmen", "cards", "gold2"}
+        | {"limit", "dice", "strength", "strength2"}
+    )
+    #: texts localised in turn: a card's or tile's label, a Prince's name, a faction, a place (Latin land names have
+    #: no entry and stay; off-map areas do), a unit, an action, a building, a track, a History icon (and a card's
+    #: second one), a deck, an effect, the battle die's faces
+    text_params = frozenset(
+        {"card", "card2", "prince", "prince2", "faction", "faction2", "land", "land2", "origin"}
+        | {"destination", "unit", "action2", "action3", "building", "track", "icon", "icon2", "deck"}
+        | {"effect", "face", "face2"}
+    )
     standing_topics = play.STANDING_TOPICS
     recommended_orders = play.RECOMMENDED_ORDERS
     options = (
@@ -176,6 +202,17 @@ class Principes(Game[PState, PView]):
         self, view: PView, seat: int, legal: Sequence[str], level: str, rng: random.Random
     ) -> str:
         return play.choose_action(view, seat, legal, level, rng)
+
+    # ---- seats' sides and the game's report (issue 44) ----------------------------------------------------
+    side_word = "principality"
+
+    def seat_sides(self, view: PView, num_players: int) -> list[str]:
+        """The principality each seat played."""
+        return principality_sides(view, ordinal_sides(num_players))
+
+    def report(self, results: Sequence[ResultSeat]) -> str | None:
+        """For its designer: the win rates by principality, overall and by player count."""
+        return win_rates(self.title, results)
 
 
 GAME = Principes()

@@ -29,6 +29,7 @@ from rules.engine import (
     plural,
     seat_ref,
 )
+from rules.engine.core import Exercise, StrengthMatch
 from rules.engine.thinking import split_level
 
 from . import ai, expert
@@ -36,6 +37,7 @@ from .battle import Allotment, allot, attacks_of, check_plan, format_plan, parse
 from .board import (
     AREA,
     DIRECTIONS,
+    SEAT_COLOURS,
     TILES,
     Tile,
     generate,
@@ -115,9 +117,17 @@ class ThePrince(Game[ThePrinceState, ThePrinceView]):
         ),
     )
     ai_levels = ("expert", "strategist", "random")
+    #: how the shared suites and benches play it; bench ai's match writes strength.json
+    exercise = Exercise(
+        level="strategist", quick=(2, "random"), strength=StrengthMatch("expert", "strategist", 40, 0.70)
+    )
     has_chance = True
     hidden_information = True
     rules_notes = RULES_NOTES
+    # placeholder kinds of The Prince's catalog entries: a second castle, how many attacks the Guards stopped
+    # (numbers); where the Prince stands in a battle's step (a text localised in turn)
+    number_params = frozenset({"castle2", "stopped"})
+    text_params = frozenset({"prince"})
 
     # ---- setup ---------------------------------------------------------------------------------------------
     def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> ThePrinceState:
@@ -256,6 +266,13 @@ class ThePrince(Game[ThePrinceState, ThePrinceView]):
         if result is None:
             return Outcome()
         return Outcome(True, tuple(result["winners"]), draw=result["draw"], reason=result["reason"])
+
+    # ---- seats' sides, for statistics (issue 44) ---------------------------------------------------------
+    side_word = "colour"
+
+    def seat_sides(self, view: ThePrinceView, num_players: int) -> list[str]:
+        """Each seat's colour (red, blue), as the board draws it."""
+        return list(SEAT_COLOURS[:num_players])
 
     # ---- notation ------------------------------------------------------------------------------------------
     def parse(self, state: ThePrinceState, seat: int, text: str) -> str:

@@ -16,6 +16,8 @@ from rules.engine import Rng
 SIZE = 10
 TILES = SIZE * SIZE
 COLUMNS = "abcdefghij"
+#: each seat's colour, as the renderer draws it (``render/the_prince.py``)
+SEAT_COLOURS = ("red", "blue")
 TERRAINS = ("plains", "forest", "hills", "mountains")
 RESOURCES = ("iron", "stone", "gold")
 #: how often each terrain is drawn (out of 10)

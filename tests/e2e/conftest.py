@@ -38,14 +38,23 @@ class FirstResponses:
     slowest_test: str = ""
     slowest_what: str = ""
 
-    def note(self, fake: FakeDiscord, test: str) -> None:
+    @staticmethod
+    def of_test(fake: FakeDiscord) -> tuple[int, float, str]:
+        """One test's share: interactions answered, the slowest first response and what it answered."""
+        answered, slowest, what = 0, 0.0, ""
         for record in fake.interactions.values():
             seconds = record.first_response_s
             if seconds is None:
                 continue
-            self.answered += 1
-            if seconds > self.slowest_s:
-                self.slowest_s, self.slowest_test, self.slowest_what = seconds, test, describe(record)
+            answered += 1
+            if seconds > slowest:
+                slowest, what = seconds, describe(record)
+        return answered, slowest, what
+
+    def add(self, test: str, answered: int, slowest_s: float, what: str) -> None:
+        self.answered += answered
+        if slowest_s > self.slowest_s:
+            self.slowest_s, self.slowest_test, self.slowest_what = slowest_s, test, what
 
 
 FIRST_RESPONSES = FirstResponses()
@@ -77,6 +86,18 @@ def teardown_problems(fake: FakeDiscord) -> list[str]:
                 f"{describe(record)} first answered after {seconds:.2f} s (limit {FIRST_RESPONSE_LIMIT_S} s)"
             )
     return problems
+
+
+#: the user property a test using ``fake`` reports its first responses under (``FirstResponses.of_test``): it
+#: travels with the test's report, so the run's figure adds up with tests run in parallel workers (pytest-xdist)
+FIRST_RESPONSES_PROPERTY = "fake_discord_first_responses"
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    for name, value in report.user_properties:
+        if name == FIRST_RESPONSES_PROPERTY and report.when == "teardown":
+            answered, slowest_s, what = value
+            FIRST_RESPONSES.add(report.nodeid, int(answered), float(slowest_s), str(what))
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -210,7 +231,7 @@ async def fake(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) 
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url))
     yield server
     await server.stop()
-    FIRST_RESPONSES.note(server, request.node.nodeid)
+    request.node.user_properties.append((FIRST_RESPONSES_PROPERTY, FirstResponses.of_test(server)))
     problems = teardown_problems(server)
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)

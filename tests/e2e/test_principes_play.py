@@ -192,6 +192,7 @@ class Person:
             assert self.table.reply_text(record).startswith("Done"), self.table.reply_text(record)
 
 
+@pytest.mark.whole_game
 async def test_a_whole_game_against_the_basic_ai(
     table: Table, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:

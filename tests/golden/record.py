@@ -19,24 +19,30 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rules.engine import Game, State, get_game
+from rules.engine import Game, State, available_games, get_game
 from rules.engine.playout import Chooser, play
+from rules.engine.registry import GAMES
 
 DIRECTORY = Path(__file__).resolve().parent
 #: (game, players, options, AI level)
-PLAYTHROUGHS: tuple[tuple[str, int, dict[str, str], str], ...] = (
-    ("babylone", 2, {}, "easy"),
-    ("babylone", 3, {}, "easy"),
-    ("babylone", 4, {}, "easy"),
-    ("pharaoh", 2, {}, "greedy"),
-    ("pharaoh", 3, {}, "greedy"),
-    ("pharaoh", 4, {}, "greedy"),
-    ("game-of-princes", 2, {}, "easy"),
-    ("the-prince", 2, {}, "strategist"),
-    ("principes", 2, {}, "strong"),
-    ("principes", 2, {"neutrals": "active"}, "strong"),
-    ("principes", 3, {}, "strong"),
-    ("principes", 4, {}, "strong"),
+Playthrough = tuple[str, int, dict[str, str], str]
+
+
+def playthroughs(key: str) -> list[Playthrough]:
+    """A game's golden playthroughs (``Game.exercise``): one per player count with the default options, then the
+    game's extra options, each played by its sample level."""
+    game = get_game(key)
+    level = game.exercise.level
+    extra = [(players, dict(options)) for players, options in game.exercise.golden_options]
+    return [
+        (key, players, options, level)
+        for players, options in [*((p, {}) for p in game.sample_players()), *extra]
+    ]
+
+
+#: the built-in games' playthroughs, kept in this directory (a game added for a run records into a temporary one)
+PLAYTHROUGHS: tuple[Playthrough, ...] = tuple(
+    playthrough for key in GAMES if key in available_games() for playthrough in playthroughs(key)
 )
 SEED = 2026
 
@@ -79,12 +85,19 @@ def record(key: str, players: int, options: dict[str, str], level: str) -> dict[
     }
 
 
+def write(playthrough: Playthrough, directory: Path = DIRECTORY) -> Path:
+    """Record one playthrough into ``directory`` as its golden file."""
+    key, players, options, level = playthrough
+    path = directory / file_name(key, players, options)
+    path.write_text(json.dumps(record(key, players, options, level), separators=(",", ":")) + "\n")
+    return path
+
+
 def main() -> int:
-    for key, players, options, level in PLAYTHROUGHS:
-        data = record(key, players, options, level)
-        path = DIRECTORY / file_name(key, players, options)
-        path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
-        print(f"{path.name}: {len(data['records'])} actions, {path.stat().st_size // 1024} KiB")
+    for playthrough in PLAYTHROUGHS:
+        path = write(playthrough)
+        actions = len(json.loads(path.read_text())["records"])
+        print(f"{path.name}: {actions} actions, {path.stat().st_size // 1024} KiB")
     return 0
 
 

@@ -20,16 +20,14 @@ from bot.digest import (
 )
 from render.alt import name_seats
 from render.digest import CAPTIONS, digest_boards
-from rules.engine import ReplayRng, available_games
+from rules.engine import ReplayRng, available_games, get_game
 from tests.host.selfplayed import NAMES, Recorded, recorded
 
-#: (game, players, seed, actions) of the self-played games the digests are built from
+#: (game, players, seed, actions) of the self-played games the digests are built from: each available game at the
+#: most players it takes, half a long sample game (``Game.exercise``)
 PLAYOUTS = [
-    ("babylone", 3, 21, 400),
-    ("pharaoh", 4, 22, 300),
-    ("game-of-princes", 2, 23, 300),
-    ("the-prince", 2, 24, 400),
-    ("principes", 4, 25, 420),
+    (key, max(get_game(key).sample_players()), seed, get_game(key).exercise.actions // 2)
+    for seed, key in enumerate(available_games(), start=21)
 ]
 SEAT_NUMBER = re.compile(r"\b[Ss]eat \d")
 

@@ -116,6 +116,7 @@ async def _play(host: Host, clock, channel: str, seed: int) -> tuple[int, int]:
     return total, kept
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("seed", [5, 11, 17, 23])
 async def test_every_announced_automatic_answer_is_given(host: Host, clock, seed: int, backend: str) -> None:
     if backend != "sqlite":

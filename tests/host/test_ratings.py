@@ -11,6 +11,8 @@ import pytest
 from bot.host import Host, HostError
 from bot.hosting.core import HostCore
 from bot.ratings import STAND_IN_SHARE, rebuild, record_result, summarise
+from bot.stats import ratings_report
+from rules.engine import available_games, get_game
 from tests.conftest import ALICE, BOB, CAROL
 
 CHANNEL = "ratings"
@@ -265,3 +267,20 @@ def test_an_even_head_to_head_names_no_winner() -> None:
     assert head_to_head_text(even) == ["  AI expectimax and AI expert 3-3"]
     ahead = Counter({("ai:expert", "ai:greedy"): 4, ("ai:greedy", "ai:expert"): 2})
     assert head_to_head_text(ahead) == ["  AI expert beat AI greedy 4-2"]
+
+
+@pytest.mark.parametrize("key", available_games())
+async def test_every_game_finished_is_rated_and_counted_in_the_statistics(host: Host, key: str) -> None:
+    """A two-player game of every available game, a person against its AI who resigns, records its result with
+    both players' ratings in the finishing transaction, and ``python -m bot stats`` reports them."""
+    game = get_game(key)
+    info = await host.create_game("guild", CHANNEL, ALICE, key, {})
+    await host.add_ai(CHANNEL, ALICE, game.quick_game()[1])
+    await host.start(CHANNEL, ALICE, order="given")
+    told = [d for d in await host.resign(CHANNEL, ALICE) if "Game over:" in d.text]
+    assert len(told) == 1 and f"Ratings for {game.title} #{info.game_id}: alice 25.0 → " in told[0].text
+    assert [seat for number, seat, *_ in await _result_seats(host) if number == info.game_id] == [0, 1]
+    rated = {player for kind, player in await _ratings(host) if kind == key}
+    assert rated == {ALICE.user_id, f"ai:{game.quick_game()[1]}"}
+    report = await ratings_report(host.store, key)
+    assert game.title in report and "alice" in report

@@ -131,6 +131,7 @@ SEEDS = [
 ]
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_time_to_finish_is_within_35_percent_of_what_remained(
     host: Host, clock, seed: int, backend: str

@@ -1,6 +1,6 @@
 """The game verifier (``bot.verify``) through ``python -m bot verify``, ``/game verify`` and the console (issue 20).
 
-A finished game's export verifies for each of the five games; one tampered die roll, sealed choice or nonce is
+A finished game's export verifies for every available game; one tampered die roll, sealed choice or nonce is
 named by its event. Stored games with a 48-bit seed (and version-1 exports) still verify (issue 25 §2).
 """
 
@@ -20,31 +20,12 @@ import pytest
 from bot.__main__ import main
 from bot.host import Host, HostError
 from bot.verify import verify_export
-from rules.engine import ReplayRng, get_game
+from rules.engine import ReplayRng, available_games, get_game
 from rules.engine.rng import KEYED_SCHEME, LEGACY_SCHEME, shuffle_seats
 from tests.conftest import ALICE, BOB, CAROL, MOD
+from tests.support.played import self_played
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-#: each game with the players and AI level of a quick self-play
-GAMES = {
-    "babylone": (2, "easy"),
-    "pharaoh": (2, "greedy"),
-    "game-of-princes": (2, "easy"),
-    "the-prince": (2, "random"),
-    "principes": (4, "basic"),
-}
-
-
-async def self_played(host: Host, key: str, seed: int | None = None, channel: str | None = None) -> dict:
-    """A game between AI seats played to its end through the host, as its ``/game export`` file holds it."""
-    players, level = GAMES[key]
-    channel = channel or f"verify-{key}"
-    info = await host.create_game("guild", channel, ALICE, key, seat_creator=False, seed=seed)
-    for _ in range(players):
-        await host.add_ai(channel, ALICE, level)
-    await host.start(channel, ALICE)
-    assert (await host.game_info(info.game_id)).status == "finished"
-    return json.loads(json.dumps(await host.export_game(info.game_id), ensure_ascii=False))
 
 
 def run_verify(tmp_path: Path, data: Any, capsys) -> tuple[int, list[str]]:
@@ -67,7 +48,7 @@ def played_at(data: dict, record: dict) -> int:
     raise AssertionError(f"sealed choice {record} was never played")
 
 
-@pytest.mark.parametrize("key", sorted(GAMES))
+@pytest.mark.parametrize("key", available_games())
 async def test_an_export_of_a_self_played_game_verifies(host: Host, tmp_path: Path, capsys, key: str) -> None:
     data = await self_played(host, key)
     assert data["game"]["rng"] == KEYED_SCHEME and len(data["game"]["seed"]) == 64

@@ -1,5 +1,6 @@
-"""Issue 23: the catalogs are complete in Polish, and Babylone (with the host's messages on its path) leaves no
-English word unmarked in the pseudo-locale: messages, prompts, buttons, errors, /rules notes and image labels."""
+"""Issue 23: the catalogs are complete in Polish, each domain (the host's, each game's: issue 44), and Babylone
+(with the host's messages on its path) leaves no English word unmarked in the pseudo-locale: messages, prompts,
+buttons, errors, /rules notes and image labels."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
+import i18n
 import render.babylone
 from bot.host import Host
 from bot.models import Actor, HostError
-from i18n import LANGUAGES, PSEUDO, TEMPLATE, catalog_path, localize, translate, unmarked_words
+from i18n import HOST, LANGUAGES, PSEUDO, Domain, domains, localize, translate, unmarked_words
 from render import alt_text, render_view
+from rules.engine.registry import GAMES, get_game, register, unregister
 
 PLACEHOLDER = re.compile(r"\{\w+\}")
 #: words that are not English text to translate: players' names, the game's title, option names and values
@@ -28,8 +31,10 @@ def _entries(path: Path) -> dict[tuple[str | None, Any], Any]:
 
 
 @pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
-def test_every_message_id_has_a_translation(language: str) -> None:
-    template, catalog = _entries(TEMPLATE), _entries(catalog_path(language))
+@pytest.mark.parametrize("domain", domains(), ids=lambda domain: domain.name)
+def test_every_message_id_has_a_translation(domain: Domain, language: str) -> None:
+    template, catalog = _entries(domain.template), _entries(domain.catalog(language))
+    assert set(catalog) <= set(template), f"{domain.name}: {language} entries not in its template"
     missing = []
     for key in template:
         message = catalog.get(key)
@@ -42,7 +47,26 @@ def test_every_message_id_has_a_translation(language: str) -> None:
         ids = key[1] if isinstance(key[1], tuple) else (key[1],)
         wanted = set(PLACEHOLDER.findall(ids[-1]))
         assert all(set(PLACEHOLDER.findall(s)) == wanted for s in strings), key
-    assert not missing, f"{len(missing)} message ids without a {language} translation: {missing[:5]}"
+    assert not missing, (
+        f"{domain.name}: {len(missing)} message ids without a {language} translation: {missing[:5]}"
+    )
+
+
+def test_every_game_has_its_own_domain_and_no_message_id_is_in_two() -> None:
+    """Each built-in game's texts are a domain beside its rules (``rules/<package>/locales``), read with the
+    host's; an entry is in one domain only (the host's holds those the host or several games write)."""
+    found = domains()
+    assert found[0] == HOST
+    assert set(GAMES) <= {domain.name for domain in found}
+    for domain in found[1:]:
+        assert domain.directory.parent.name == GAMES.get(domain.name, domain.directory.parent.name)
+    owner: dict[tuple[str | None, Any], str] = {}
+    for domain in found:
+        entries = _entries(domain.template)
+        assert entries, f"{domain.name}: an empty template"
+        for key in entries:
+            assert key not in owner, f"{key} is in both {owner[key]} and {domain.name}"
+            owner[key] = domain.name
 
 
 def test_plural_forms_come_from_the_catalog() -> None:
@@ -139,3 +163,26 @@ def test_the_board_image_words_and_alt_text_are_marked(monkeypatch: pytest.Monke
     assert drawn and all(not unmarked_words(text, ALLOWED) for text in texts), texts
     polish = alt_text("babylone", {**full, "locale": "pl"})
     assert "Stosy, od dołu do góry" in polish and "czerwony" in polish
+
+
+def test_a_registered_game_brings_its_placeholder_kinds() -> None:
+    """``i18n`` takes each registered game's placeholder kinds from the registry (``Game.number_params``,
+    ``Game.text_params``); none of them is both a number and a text."""
+
+    class Pebbles(type(get_game("babylone"))):  # type: ignore[misc]
+        key = "pebbles-i18n"
+        number_params = frozenset({"pebbles"})
+        text_params = frozenset({"heap"})
+
+    assert "pebbles" not in i18n.number_params()
+    register(Pebbles())
+    try:
+        i18n.reload()
+        assert "pebbles" in i18n.number_params() and "heap" in i18n.text_params()
+        assert "people" in i18n.number_params() and "faction" in i18n.text_params()  # PRINCIPES' own
+        assert not i18n.number_params() & i18n.text_params()
+        assert "pebbles-i18n" not in {domain.name for domain in i18n.domains()}  # it has no catalog
+    finally:
+        unregister("pebbles-i18n")
+        i18n.reload()
+    assert "pebbles" not in i18n.number_params()

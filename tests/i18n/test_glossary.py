@@ -27,7 +27,7 @@ from babel.messages.pofile import read_po
 import i18n
 from bot.discord.app import PrincesBot
 from bot.host import Host
-from i18n import NUMBER_PARAMS, TEMPLATE, catalog_path
+from i18n import domains, number_params
 
 GLOSSARY = Path(i18n.__file__).parent / "glossary" / "pl.toml"
 #: catalog contexts whose entries are not sentences: command names (identifiers) and the list joiner
@@ -122,10 +122,14 @@ def load_glossary(path: Path = GLOSSARY) -> list[Term]:
 
 
 def entries() -> list[Message]:
-    """The Polish catalog's sentences (command names and the list joiner aside)."""
-    with catalog_path("pl").open("rb") as file:
-        catalog = read_po(file, locale="pl")
-    return [m for m in catalog if m.id and m.context not in SKIPPED_CONTEXTS and not m.fuzzy]
+    """The Polish catalogs' sentences, of every domain (the host's and each game's; command names and the list
+    joiner aside)."""
+    found = []
+    for domain in domains():
+        with domain.catalog("pl").open("rb") as file:
+            catalog = read_po(file, locale="pl")
+        found += [m for m in catalog if m.id and m.context not in SKIPPED_CONTEXTS and not m.fuzzy]
+    return found
 
 
 def forms(message: Message) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -176,8 +180,10 @@ def test_the_glossary_is_well_formed() -> None:
     assert len(TERMS) >= 60
     english = [term.en for term in TERMS]
     assert len(english) == len(set(english)), "a term is listed twice"
-    with TEMPLATE.open("rb") as file:
-        ids = {singular(m) for m in read_po(file) if m.id}
+    ids = set()
+    for domain in domains():
+        with domain.template.open("rb") as file:
+            ids |= {singular(m) for m in read_po(file) if m.id}
     for term in TERMS:
         assert term.pl and term.stems, term.en
         # the word itself is one of its forms, and not one the glossary forbids
@@ -294,7 +300,7 @@ def fixed_counts(catalog: list[Message] = ENTRIES) -> list[str]:
         plural = isinstance(message.id, tuple)
         for text in forms(message)[1]:
             for name, word in NUMBER.findall(text):
-                if name in NUMBER_PARAMS and COUNTED.match(word) and not (plural and name == "n"):
+                if name in number_params() and COUNTED.match(word) and not (plural and name == "n"):
                     found.append(f"{singular(message)[:80]!r} -> {text[:100]!r}: {{{name}}} {word}")
     return found
 

@@ -10,20 +10,21 @@ import pytest
 
 import render
 from render.alt import ALT_TEXT_LIMIT, compose
-from rules.engine import available_games
+from rules.engine import available_games, get_game
 from tests.host.selfplayed import NAMES, recorded
 
-#: (game, players, seed, actions): a long game of each, all seat counts of the game over the list
+#: (game, players, seed, actions): a long game of each available game (``Game.exercise.actions``), at the fewest
+#: and the most players it takes
 PLAYOUTS = [
-    ("babylone", 2, 1, 400),
-    ("babylone", 4, 2, 400),
-    ("pharaoh", 2, 3, 600),
-    ("pharaoh", 4, 4, 600),
-    ("game-of-princes", 2, 5, 400),
-    ("the-prince", 2, 6, 400),
-    ("principes", 2, 7, 900),
-    ("principes", 3, 8, 900),
-    ("principes", 4, 9, 900),
+    (key, players, seed, get_game(key).exercise.actions)
+    for seed, (key, players) in enumerate(
+        [
+            (key, count)
+            for key in available_games()
+            for count in sorted({min(get_game(key).sample_players()), max(get_game(key).sample_players())})
+        ],
+        start=1,
+    )
 ]
 SEAT_NUMBER = re.compile(r"\b[Ss]eat \d")
 

@@ -4,6 +4,7 @@ frames are the public boards of the game's steps with their captions, and the fi
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -18,7 +19,7 @@ from render import render_view
 from render.alt import name_seats
 from render.common import COLOURS
 from render.replay import captioned, encode_gif, frame_count, on_palette
-from rules.engine import ReplayRng, get_game
+from rules.engine import ReplayRng, available_games, get_game
 
 
 def _frames(data: bytes) -> list[tuple[Image.Image, int]]:
@@ -109,6 +110,29 @@ def test_a_hidden_information_game_replays_public_views_and_public_log_lines_onl
                 step.index == step.total
             )
         assert view == {**game.view(state, None), "seat_names": list(log.seat_names)}
+
+
+@pytest.mark.parametrize("key", available_games())
+def test_every_game_replays_its_public_boards(key: str) -> None:
+    players, level = get_game(key).quick_game()
+    log = _finished_log(key, [level] * players)
+    game = get_game(key)
+    state = game.setup(log.num_players, log.options, ReplayRng(log.setup_draws))
+    events = iter(log.events)
+    for step, view in walk(log):
+        if step.index:
+            event = next(events)
+            state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
+        assert view == {**game.view(state, None), "seat_names": list(log.seat_names)}
+    assert game.outcome(state).finished
+    opening = dataclasses.replace(log, events=log.events[:OPENING_EVENTS])  # drawn: the first events only
+    animation = animate(opening)
+    assert animation.granularity == "action" and animation.frames == len(opening.events) + 1
+    assert frame_count(animation.data) == animation.frames
+
+
+#: the events of a game whose replay the every-game test draws (each frame is a whole board)
+OPENING_EVENTS = 12
 
 
 def test_the_replay_gets_coarser_until_it_fits_its_budget() -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from bot.host import Host
 from render import principes, render_view
+from rules.engine import available_games
 from tests.conftest import ALICE, BOB
 from tests.render.pixels import drawn_texts
 
@@ -14,7 +15,7 @@ from tests.render.pixels import drawn_texts
 EVERY_SEAT = {"pharaoh", "the-prince", "principes"}
 
 
-@pytest.mark.parametrize("game", ["pharaoh", "the-prince", "game-of-princes", "principes", "babylone"])
+@pytest.mark.parametrize("game", available_games())
 async def test_the_players_names_reach_the_image(host: Host, game: str) -> None:
     await host.create_game("guild", f"chan-{game}", ALICE, game, {})
     await host.join(f"chan-{game}", BOB)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rules.engine import IllegalAction, InvalidAction, RulesError, available_games, get_game
 from rules.engine.playout import Playout, play, random_chooser, replay
-from rules.engine.registry import GAMES
+from rules.engine.registry import registered_games, render_module_name
 
 SEEDS = (1, 2, 3)
 #: a cap on actions per playout, so one slow game cannot stall the suite; games end long before it
@@ -163,6 +163,7 @@ class _ViewSpy:
         return action
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("key", available_games())
 def test_ai_levels_decide_from_views_only(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each AI level plays a game to the end; it is only ever handed the seat's view."""
@@ -207,14 +208,16 @@ def test_rules_notes_and_options_documented(key: str) -> None:
     assert game.ai_levels
 
 
-@pytest.mark.parametrize("key", list(GAMES))
+@pytest.mark.parametrize("key", registered_games())
 def test_every_registered_game_has_a_renderer_that_draws_its_views(key: str) -> None:
-    """A game registers once (``rules.engine.registry.GAMES``); its renderer is found by the same name, and a
-    game without one fails here, not when a board is first drawn on Discord."""
+    """A game registers once (``rules.engine.registry``); its renderer is found by the same name, and a game
+    without one fails here, not when a board is first drawn on Discord."""
     import render
 
     module = render.renderer_module(key)
-    assert callable(getattr(module, "render", None)), f"render/{GAMES[key]}.py has no render(view)"
+    name = render_module_name(key)
+    assert callable(getattr(module, "render", None)), f"{name} has no render(view)"
+    assert callable(getattr(module, "alt_text", None)), f"{name} has no alt_text(view)"
     game = get_game(key, include_unplayable=True)
     playout = play(game, game.min_players, seed=5, stop_after=30)
     for seat in (None, *range(game.min_players)):

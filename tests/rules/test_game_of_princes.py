@@ -320,15 +320,17 @@ def test_ai_does_not_open_the_way_to_a_losing_jump(level: str) -> None:
         assert "P2,4>2,2" not in GAME.legal_actions(after, 1)
 
 
+@pytest.mark.whole_game
 def test_hard_ai_beats_random_in_a_small_sample() -> None:
-    """The benchmark plays 200 games; here 10 games, seats alternating, must give at least 9 wins."""
+    """The benchmark plays 200 games (``python -m bench game_of_princes``); here 4 games, seats alternating, must
+    all be won (each game is some 18 s of searching: a sample, the measure is the benchmark's)."""
 
     def hard(game, view, seat, legal, rng):
         return game.choose_action(view, seat, legal, "hard", rng)
 
     wins = 0
-    for game_number in range(10):
+    for game_number in range(4):
         seat = game_number % 2
         playout = play(GAME, 2, 700 + game_number, choosers={seat: hard})
         wins += GAME.outcome(playout.state).winners == (seat,)
-    assert wins >= 9
+    assert wins == 4

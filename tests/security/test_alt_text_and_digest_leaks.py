@@ -139,6 +139,7 @@ def whole_word_leaks(text: str, words: Iterable[str]) -> list[str]:
 
 
 # ---- alt texts ------------------------------------------------------------------------------------------------
+@pytest.mark.whole_game
 @pytest.mark.parametrize("key", hidden_games())
 def test_alt_texts_tell_no_other_seats_secret(key: str) -> None:
     own_seen = 0
@@ -214,6 +215,7 @@ def _sealed_choices(played: Recorded, digest: Digest) -> list[str]:
     return words
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("key", hidden_games())
 def test_digests_tell_no_other_seats_secret(key: str) -> None:
     scanned = 0

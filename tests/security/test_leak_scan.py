@@ -190,6 +190,7 @@ async def scan_game(host: Host, key: str, secrets_in_state: bool = True) -> None
     )
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("key", hidden_games())
 async def test_no_leak_in_hidden_information_games(ticking_host: Host, key: str) -> None:
     await scan_game(ticking_host, key)

@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.models import HostError
-from bot.stats import leaderboard, leaderboard_text, player_records, principes_report, records_text
+from bot.stats import game_report, leaderboard, leaderboard_text, player_records, records_text
 from rules.engine import RulesError, get_game
 
 from ..app import PrincesBot
@@ -55,8 +55,9 @@ class ResultsCog(commands.Cog):
         if not records and kind:
             name = f"{who.display_name} in {get_game(kind).title}"
         text = records_text(name, records)
-        if kind == "principes":  # for its designer: which principality wins too often, over every stored game
-            text += "\n\n" + await principes_report(self.bot.host.store)
+        report = await game_report(self.bot.host.store, kind) if kind else None  # over every stored game
+        if report is not None:
+            text += "\n\n" + report
         for part in chunks(text):
             await send(interaction, part)
 

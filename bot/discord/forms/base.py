@@ -4,8 +4,8 @@ A game registers a :class:`Form` for the decision kinds a flat list of choices s
 split, a target and an order per castle). The form keeps no state in memory: every button and select carries the
 whole draft in its custom_id, so a form survives a restart and two open copies cannot disturb each other.
 
-custom_id layout (fields percent-quoted, <= 100 chars): ``pt:f:<game>:<seat>:<decision>:<op>:<state>`` for a
-button, ``pt:g:...`` (same fields) for a select
+custom_id layout (``FORM_IDS``, one ``IdFormat`` each, ``bot.discord.custom_ids``: fields percent-quoted,
+<= 100 chars): ``pt:f:<game>:<seat>:<decision>:<op>:<state>`` for a button, ``pt:g:...`` (same fields) for a select
 
 - ``<op>``: ``open`` (the "Plan…" button of a prompt), ``rev`` (show the summary), ``back`` (edit again),
   ``seal`` (send the composed notation to the host), or an operation the game's form defines
@@ -26,7 +26,6 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote, unquote
 
 import discord
 
@@ -41,19 +40,18 @@ from ..common import (
     bot_of,
     check_place,
     check_seat_exists,
-    game_number,
     reader_language,
     rebuilt,
     send,
-    small_number,
     within_ack,
 )
+from ..custom_ids import CUSTOM_ID as CUSTOM_ID  # the limit a form measures its state against
+from ..custom_ids import GAME, SEAT, TEXT, IdFormat
 from ..labels import BUTTON_LABEL, PLACEHOLDER, fit
 
-_FIELDS = r":(?P<game>\d+):(?P<seat>\d+):(?P<decision>[^:]*):(?P<op>[^:]*):(?P<state>[^:]*)"
-FORM_BUTTON_ID = "pt:f" + _FIELDS
-FORM_SELECT_ID = "pt:g" + _FIELDS
-CUSTOM_ID = 100
+_FIELDS = (("game_id", GAME), ("seat", SEAT), ("decision_id", TEXT), ("op", TEXT), ("state", TEXT))
+#: the custom_id layouts of a form's items by kind: ``f`` a button, ``g`` a select
+FORM_IDS = {"f": IdFormat("pt:f", _FIELDS), "g": IdFormat("pt:g", _FIELDS)}
 #: operations the generic part handles; a form's own operations must use other names
 OPEN, REVIEW, BACK, SEAL = "open", "rev", "back", "seal"
 #: catalog context of a form's words
@@ -61,16 +59,10 @@ FORM = "form"
 STALE = "This form answers a decision that is no longer open: the game has moved on. Use the latest message."
 
 
-def _q(text: str) -> str:
-    return quote(text, safe="")
-
-
 def form_custom_id(kind: str, game_id: int, seat: int, decision_id: str, op: str, state: str) -> str:
-    """``kind`` is ``f`` (button) or ``g`` (select)."""
-    custom_id = f"pt:{kind}:{game_id}:{seat}:{_q(decision_id)}:{_q(op)}:{_q(state)}"
-    if len(custom_id) > CUSTOM_ID:  # a form's state is designed to fit; this guards against a new form's bug
-        raise ValueError(f"form custom_id too long ({len(custom_id)} chars): {custom_id}")
-    return custom_id
+    """``kind`` is ``f`` (button) or ``g`` (select). A form's state is designed to fit; ``ValueError`` when it does
+    not (a new form's bug)."""
+    return FORM_IDS[kind].build(game_id=game_id, seat=seat, decision_id=decision_id, op=op, state=state)
 
 
 @dataclass(frozen=True)
@@ -358,17 +350,7 @@ async def _handle_form_op(
 
 
 # ---------------------------------------------------------------------------------------------- items
-def _fields(match: re.Match[str]) -> dict[str, object]:
-    return {
-        "game_id": game_number(match["game"]),
-        "seat": small_number(match["seat"], "seat"),
-        "decision_id": unquote(match["decision"]),
-        "op": unquote(match["op"]),
-        "state": unquote(match["state"]),
-    }
-
-
-class FormButton(Handled, discord.ui.DynamicItem[Any], template=FORM_BUTTON_ID):
+class FormButton(Handled, discord.ui.DynamicItem[Any], template=FORM_IDS["f"].template):
     """A form's button."""
 
     def __init__(
@@ -398,13 +380,13 @@ class FormButton(Handled, discord.ui.DynamicItem[Any], template=FORM_BUTTON_ID):
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> FormButton:
-        return rebuilt(cls, item, lambda: _fields(match))
+        return rebuilt(cls, item, lambda: FORM_IDS["f"].parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         await handle_form(interaction, self.game_id, self.seat, self.decision_id, self.op, self.state, None)
 
 
-class FormSelect(Handled, discord.ui.DynamicItem[Any], template=FORM_SELECT_ID):
+class FormSelect(Handled, discord.ui.DynamicItem[Any], template=FORM_IDS["g"].template):
     """A form's select: its pick is the operation's value."""
 
     def __init__(
@@ -434,7 +416,7 @@ class FormSelect(Handled, discord.ui.DynamicItem[Any], template=FORM_SELECT_ID):
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> FormSelect:
-        return rebuilt(cls, item, lambda: _fields(match))
+        return rebuilt(cls, item, lambda: FORM_IDS["g"].parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})

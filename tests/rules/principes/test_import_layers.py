@@ -51,6 +51,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("AI players (from a seat's view)", ("play.ai*", "play.history_ai")),
     ("notation, labels, refusals, views", ("play.notation", "play.labels", "play.refusals", "play.views")),
     ("standing orders (from a seat's view)", ("play.standing",)),
+    ("a results report (win rates by principality, from stored results)", ("report",)),
     ("the decisions table", ("play.decisions",)),
     ("entry points", ("play.notes", "play", "")),
 )
