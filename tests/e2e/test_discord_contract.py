@@ -13,20 +13,18 @@ import copy
 import json
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
-from bot.discord.app import PrincesBot
 from bot.discord.common import MAX_GAME_ID
-from bot.host import Host
 from i18n import DEFAULT, LANGUAGES
 from tests.e2e import discord_contract, fake_discord
 from tests.e2e.conftest import FIRST_RESPONSE_LIMIT_S, Table, teardown_problems
 from tests.e2e.discord_contract import Refusal, contract
 from tests.e2e.fake_discord import FakeDiscord, InteractionRecord
+from tests.support.commands import synced_commands
 
 JSON = dict[str, Any]
 INT53 = 2**53 - 1
@@ -299,25 +297,6 @@ async def test_every_request_of_the_bot_is_checked(
 
 
 # ---- the command list the bot syncs ------------------------------------------------------------------------
-
-
-async def synced_commands(database: Path) -> list[JSON]:
-    """What ``tree.sync()`` sends: the bot set up as ``run_bot`` sets it up (its translator, its cogs), without
-    the network, each command's payload translated as discord.py translates it."""
-    host = await Host.open(database)
-    bot = PrincesBot(host, sync_commands=False, run_timers=False)
-    try:
-        await bot.setup_hook()
-        assert bot._catch_up_task is not None
-        await bot._catch_up_task
-        translator = bot.tree.translator
-        assert translator is not None
-        return [
-            await command.get_translated_payload(bot.tree, translator)
-            for command in bot.tree._get_all_commands()
-        ]
-    finally:
-        await host.close()
 
 
 def nodes(items: list[JSON]) -> Iterator[JSON]:

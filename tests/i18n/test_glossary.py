@@ -25,9 +25,8 @@ from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 
 import i18n
-from bot.discord.app import PrincesBot
-from bot.host import Host
 from i18n import domains, number_params
+from tests.support.commands import synced_commands
 
 GLOSSARY = Path(i18n.__file__).parent / "glossary" / "pl.toml"
 #: catalog contexts whose entries are not sentences: command names (identifiers) and the list joiner
@@ -341,22 +340,6 @@ def test_plural_entries_read_each_count_in_its_form(
 
 
 # ---- slash commands ----------------------------------------------------------------------------------------------
-async def synced_commands(database: Path) -> list[dict[str, Any]]:
-    """The command list the bot syncs, each command translated as discord.py translates it (its translator)."""
-    host = await Host.open(database)
-    bot = PrincesBot(host, sync_commands=False, run_timers=False)
-    try:
-        await bot.setup_hook()
-        if bot._catch_up_task is not None:
-            await bot._catch_up_task
-        translator = bot.tree.translator
-        assert translator is not None
-        return [
-            await command.get_translated_payload(bot.tree, translator)
-            for command in bot.tree._get_all_commands()
-        ]
-    finally:
-        await host.close()
 
 
 @dataclass

@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +15,12 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.host import Actor, Host
-from bot.replay import GameLog, ReplayError, animate, frame_plan, steps, walk
+from bot.replay import GameLog, LoggedEvent, ReplayError, Step, animate, frame_plan, steps, walk
 from render import render_view
 from render.alt import name_seats
 from render.common import COLOURS
 from render.replay import captioned, encode_gif, frame_count, on_palette
-from rules.engine import ReplayRng, available_games, get_game
+from rules.engine import ReplayRng, State, available_games, get_game
 
 
 def _frames(data: bytes) -> list[tuple[Image.Image, int]]:
@@ -97,19 +98,27 @@ def test_the_frames_are_the_captioned_public_boards_of_each_step() -> None:
 
 def test_a_hidden_information_game_replays_public_views_and_public_log_lines_only() -> None:
     log = _finished_log("the-prince", ["strategist", "random"])
-    game = get_game("the-prince")
-    state = game.setup(log.num_players, log.options, ReplayRng(log.setup_draws))
-    events = iter(log.events)
-    for step, view in walk(log):
-        if step.index:
-            event = next(events)
-            state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
+    for step, view, state, event in _walked(log):
+        if event is not None:
             named = " ".join(name_seats(line, log.seat_names) for line in event.lines)
             assert "{seat:" not in step.line
             assert step.line in (named, f"{log.seat_names[event.seat or 0]} acts.") or (
                 step.index == step.total
             )
-        assert view == {**game.view(state, None), "seat_names": list(log.seat_names)}
+        assert view == {**get_game(log.kind).view(state, None), "seat_names": list(log.seat_names)}
+
+
+def _walked(log: GameLog) -> Iterator[tuple[Step, dict[str, Any], State, LoggedEvent | None]]:
+    """Each step of ``walk(log)`` with the state the rules reach by applying the log's events up to it (and the
+    step's event; None at the setup)."""
+    game = get_game(log.kind)
+    state = game.setup(log.num_players, log.options, ReplayRng(log.setup_draws))
+    events = iter(log.events)
+    for step, view in walk(log):
+        event = next(events) if step.index else None
+        if event is not None:
+            state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
+        yield step, view, state, event
 
 
 @pytest.mark.parametrize("key", available_games())
@@ -117,14 +126,10 @@ def test_every_game_replays_its_public_boards(key: str) -> None:
     players, level = get_game(key).quick_game()
     log = _finished_log(key, [level] * players)
     game = get_game(key)
-    state = game.setup(log.num_players, log.options, ReplayRng(log.setup_draws))
-    events = iter(log.events)
-    for step, view in walk(log):
-        if step.index:
-            event = next(events)
-            state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
+    state = None
+    for _step, view, state, _event in _walked(log):
         assert view == {**game.view(state, None), "seat_names": list(log.seat_names)}
-    assert game.outcome(state).finished
+    assert state is not None and game.outcome(state).finished
     opening = dataclasses.replace(log, events=log.events[:OPENING_EVENTS])  # drawn: the first events only
     animation = animate(opening)
     assert animation.granularity == "action" and animation.frames == len(opening.events) + 1
