@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from uuid import uuid4
 
@@ -55,7 +56,43 @@ def pytest_report_header(config: pytest.Config) -> str:
     return _backend_notice()
 
 
+@dataclass
+class FirstResponses:
+    """Across the run: how many interactions the fake Discord saw answered, and the slowest first response. Each
+    test using it reports its share as a user property (``FIRST_RESPONSES_PROPERTY``), which travels with the
+    test's report: the figure adds up here, in the process that reports the run, also when the tests run in
+    parallel workers (pytest-xdist)."""
+
+    answered: int = 0
+    slowest_s: float = 0.0
+    slowest_test: str = ""
+    slowest_what: str = ""
+
+    def add(self, test: str, answered: int, slowest_s: float, what: str) -> None:
+        self.answered += answered
+        if slowest_s > self.slowest_s:
+            self.slowest_s, self.slowest_test, self.slowest_what = slowest_s, test, what
+
+
+FIRST_RESPONSES = FirstResponses()
+FIRST_RESPONSES_PROPERTY = "fake_discord_first_responses"
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    for name, value in report.user_properties:
+        if name == FIRST_RESPONSES_PROPERTY and report.when == "teardown":
+            answered, slowest_s, what = value
+            FIRST_RESPONSES.add(report.nodeid, int(answered), float(slowest_s), str(what))
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if FIRST_RESPONSES.answered:
+        terminalreporter.write_sep("-", "interactions' first responses (fake Discord)")
+        terminalreporter.write_line(
+            f"{FIRST_RESPONSES.answered} interactions answered; slowest first response "
+            f"{FIRST_RESPONSES.slowest_s * 1000:.0f} ms: {FIRST_RESPONSES.slowest_what} in "
+            f"{FIRST_RESPONSES.slowest_test}"
+        )
     # the header is hidden under -q (the default here): say it again at the end, next to the skip count
     terminalreporter.write_line(_backend_notice(), yellow=pg_test_url() is None)
 

@@ -12,7 +12,6 @@ import asyncio
 import re
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ import yarl
 
 from bot.discord.app import PrincesBot
 from bot.host import Host
+from tests.conftest import FIRST_RESPONSES_PROPERTY
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 
 MENTION = re.compile(r"<@(\d+)>")
@@ -29,35 +29,18 @@ MENTION = re.compile(r"<@(\d+)>")
 FIRST_RESPONSE_LIMIT_S = 2.5
 
 
-@dataclass
-class FirstResponses:
-    """Across the run: how many interactions were answered, and the slowest first response."""
-
-    answered: int = 0
-    slowest_s: float = 0.0
-    slowest_test: str = ""
-    slowest_what: str = ""
-
-    @staticmethod
-    def of_test(fake: FakeDiscord) -> tuple[int, float, str]:
-        """One test's share: interactions answered, the slowest first response and what it answered."""
-        answered, slowest, what = 0, 0.0, ""
-        for record in fake.interactions.values():
-            seconds = record.first_response_s
-            if seconds is None:
-                continue
-            answered += 1
-            if seconds > slowest:
-                slowest, what = seconds, describe(record)
-        return answered, slowest, what
-
-    def add(self, test: str, answered: int, slowest_s: float, what: str) -> None:
-        self.answered += answered
-        if slowest_s > self.slowest_s:
-            self.slowest_s, self.slowest_test, self.slowest_what = slowest_s, test, what
-
-
-FIRST_RESPONSES = FirstResponses()
+def first_responses_of(fake: FakeDiscord) -> tuple[int, float, str]:
+    """One test's share of the run's first responses: interactions answered, the slowest first response and what
+    it answered (the run adds the shares up: ``tests/conftest.py``)."""
+    answered, slowest, what = 0, 0.0, ""
+    for record in fake.interactions.values():
+        seconds = record.first_response_s
+        if seconds is None:
+            continue
+        answered += 1
+        if seconds > slowest:
+            slowest, what = seconds, describe(record)
+    return answered, slowest, what
 
 
 def describe(record: InteractionRecord) -> str:
@@ -86,28 +69,6 @@ def teardown_problems(fake: FakeDiscord) -> list[str]:
                 f"{describe(record)} first answered after {seconds:.2f} s (limit {FIRST_RESPONSE_LIMIT_S} s)"
             )
     return problems
-
-
-#: the user property a test using ``fake`` reports its first responses under (``FirstResponses.of_test``): it
-#: travels with the test's report, so the run's figure adds up with tests run in parallel workers (pytest-xdist)
-FIRST_RESPONSES_PROPERTY = "fake_discord_first_responses"
-
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    for name, value in report.user_properties:
-        if name == FIRST_RESPONSES_PROPERTY and report.when == "teardown":
-            answered, slowest_s, what = value
-            FIRST_RESPONSES.add(report.nodeid, int(answered), float(slowest_s), str(what))
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if not FIRST_RESPONSES.answered:
-        return
-    terminalreporter.write_sep("-", "interactions' first responses (fake Discord)")
-    terminalreporter.write_line(
-        f"{FIRST_RESPONSES.answered} interactions answered; slowest first response "
-        f"{FIRST_RESPONSES.slowest_s * 1000:.0f} ms: {FIRST_RESPONSES.slowest_what} in {FIRST_RESPONSES.slowest_test}"
-    )
 
 
 class Clock:
@@ -231,7 +192,7 @@ async def fake(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) 
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(server.gateway_url))
     yield server
     await server.stop()
-    request.node.user_properties.append((FIRST_RESPONSES_PROPERTY, FirstResponses.of_test(server)))
+    request.node.user_properties.append((FIRST_RESPONSES_PROPERTY, first_responses_of(server)))
     problems = teardown_problems(server)
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
