@@ -47,9 +47,78 @@ def test_each_kind_answered_ahead_is_the_game_of_the_same_clicks(kind: str) -> N
         playout = paced.playout
         assert set(paced.by_ahead) <= set(AHEAD_KINDS), paced.by_ahead
         assert replay(GAME, PLAYERS, {}, playout.setup_draws, playout.records) == playout.state
-        assert _clicked(playout) == playout.state
+        clicked = _clicked_playout(playout)
+        assert clicked.state == playout.state
+        assert clicked.events == playout.events  # the log too
         return
     pytest.fail(f"no {kind} answered ahead in {len(SEEDS)} seeds")
+
+
+def _queued(kind: str) -> tuple[list[dict[str, Any]], int, int, int]:
+    """A scripted game in which a later seat may answer a decision of ``kind`` ahead and is asked that very
+    decision at its turn: (the state before each record, the record before which it answers, the seat, the record
+    of its turn)."""
+    for seed in SEEDS:
+        playout = paced_play(GAME, PLAYERS, seed, "basic").playout
+        state = start(GAME, PLAYERS, {}, seed).state
+        states = []
+        for record in playout.records:
+            states.append(state)
+            state = GAME.apply(state, record.seat, record.action, _draws(record)).state
+        for index, state in enumerate(states):
+            for later, decision in sorted(GAME.ahead(state).items()):
+                turn = next((t for t in range(index, len(states)) if later in GAME.pending(states[t])), None)
+                if (
+                    decision.kind == kind
+                    and turn is not None
+                    and GAME.pending(states[turn])[later].kind == kind
+                ):
+                    return states, index, later, turn
+    raise AssertionError(f"no {kind} answered ahead in {len(SEEDS)} seeds")
+
+
+@pytest.mark.parametrize("kind", AHEAD_KINDS)
+def test_each_kind_asked_ahead_shows_in_no_other_view(kind: str) -> None:
+    """Asking ahead (``ahead``, ``ahead_state``, as the host does between moves) changes no state and no view:
+    the answer given ahead lives outside the game (the seat's orders), so until its turn every other seat's view
+    and the spectators' are those of the game in which nobody answered ahead."""
+    states, index, later, turn = _queued(kind)
+    code = states[index]["seats"][later]
+    for state in states[index:turn]:
+        views = {seat: GAME.view(state, seat) for seat in (*range(PLAYERS), None)}
+        before = GAME.copy_state(state)
+        if later in GAME.ahead(state):
+            assert GAME.ahead_state(state, later) is not None
+        assert state == before
+        for seat, view in views.items():
+            assert GAME.view(state, seat) == view
+            if seat != later:
+                assert code not in view["play"]["prompts"]
+
+
+@pytest.mark.parametrize("kind", AHEAD_KINDS)
+def test_each_kind_answered_ahead_falls_back_when_no_longer_legal(kind: str) -> None:
+    """At its turn, the first choice given ahead still legal is given; none legal: the player is asked (no
+    answer). The illegal choice is one the seat could answer ahead but the turn no longer allows where the game
+    takes one away (an earlier player founded that City, sent her Princess there), else one never legal."""
+    states, index, later, turn = _queued(kind)
+    decision = GAME.ahead(states[index])[later]
+    preview = GAME.ahead_state(states[index], later)
+    assert preview is not None and GAME.pending(preview)[later].id == decision.id
+    offered = GAME.legal_actions(preview, later)
+    state = states[turn]
+    now, legal = GAME.pending(state)[later], GAME.legal_actions(state, later)
+    gone = [action for action in offered if action not in legal] or ["found nowhere"]
+    second = next(action for action in offered if action in legal)
+    view = GAME.view(state, later)
+    for illegal in gone:
+        orders = {AHEAD: ahead_order(decision.id, [illegal])}
+        assert standing_answer(GAME, view, later, now, legal, orders) is None
+        orders = {AHEAD: ahead_order(decision.id, [illegal, second])}
+        assert standing_answer(GAME, view, later, now, legal, orders) == second
+    # the answer given ahead serves its own slot only
+    orders = {AHEAD: ahead_order(decision.id + ":other", [second])}
+    assert standing_answer(GAME, view, later, now, legal, orders) is None
 
 
 def test_collected_ahead_counts_once_and_asks_again_when_illegal() -> None:
