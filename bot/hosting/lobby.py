@@ -239,17 +239,24 @@ def _window_hours(text: str | None, deadline_hours: float) -> float:
     return hours
 
 
-def level_strength(game: Game, level: str) -> str | None:
-    """What the benchmark measured of an AI level head to head (``rules/<game>/strength.json``, written by
-    ``python -m bench ai`` and a game's own benchmark), as a short phrase; None when unmeasured."""
+def _measured(game: Game, level: str) -> tuple[int, int, int, str] | None:
+    """(won, lost, drawn, against) of an AI level's head-to-head in ``rules/<game>/strength.json`` (written by
+    ``python -m bench ai`` and a game's own benchmark); None when unmeasured or unreadable."""
     figures = _strength_figures(type(game)).get(split_level(level)[0]) if level else None
     if not isinstance(figures, dict):
         return None
     try:
-        won, lost, drawn = int(figures["won"]), int(figures["lost"]), int(figures["drawn"])
-        against = str(figures["against"])
+        return int(figures["won"]), int(figures["lost"]), int(figures["drawn"]), str(figures["against"])
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def level_strength(game: Game, level: str) -> str | None:
+    """What the benchmark measured of an AI level head to head, as a short phrase; None when unmeasured."""
+    measured = _measured(game, level)
+    if measured is None:
+        return None
+    won, lost, drawn, against = measured
     # read back by the catalog ("against {level}: {wins}, {loss}, {loss2} of {games}..."), each count by its own
     # plural entry ("won {n}", "lost {n}", "drawn {n}", "{n} games")
     decided = won + lost
@@ -262,15 +269,11 @@ def level_strength(game: Game, level: str) -> str | None:
 def level_share(game: Game, level: str) -> str | None:
     """The short form of ``level_strength`` for a list of levels (an autocomplete name holds 100 characters):
     "won 60% against `greedy`"; None when unmeasured or nothing was decided."""
-    figures = _strength_figures(type(game)).get(split_level(level)[0]) if level else None
-    if not isinstance(figures, dict):
+    measured = _measured(game, level)
+    if measured is None or not measured[0] + measured[1]:
         return None
-    try:
-        won, decided = int(figures["won"]), int(figures["won"]) + int(figures["lost"])
-        against = str(figures["against"])
-    except (KeyError, TypeError, ValueError):
-        return None
-    return f"won {won / decided:.0%} against `{against}`" if decided else None
+    won, lost, _drawn, against = measured
+    return f"won {won / (won + lost):.0%} against `{against}`"
 
 
 def strength_lines(game: Game, levels: list[str]) -> list[str]:
