@@ -363,7 +363,7 @@ async def _people_game(host: Host, channel: str, going: Callable[[], bool], samp
     await host.start(channel, alice, order="given")
     game = get_game("game-of-princes")
     while going():
-        live = await host._load(info.game_id)
+        live = await host.games.load(info.game_id)
         pending = game.pending(live.state)
         if not pending:
             break

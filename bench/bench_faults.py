@@ -327,7 +327,7 @@ async def _check_replays(host: Host, report: FaultReport) -> None:
             events[0].draws,
             [Record(e.seat or 0, e.action, e.draws) for e in events[1:]],
         )
-        loaded = (await host._load(row["id"])).state
+        loaded = (await host.games.load(row["id"])).state
         draws_match = playout.setup_draws == events[0].draws and all(
             record.draws == event.draws for record, event in zip(playout.records, events[1:], strict=True)
         )

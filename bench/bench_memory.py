@@ -1,7 +1,7 @@
 """Memory of a long-running process: touch 10,000 stored PRINCIPES games through the host, measure RSS growth.
 
 A bot that runs for months loads every game someone acts in. Each loaded game's state is kept so the next
-load of a game this process just stored costs one query (``HostCore._known``); PRINCIPES states are the largest
+load of a game this process just stored costs one query (``Games.known``); PRINCIPES states are the largest
 (about 0.1 MB in memory each). The cache is bounded (least recently used, ``KNOWN_GAMES``) and the per-game
 locks are dropped when nobody holds them, so touching many games must not grow the process without bound.
 
@@ -63,8 +63,8 @@ async def touch_all(database: str) -> dict[str, float]:
             "touched": len(ids),
             "growth_mb": rss_mb() - before,
             "seconds": seconds,
-            "cached": len(host._known),  # noqa: SLF001 - what the bound leaves in memory
-            "locks": len(host._locks),  # noqa: SLF001
+            "cached": len(host.games.known),  # noqa: SLF001 - what the bound leaves in memory
+            "locks": len(host.games._locks),  # noqa: SLF001
         }
     finally:
         await host.close()

@@ -82,7 +82,7 @@ def _timed_choices(game: Any, timings: Timings) -> None:
 
 def _timed_actions(host: Host, timings: Timings) -> None:
     """Wrap the host's completed-action call: its time plus the public board image it posts, if any."""
-    original = host._act_locked
+    original = host.play.act_locked
 
     async def act(*args: Any, **kwargs: Any) -> Any:
         started = time.perf_counter()
@@ -99,7 +99,7 @@ def _timed_actions(host: Host, timings: Timings) -> None:
         timings.host_ms.append(elapsed * 1000)
         return deliveries
 
-    host._act_locked = act  # type: ignore[method-assign]
+    host.play.act_locked = act  # type: ignore[method-assign]
 
 
 async def _host_game(folder: str) -> tuple[Host, Timings]:

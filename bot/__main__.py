@@ -24,7 +24,7 @@ No DISCORD_TOKEN is set, so the bot cannot connect to Discord.
 To get one: open https://discord.com/developers/applications, create an application, open "Bot",
 press "Reset Token" and copy it into a file named .env here:  DISCORD_TOKEN=your-token
 (.env.example lists every setting; the README's "Running on Discord" section has the invite link steps.)"""
-#: the largest export file ``import`` and ``verify`` read (a 4-player PRINCIPES game's is well under 1 MiB)
+#: the largest export file ``import`` and ``verify`` read (the longest game's, four players, is well under 1 MiB)
 MAX_EXPORT_BYTES = 16 * 1024 * 1024
 
 
@@ -320,16 +320,13 @@ def _export_all(database: str | None, out: str) -> int:
     async def write() -> int:
         host = await Host.open(database or load_config().database)
         try:
-            rows = await host.store.fetchall(
-                "SELECT id FROM games WHERE status IN ('finished', 'abandoned') AND num_players IS NOT NULL "
-                "ORDER BY id"
-            )
+            game_ids = await host.over_games()
             folder.mkdir(parents=True, exist_ok=True)
-            for row in rows:
-                data = await host.export_game(row["id"])
+            for game_id in game_ids:
+                data = await host.export_game(game_id)
                 path = folder / f"{data['game']['kind']}-{data['game']['id']}.json"
                 path.write_text(json.dumps(data, indent=1, ensure_ascii=False))
-            return len(rows)
+            return len(game_ids)
         finally:
             await host.close()
 

@@ -402,17 +402,13 @@ class Console:
         return "\n".join(lines[same:])
 
     async def _replay(self, step: int | None) -> None:
-        row = await self.host.store.fetchone(
-            "SELECT id FROM games WHERE channel_id = ? AND status IN ('finished', 'abandoned') "
-            "AND num_players IS NOT NULL ORDER BY id DESC LIMIT 1",
-            (CHANNEL,),
-        )
-        if row is None:
+        game_id = await self.host.last_over_in_channel(CHANNEL)
+        if game_id is None:
             raise HostError("No game here is over yet: its replay opens once it is.")
         if step is None:
-            self.write(f"[replay] {await self._write_replay(row['id'])}")
+            self.write(f"[replay] {await self._write_replay(game_id)}")
             return
-        game_log = await load_log(self.host.store, row["id"])
+        game_log = await load_log(self.host.store, game_id)
         shown, png, _ = await asyncio.to_thread(board_at, game_log, step)
         self.image_dir.mkdir(parents=True, exist_ok=True)
         path = self.image_dir / f"{game_log.kind}-{game_log.game_id}-step-{shown.index}.png"

@@ -10,14 +10,14 @@ sources that player may see:
   action text is never shown, since it may be a sealed choice (a plan) that only its log line reveals;
 - ``game.view(state, seat)``: the seat's own view as it was when it last acted and as it is now (what the
   host renders as the two boards), and the changes between them that the game calls out (``render.
-  view_changes``: PRINCIPES' lands, tracks and hand).
+  view_changes``: a game's lands, tracks and hand, say).
 
 The log lines show their net effect within a run of one player's events (``_net_effect``, with the game's
 reader of its move lines, ``render.move_reader``): a unit's move and its takeback show as neither, moves that
 bring a unit back where it was show nothing, and A to B then B to C shows as A to C (issue 47). Events the host's
 ``/undo`` took back are never among the records: the store leaves them out.
 
-Replaying a long game takes a while (a 400-event PRINCIPES game about 0.1 s): ``start`` lets the host begin
+Replaying a long game takes a while (a 400-event game about 0.1 s): ``start`` lets the host begin
 from a stored snapshot at or before the seat's last action, and ``end`` (the host's current state) spares
 replaying the events since, but for the seat's own ones played for it (whose actions the digest puts in words).
 """
@@ -120,7 +120,7 @@ class Digest:
     #: the seat's view when it last acted and now, with the players' names, ready for the renderer
     before: View
     after: View
-    #: the seat's own changes between the two views, one sentence each (PRINCIPES: tracks, hand, lands)
+    #: the seat's own changes between the two views, one sentence each (a game's tracks, hand, lands)
     changes: tuple[str, ...]
 
     @property

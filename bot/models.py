@@ -82,6 +82,10 @@ class Attachment:
 #: a delivery that posts nothing: the DM prompt remembered under its ``edit_key`` loses its buttons (its decision
 #: closed, however it closed: issue 47); front-ends without buttons (the console) skip it
 CLOSE_KIND = "close"
+#: a league's notice in its channel (``bot.leagues``): an outbox row of no game (its ``game_id`` 0), its text
+#: already in the server's language; with an ``edit_key``, the id of the league's message to edit instead (the
+#: edit takes the message's buttons off: the sign-up message of a league that has started)
+LEAGUE_KIND = "league"
 
 
 @dataclass
@@ -115,6 +119,9 @@ class Delivery:
     #: a game's live card with something still to act on: once it has sunk under the game's newer messages,
     #: the front-end posts it again under the newest one and deletes the old one instead of editing it
     keep_in_reach: bool = False
+    #: what the commit that made this delivery read for its front-end (issue 44), so posting it needs no query
+    #: but the mark; not stored in the outbox: a row posted later (after a restart) is looked up afresh
+    addressed: Addressed | None = field(default=None, compare=False, repr=False)
 
     def to_payload(self) -> dict[str, Any]:
         """What the outbox stores (everything but the row id); the view is stored as it is."""
@@ -163,6 +170,37 @@ class Delivery:
             payload["prompt"] = Prompt.from_dict(payload["prompt"])
         payload["attachments"] = [Attachment(**a) for a in payload.get("attachments") or []]
         return cls(id=delivery_id, **payload)
+
+
+@dataclass(frozen=True)
+class Clicked:
+    """What a click on a game's choice reads before the move (``Host.click_context``): the game, the clicker's
+    open decision (None: none) and the language their answer reads in."""
+
+    info: GameInfo
+    prompt: Prompt | None
+    language: str
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """A message a front-end posted for a game and edits in place: where it is, and (for the live card) how many
+    of the game's messages were posted below it since."""
+
+    channel_id: str
+    message_id: str
+    below: int = 0
+
+
+@dataclass(frozen=True)
+class Addressed:
+    """What a delivery's front-end needs, read in the commit that made it: the reader's language (the server's
+    for the channel, the player's for a DM) and the message remembered under its edit key (None: none yet).
+    ``tick`` orders it among this process's later changes to remembered messages (``Host.remembered``)."""
+
+    tick: int
+    language: str
+    remembered: Remembered | None = None
 
 
 @dataclass(frozen=True)

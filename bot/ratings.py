@@ -34,6 +34,7 @@ from openskill.models import PlackettLuce
 
 from .models import HostError
 from .storage import Connection, Store
+from .storage import ratings as stored
 
 #: the rating model; its defaults (mu 25, sigma 25/3, tau 25/300) are openskill's
 MODEL = PlackettLuce()
@@ -294,25 +295,14 @@ class Recorded:
         return " ".join([f"Ratings for {title}: " + ", ".join(parts) + ".", *left_out])
 
 
-async def _next_number(db: Connection) -> int:
-    """The next result number. The UPDATE locks the one clock row until the transaction ends, so games finishing
-    at the same moment in several processes (PostgreSQL) record, and rate, one after the other."""
-    row = await db.fetchone("UPDATE rating_clock SET last = last + 1 WHERE id = 1 RETURNING last")
-    if row is None:
-        raise RuntimeError("the rating_clock row is missing (migration 0006)")
-    return int(row[0])
-
-
 async def _ratings_of(
     db: Connection, kind: str, players: Sequence[str]
 ) -> dict[str, tuple[float, float, int, int]]:
     found = {}
     for player in dict.fromkeys(players):
-        row = await db.fetchone(
-            "SELECT mu, sigma, games, wins FROM ratings WHERE kind = ? AND player = ?", (kind, player)
-        )
-        if row is not None:
-            found[player] = (float(row["mu"]), float(row["sigma"]), int(row["games"]), int(row["wins"]))
+        rating = await stored.rating_of(db, kind, player)
+        if rating is not None:
+            found[player] = rating
     return found
 
 
@@ -320,27 +310,21 @@ async def _store_ratings(
     db: Connection,
     kind: str,
     result: GameResult,
-    stored: Mapping[str, tuple[float, float, int, int]],
+    known: Mapping[str, tuple[float, float, int, int]],
     after: Mapping[str, Rating],
     now: float,
 ) -> None:
     wins = Counter(s.player for s in result.seats if s.won and s.rated)
     for player, (mu, sigma) in after.items():
-        games, won = stored.get(player, (0.0, 0.0, 0, 0))[2:]
-        await db.execute(
-            "INSERT INTO ratings (kind, player, mu, sigma, games, wins, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (kind, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-            "games = excluded.games, wins = excluded.wins, updated_at = excluded.updated_at",
-            (kind, player, mu, sigma, games + 1, won + min(1, wins[player]), now),
-        )
+        games, won = known.get(player, (0.0, 0.0, 0, 0))[2:]
+        await stored.put_rating(db, kind, player, (mu, sigma, games + 1, won + min(1, wins[player])), now)
 
 
 async def _insert_result(
     db: Connection, number: int, result: GameResult, changes: Mapping[str, tuple[Rating, Rating]]
 ) -> None:
-    await db.execute(
-        "INSERT INTO results (game_id, number, kind, guild_id, num_players, draw, rated, unrated_reason, "
-        "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    await stored.insert_result(
+        db,
         (
             result.game_id,
             number,
@@ -352,11 +336,6 @@ async def _insert_result(
             result.unrated_reason,
             result.finished_at,
         ),
-    )
-    await db.executemany(
-        "INSERT INTO result_seats (game_id, seat, player, name, side, rank, won, decisions, answer_seconds, "
-        "mu_before, sigma_before, mu_after, sigma_after, unrated_reason) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 result.game_id,
@@ -377,45 +356,26 @@ async def _insert_result(
     )
 
 
-async def _game_rows(db: Connection, game_id: int) -> tuple[Any, list[Any], list[Any], list[Any]]:
-    game = await db.fetchone(
-        "SELECT id, kind, guild_id, status, result, num_players, rated, post_replay, origin_id, updated_at "
-        "FROM games WHERE id = ?",
-        (game_id,),
-    )
-    seats = await db.fetchall(
-        "SELECT seat, user_id, name, ai_level FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-    )
-    events = await db.fetchall(
-        "SELECT seq, seat, action, user_id, created_at, undone FROM events WHERE game_id = ? ORDER BY seq",
-        (game_id,),
-    )
-    sealed = await db.fetchall(
-        "SELECT seat, action, actor, created_at, applied FROM sealed WHERE game_id = ?", (game_id,)
-    )
-    return game, list(seats), list(events), list(sealed)
-
-
 async def record_result(
     db: Connection, game_id: int, sides: Sequence[str | None], now: float
 ) -> Recorded | None:
     """Record the result of a game that has just finished (inside the transaction that finished it), and for a
     rated game update its players' ratings. None when the game is not finished or its result is stored already."""
-    game, seats, events, sealed = await _game_rows(db, game_id)
+    game, seats, events, sealed = await stored.game_for_result(db, game_id)
     if game is None or game["status"] != "finished" or not game["result"]:
         return None
-    if await db.fetchone("SELECT 1 FROM results WHERE game_id = ?", (game_id,)) is not None:
+    if await stored.has_result(db, game_id):
         return None
-    number = await _next_number(db)
+    number = await stored.next_result_number(db)
     result = summarise(game, seats, events, sealed, sides, now)
     changes: dict[str, tuple[Rating, Rating]] = {}
     if result.rated:
         counted = [s for s in result.seats if s.rated]  # seats left out are not rated
-        stored = await _ratings_of(db, result.kind, [s.player for s in counted])
-        before = {s.player: stored[s.player][:2] if s.player in stored else default_rating() for s in counted}
+        known = await _ratings_of(db, result.kind, [s.player for s in counted])
+        before = {s.player: known[s.player][:2] if s.player in known else default_rating() for s in counted}
         after = rate([(s.player, s.rank) for s in counted], before)
         changes = {player: (before[player], after[player]) for player in after}
-        await _store_ratings(db, result.kind, result, stored, after, now)
+        await _store_ratings(db, result.kind, result, known, after, now)
     await _insert_result(db, number, result, changes)
     return Recorded(result, changes, bool(game["post_replay"]))
 
@@ -436,26 +396,18 @@ async def rebuild(store: Store, now: float) -> Rebuilt:
     oldest first; an imported game is recorded unrated (it was not played here, so its players cannot be
     vouched for)."""
     report = Rebuilt()
-    missing = await store.fetchall(
-        "SELECT id FROM games WHERE status = 'finished' AND result IS NOT NULL "
-        "AND id NOT IN (SELECT game_id FROM results) ORDER BY updated_at, id"
-    )
-    for row in missing:
-        await _backfill(store, int(row["id"]))
+    for game_id in await stored.finished_without_result(store):
+        await _backfill(store, game_id)
         report.backfilled += 1
     async with store.transaction() as db:
         # the clock row's lock keeps games from finishing (and rating) in the middle of the rebuild
-        await db.execute("UPDATE rating_clock SET last = last WHERE id = 1")
-        await db.execute("DELETE FROM ratings")
-        results = await db.fetchall("SELECT game_id, kind, rated, finished_at FROM results ORDER BY number")
+        await stored.lock_clock(db)
+        await stored.clear_ratings(db)
+        results = await stored.results_in_order(db)
         current: dict[tuple[str, str], tuple[float, float, int, int]] = {}
         for result in results:
             report.results += 1
-            seats = await db.fetchall(  # seats left out of the game's ratings stay out
-                "SELECT seat, player, rank, won FROM result_seats WHERE game_id = ? AND unrated_reason IS NULL "
-                "ORDER BY seat",
-                (result["game_id"],),
-            )
+            seats = await stored.rated_seats(db, result["game_id"])  # seats left out of the ratings stay out
             if not result["rated"]:
                 continue
             report.rated += 1
@@ -465,24 +417,15 @@ async def rebuild(store: Store, now: float) -> Rebuilt:
             }
             after = rate([(str(s["player"]), int(s["rank"])) for s in seats], before)
             for s in seats:
-                old, new = before[s["player"]], after[s["player"]]
-                await db.execute(
-                    "UPDATE result_seats SET mu_before = ?, sigma_before = ?, mu_after = ?, sigma_after = ? "
-                    "WHERE game_id = ? AND seat = ?",
-                    (old[0], old[1], new[0], new[1], result["game_id"], s["seat"]),
+                await stored.set_seat_ratings(
+                    db, result["game_id"], s["seat"], before[s["player"]], after[s["player"]]
                 )
             winners = {s["player"] for s in seats if s["won"]}
             for player, (mu, sigma) in after.items():
                 games, wins = current.get((kind, player), (0.0, 0.0, 0, 0))[2:]
                 current[(kind, player)] = (mu, sigma, games + 1, wins + int(player in winners))
             for player in after:
-                await db.execute(
-                    "INSERT INTO ratings (kind, player, mu, sigma, games, wins, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kind, player) DO UPDATE SET mu = excluded.mu, "
-                    "sigma = excluded.sigma, games = excluded.games, wins = excluded.wins, "
-                    "updated_at = excluded.updated_at",
-                    (kind, player, *current[(kind, player)], result["finished_at"]),
-                )
+                await stored.put_rating(db, kind, player, current[(kind, player)], result["finished_at"])
         report.ratings = current
     return report
 
@@ -491,7 +434,7 @@ async def _backfill(store: Store, game_id: int) -> None:
     """Record the result of a finished game that has none, from its stored rows and its replayed final state."""
     from rules.engine import ReplayRng, get_game
 
-    game_row = await store.fetchone("SELECT kind, num_players, options FROM games WHERE id = ?", (game_id,))
+    game_row = await stored.game_setup(store, game_id)
     assert game_row is not None
     game = get_game(game_row["kind"])
     events = await store.events(game_id, -1)
@@ -500,8 +443,9 @@ async def _backfill(store: Store, game_id: int) -> None:
         state = game.apply(state, event.seat or 0, event.action, ReplayRng(event.draws)).state
     sides = game.seat_sides(game.view(state, None), game_row["num_players"])
     async with store.transaction() as db:
-        row, seats, stored_events, sealed = await _game_rows(db, game_id)
+        row, seats, stored_events, sealed = await stored.game_for_result(db, game_id)
+        assert row is not None  # a finished game without a result, read just above
         result = summarise(row, seats, stored_events, sealed, sides, float(row["updated_at"]))
         if row["origin_id"] is not None:
             result = GameResult(**{**result.__dict__, "rated": False, "unrated_reason": "imported"})
-        await _insert_result(db, await _next_number(db), result, {})
+        await _insert_result(db, await stored.next_result_number(db), result, {})

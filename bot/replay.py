@@ -26,6 +26,7 @@ from rules.engine import ReplayRng, RulesError, get_game
 
 from .models import HostError
 from .storage import Store
+from .storage import games as stored_games
 from .verify import OVER, ExportError, check_shape
 
 #: Discord's upload limit is 10 MiB; leave room for the rest of the message
@@ -131,9 +132,7 @@ async def load_log(store: Store, game_id: int) -> GameLog:
     """A stored game's log, once it is over (``ReplayError`` with the reason otherwise)."""
     if not 0 < game_id < 2**63:
         raise ReplayError(f"There is no game #{game_id}.")
-    row = await store.fetchone(
-        "SELECT id, kind, status, num_players, options, result, guild_id FROM games WHERE id = ?", (game_id,)
-    )
+    row = await stored_games.replay_row(store, game_id)
     if row is None:
         raise ReplayError(f"There is no game #{game_id}.")
     title = f"{get_game(row['kind']).title} #{game_id}"
@@ -141,9 +140,7 @@ async def load_log(store: Store, game_id: int) -> GameLog:
         raise ReplayError(f"{title} never started: there is nothing to replay.")
     if row["status"] not in OVER:
         raise ReplayError(f"{title} is still being played: its replay opens once it is over.")
-    seats = await store.fetchall(
-        "SELECT seat, name, user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-    )
+    seats = await stored_games.replay_seats(store, game_id)
     people = {seat["seat"] for seat in seats if seat["user_id"] is not None}
     events = await store.events(game_id, -1)
     return GameLog(

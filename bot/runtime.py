@@ -2,7 +2,7 @@
 allocator hands back memory.
 
 CPython's full collection walks every container object the process holds, and on the reference machine that
-costs about 0.15 us an object: 20 to 60 ms once a few rounds of PRINCIPES are in memory, all of it added to
+costs about 0.15 us an object: 20 to 60 ms once a few rounds of the largest game are in memory, all of it added to
 whichever player's action it lands on. Almost all of our objects are freed by reference counting; the cyclic
 collector is only needed for the odd cycle. So, once start-up has loaded what lives as long as the process
 (modules, game data, fonts), that is frozen out of the collector's sight, and full collections run ten times

@@ -1,5 +1,5 @@
 """Statistics over the stored results (``bot.ratings``): a player's record, leaderboards, head-to-head results of
-the AI levels, and a game's own report over its results (``Game.report``: PRINCIPES' win rates by principality).
+the AI levels, and a game's own report over its results (``Game.report``: win rates by side, say).
 
 Everything here reads the ``results``, ``result_seats`` and ``ratings`` tables only, so it costs a few indexed
 queries whatever the number of games, and the same texts serve ``/stats`` and ``/leaderboard`` on Discord and
@@ -16,6 +16,7 @@ from rules.engine import Game, ResultSeat, get_game
 
 from .ratings import Rating, conservative, is_ai_player, player_label
 from .storage import Store
+from .storage import ratings as stored
 
 LEADERBOARD_SIZE = 20
 
@@ -102,15 +103,7 @@ class PlayerRecord:
 
 async def player_records(store: Store, player: str, kind: str | None = None) -> list[PlayerRecord]:
     """The player's record in each game they have finished (or in ``kind`` alone)."""
-    params: tuple[str, ...] = (player, kind) if kind else (player,)
-    rows = await store.fetchall(
-        "SELECT r.kind, CASE WHEN r.rated = 1 AND s.unrated_reason IS NULL THEN 1 ELSE 0 END AS rated, s.name, "
-        "s.side, s.won, s.decisions, s.answer_seconds FROM result_seats s "
-        "JOIN results r ON r.game_id = s.game_id WHERE s.player = ?"
-        + (" AND r.kind = ?" if kind else "")
-        + " ORDER BY r.number",
-        params,
-    )
+    rows = await stored.player_seats(store, player, kind)
     by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         by_kind[str(row["kind"])].append(dict(row))
@@ -138,7 +131,7 @@ async def player_records(store: Store, player: str, kind: str | None = None) -> 
 
 
 async def _rating_and_place(store: Store, kind: str, player: str) -> tuple[Rating | None, int | None, int]:
-    rows = await store.fetchall("SELECT player, mu, sigma FROM ratings WHERE kind = ?", (kind,))
+    rows = await stored.ratings_of_kind(store, kind)
     ranked = sorted(rows, key=lambda r: (-conservative((r["mu"], r["sigma"])), r["player"]))
     for place, row in enumerate(ranked, start=1):
         if row["player"] == player:
@@ -171,17 +164,7 @@ async def leaderboard(
 ) -> list[Standing]:
     """The best ratings of a game, by rating minus three times its uncertainty; with ``guild_id``, only players
     who finished a game of it on that server (their rating is the one they have across all servers)."""
-    if guild_id is None:
-        rows = await store.fetchall(
-            "SELECT player, mu, sigma, games, wins FROM ratings WHERE kind = ?", (kind,)
-        )
-    else:
-        rows = await store.fetchall(
-            "SELECT player, mu, sigma, games, wins FROM ratings WHERE kind = ? AND player IN ("
-            "SELECT s.player FROM result_seats s JOIN results r ON r.game_id = s.game_id "
-            "WHERE r.kind = ? AND r.guild_id = ?)",
-            (kind, kind, guild_id),
-        )
+    rows = await stored.ratings_of_kind(store, kind, guild_id)
     ranked = sorted(rows, key=lambda r: (-conservative((r["mu"], r["sigma"])), r["player"]))[:limit]
     names = await _latest_names(store, [str(row["player"]) for row in ranked])
     return [
@@ -199,12 +182,7 @@ async def leaderboard(
 async def _latest_names(store: Store, players: list[str]) -> dict[str, str]:
     names: dict[str, str] = {}
     for player in players:
-        row = await store.fetchone(
-            "SELECT s.name FROM result_seats s JOIN results r ON r.game_id = s.game_id WHERE s.player = ? "
-            "ORDER BY r.number DESC LIMIT 1",
-            (player,),
-        )
-        names[player] = str(row["name"]) if row else player
+        names[player] = await stored.latest_name(store, player) or player
     return names
 
 
@@ -222,18 +200,13 @@ def leaderboard_text(kind: str, standings: list[Standing], scope: str) -> str:
 
 
 async def rated_kinds(store: Store) -> list[str]:
-    rows = await store.fetchall("SELECT DISTINCT kind FROM ratings ORDER BY kind")
-    return [str(row["kind"]) for row in rows]
+    return await stored.rated_kinds(store)
 
 
 # ---------------------------------------------------------------------------------------------- AI levels
 async def head_to_head(store: Store, kind: str) -> Counter[tuple[str, str]]:
     """Wins of one AI level over another in the two-seat games between two different AI levels."""
-    rows = await store.fetchall(
-        "SELECT s.game_id, s.player, s.won FROM result_seats s JOIN results r ON r.game_id = s.game_id "
-        "WHERE r.kind = ? AND r.num_players = 2 AND r.draw = 0 ORDER BY s.game_id, s.seat",
-        (kind,),
-    )
+    rows = await stored.duel_seats(store, kind)
     games: dict[int, list[tuple[str, bool]]] = defaultdict(list)
     for row in rows:
         games[int(row["game_id"])].append((str(row["player"]), bool(row["won"])))
@@ -275,16 +248,12 @@ async def ratings_report(store: Store, kind: str | None = None) -> str:
 
 # ---------------------------------------------------------------------------------------------- a game's report
 async def game_report(store: Store, kind: str) -> str | None:
-    """The game's own statistics over every stored result of it (``Game.report``, PRINCIPES' win rates by
+    """The game's own statistics over every stored result of it (``Game.report``, win rates by
     principality, say), for ``/stats`` about that game; None when the game has no report."""
     game = _stored_game(kind)
     if game is None or type(game).report is Game.report:  # no report: no need to read its results
         return None
-    rows = await store.fetchall(
-        "SELECT r.game_id, r.num_players, r.draw, s.seat, s.side, s.won, s.player FROM result_seats s "
-        "JOIN results r ON r.game_id = s.game_id WHERE r.kind = ? ORDER BY r.number, s.seat",
-        (kind,),
-    )
+    rows = await stored.result_seats_of_kind(store, kind)
     return game.report(
         [
             ResultSeat(

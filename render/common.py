@@ -138,6 +138,20 @@ def _needs_fallback(text: str | bytes) -> bool:
     return isinstance(text, str) and any(ord(c) > 0x7E and not _bundled_draws(c) for c in text)
 
 
+@cache
+def _fallback_draws(char: str) -> bool:
+    """Whether ``FALLBACK_FONT`` has ``char`` (it has Polish letters and arrows, not emoji)."""
+    face = ImageFont.truetype(str(FALLBACK_FONT), 20)
+    return char.isspace() or _glyph(face, char) != _glyph(face, _NO_GLYPH)
+
+
+def drawable_text(text: str, missing: str = "?") -> str:
+    """``text`` without the characters no font of ours draws (an emoji in a player's name would be a box), its
+    spaces collapsed; ``missing`` when nothing drawable is left."""
+    kept = "".join(c for c in text if ord(c) <= 0x7E or _bundled_draws(c) or _fallback_draws(c))
+    return " ".join(kept.split()) or missing
+
+
 #: the bytes of drawn texts kept per font size (a board's labels, names and numbers: a few hundred bytes each)
 TEXT_MASK_BYTES = 1024 * 1024
 
@@ -435,10 +449,12 @@ def seat_label(view: dict, seat: int, fallback: str | None = None) -> str:
     return fallback if fallback is not None else f"Seat {seat + 1}"
 
 
-def fit_text(text: str, max_width: float, size: int) -> tuple[str, int]:
-    """``text`` at ``size`` or smaller (never under MIN_TEXT_PX) to fit ``max_width``, cut with "..." when even
-    the smallest size is too wide: player names are up to 32 characters."""
-    while size > MIN_TEXT_PX and font(size).getlength(text) > max_width:
+def fit_text(text: str, max_width: float, size: int, min_size: int = MIN_TEXT_PX) -> tuple[str, int]:
+    """``text`` at ``size`` or smaller (never under ``min_size``, itself never under MIN_TEXT_PX) to fit
+    ``max_width``, cut with "..." when even the smallest size is too wide: player names are up to 32 characters.
+    A table's cells pass ``min_size=size``, so that every row keeps one size."""
+    min_size = max(min_size, MIN_TEXT_PX)
+    while size > min_size and font(size).getlength(text) > max_width:
         size -= 1
     if font(size).getlength(text) <= max_width:
         return text, size

@@ -49,6 +49,7 @@ COGS = (
     "bot.discord.cogs.places",
     "bot.discord.cogs.results",  # after the game cog: it adds /game replay to its group
     "bot.discord.cogs.away",
+    "bot.discord.cogs.league",
 )
 #: how long ``close`` lets running interactions finish
 DRAIN_S = 10.0

@@ -9,7 +9,7 @@ respond"), so:
    slow under load.
 2. Heavy commands, whose work can exceed about a second, are marked ``@heavy(family)`` beside their
    ``@app_commands.command``: /game status (its time to finish replays the log, and for a game whose rules
-   cannot tell their progress, Game of Princes, self-plays whole games), /catchup (a replay and two boards),
+   cannot tell their progress, self-plays whole games), /catchup (a replay and two boards),
    /game replay, /game verify, /game export, /stats, /leaderboard. ``TrackedTree._call`` runs them through
    ``answer_heavy``: deferred at once with "thinking…" (ephemeral, as their answers are), answered by
    follow-up.
@@ -48,6 +48,7 @@ from discord import app_commands
 
 from bot.config import HEAVY_AT_ONCE, HEAVY_BURST, HEAVY_EVERY_S
 from bot.models import Actor, Choice, GameInfo, HostError, Prompt
+from forms import FormError
 from i18n import DEFAULT, command_path, localize
 from render import RenderError, alt_text, in_language, render_png
 from render.digest import digest_pngs
@@ -375,7 +376,7 @@ def user_sentence(error: BaseException) -> str | None:
     """The sentence to show for an error a user caused, or None for a bug."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, HostError | RenderError):
+    if isinstance(error, HostError | RenderError | FormError):  # a form's refusal reads like the host's
         return str(error)
     if isinstance(error, app_commands.TransformerError):
         return f"I could not read {error.value!r} as {error.type.name.lower()}."
@@ -462,13 +463,16 @@ class Handled:
     game_id: int
     handle: Callable[[Interaction], Awaitable[None]]
     problem: str | None = None
+    #: False for an item whose ``handle`` notes the clicker's locale itself (with what else it reads)
+    notes_locale: bool = True
 
     async def callback(self, interaction: Interaction) -> None:
         interaction.extras["game_id"] = getattr(self, "game_id", "?")
         bot = bot_of(interaction)
         async with bot.busy():
             try:
-                await bot.host.note_locale(str(interaction.user.id), str(interaction.locale))
+                if self.notes_locale or self.problem is not None:
+                    await bot.host.note_locale(str(interaction.user.id), str(interaction.locale))
                 if self.problem is not None:
                     raise HostError(self.problem)
                 await self.handle(interaction)

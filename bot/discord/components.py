@@ -14,6 +14,7 @@ percent-quoted, so a ``:`` inside a decision id cannot split them; <= 100 chars)
 - ``pt:b:<game>:<seat>:<slot>``              the same as a select (values are action texts)
 - ``pt:f:...`` / ``pt:g:...``                a guided form's button / select (see ``bot.discord.forms``)
 - ``pt:r:...`` / ``pt:j:...``                a replay's step buttons / jump select (see ``bot.discord.replays``)
+- ``pt:lg:<league>:join``                   a league's sign-up Join (see ``bot.discord.league_button``)
 
 A button carries the id of the decision it answers, not the game's version, so someone else's free action does
 not invalidate it; the host refuses a stale or doubled click and nothing is applied twice.
@@ -28,13 +29,14 @@ import discord
 
 from bot.hosting.lobby import lobby_message
 from bot.models import AHEAD_KIND, Choice, GameInfo, HostError, Prompt
+from forms import short_label
+from forms.labels import OPTION_DESCRIPTION, OPTION_LABEL, PLACEHOLDER, distinct_labels, fit, fit_with_rest
 from i18n import DEFAULT, localize, translate
 
 from .common import (
     Handled,
     Interaction,
     actor_of,
-    ai_plays,
     ai_seated,
     board_file,
     bot_of,
@@ -50,8 +52,8 @@ from .common import (
     within_ack,
 )
 from .custom_ids import GAME, PAGE, SEAT, TEXT, IdFormat, one_of, quoted
-from .forms import FORM_ITEMS, inline_page, open_button, short_label
-from .labels import OPTION_DESCRIPTION, OPTION_LABEL, PLACEHOLDER, distinct_labels, fit, fit_with_rest
+from .forms import FORM_ITEMS, form_view, inline_page, open_button
+from .league_button import LEAGUE_ITEMS
 from .replays import REPLAY_ITEMS
 
 BUTTONS_AT_MOST = 5
@@ -84,7 +86,11 @@ def choice_token(prompt: Prompt, index: int, room: int) -> str:
 
 async def require_seat(interaction: Interaction, game_id: int, seat: int) -> None:
     """Choices offered to one seat may be used only by whoever holds it now, in the game's channel or a DM."""
-    info = await bot_of(interaction).host.game_info(game_id)
+    check_seat(interaction, await bot_of(interaction).host.game_info(game_id), seat)
+
+
+def check_seat(interaction: Interaction, info: GameInfo, seat: int) -> None:
+    """``require_seat`` for a game read already."""
     check_seat_exists(info, seat)
     check_place(interaction, info)
     mine = info.seat_of(str(interaction.user.id))
@@ -94,17 +100,13 @@ async def require_seat(interaction: Interaction, game_id: int, seat: int) -> Non
         raise HostError(f"These choices are for {info.seats[seat].name}, not for you.")
 
 
-async def resolve_choice(
-    interaction: Interaction, game_id: int, seat: int, decision_id: str, token: str
-) -> str:
-    """Check the clicker holds ``seat`` and turn a choice token back into the action text."""
-    await require_seat(interaction, game_id, seat)
+def resolve_choice(prompt: Prompt | None, decision_id: str, token: str) -> str:
+    """Turn a choice token back into the action text (``prompt``: the clicker's open decision)."""
     if not token.startswith("#"):
         return token
     digits = token[1:]  # an index into the prompt's list: ASCII digits only ("#-1" is no index)
     if not (digits.isascii() and digits.isdigit()):
         raise HostError(f"That choice ({token[:20]!r}) is not on the list: pick from the latest message.")
-    prompt = await bot_of(interaction).host.prompt_of(game_id, str(interaction.user.id))
     if prompt is None or prompt.decision_id != decision_id:
         raise HostError("That choice is no longer open: the game has moved on. Use the latest message.")
     index = int(digits)
@@ -121,11 +123,14 @@ async def play_choice(
     """Apply a clicked choice; on success the clicked message loses its components (the decision is made), and
     a private prompt (a DM, an ephemeral answer) says what was sent, as the guided forms do."""
     bot = bot_of(interaction)
-    action = await resolve_choice(interaction, game_id, seat, decision_id, token)
-    prompt = await bot.host.prompt_of(game_id, str(interaction.user.id))
+    # the game, the clicker's decision and language in one host call; it notes the client's locale too
+    clicked = await bot.host.click_context(game_id, str(interaction.user.id), str(interaction.locale))
+    check_seat(interaction, clicked.info, seat)
+    prompt = clicked.prompt
+    action = resolve_choice(prompt, decision_id, token)
     chosen = next((c for c in prompt.choices if c.action == action), None) if prompt else None
     sealed = bool(prompt and prompt.sealed)
-    at_once = await ai_plays(interaction, game_id)  # the AI answers before the host returns
+    at_once = ai_seated(clicked.info)  # the AI answers before the host returns
     deliveries = await within_ack(
         interaction,
         bot.host.act(game_id, actor_of(interaction), action, decision_id),
@@ -134,7 +139,7 @@ async def play_choice(
     )
     # the whole label, in the player's language: an option may have shown a short one (issue 46)
     said = f"{'Sealed' if sealed else 'Sent'}: {chosen.label if chosen else action} (`{action}`)"
-    said = localize(said, await reader_language(interaction))
+    said = localize(said, clicked.language)
     await bot.sender.deliver_while(deliveries, retire_components(interaction, said))
 
 
@@ -171,6 +176,8 @@ class ChoiceButton(Handled, discord.ui.DynamicItem[Any], template=CHOICE_BUTTON_
     ) -> ChoiceButton:
         return rebuilt(cls, item, lambda: CHOICE_BUTTON_ID.parse(match))
 
+    notes_locale = False  # ``play_choice`` reads the clicker's settings and notes it there
+
     async def handle(self, interaction: Interaction) -> None:
         await play_choice(interaction, self.game_id, self.seat, self.decision_id, self.token)
 
@@ -203,6 +210,8 @@ class ChoiceSelect(Handled, discord.ui.DynamicItem[Any], template=CHOICE_SELECT_
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ChoiceSelect:
         return rebuilt(cls, item, lambda: CHOICE_SELECT_ID.parse(match))
+
+    notes_locale = False  # ``play_choice`` reads the clicker's settings and notes it there
 
     async def handle(self, interaction: Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
@@ -267,15 +276,15 @@ def prompt_view(
     """Components for a prompt: a few buttons, or selects of 25 (four per message, then "More choices").
     ``prompt`` is already in the reader's ``language`` (``localized_prompt``); the bot's own labels follow it.
 
-    When the game has a guided form for this decision kind (``bot.discord.forms``), the prompt opens on the
+    When the game has a guided form for this decision kind (``forms``), the prompt opens on the
     form (given the seat's own ``seat_view``) or carries a "Plan…" button that opens it beside the choices.
     """
     if prompt.expiry_id:
         return expiry_view(prompt)
     if prompt.kind == AHEAD_KIND:
         return ahead_view(prompt, language)
-    if first_page == 0 and (page := inline_page(game_key, prompt, seat_view, language)) is not None:
-        return page.as_view()  # the form's first page stands in for the list of choices
+    if first_page == 0 and (inline := inline_page(game_key, prompt, seat_view, language)) is not None:
+        return form_view(*inline)  # the form's first page stands in for the list of choices
     view = _choices_view(prompt, first_page, language, game_key)
     button = open_button(game_key, prompt, language) if first_page == 0 else None
     if button is not None:
@@ -292,8 +301,8 @@ def form_text(
     reader's ``language``."""
     if prompt is None or prompt.expiry_id or prompt.kind == AHEAD_KIND:
         return None
-    page = inline_page(game_key, prompt, seat_view, language)
-    return page.content if page is not None else None
+    inline = inline_page(game_key, prompt, seat_view, language)
+    return inline[1].content if inline is not None else None
 
 
 def _choices_view(
@@ -305,7 +314,7 @@ def _choices_view(
     view = discord.ui.View(timeout=None)
     if len(choices) <= BUTTONS_AT_MOST and all(len(c.label) <= BUTTON_LABEL for c in choices):
         room = CHOICE_BUTTON_ID.room(game_id=prompt.game_id, seat=prompt.seat, decision_id=prompt.decision_id)
-        # two choices the rules describe alike (PRINCIPES' "collect" and "collect clergy") show their notation
+        # two choices the rules describe alike (a tax collected with or without an option) show their notation
         labels = distinct_labels([c.label for c in choices], BUTTON_LABEL, [c.action for c in choices])
         for index, label in enumerate(labels):
             token = choice_token(prompt, index, room)
@@ -340,7 +349,7 @@ def choice_options(
     choices: list[Choice], language: str = DEFAULT, game_key: str | None = None
 ) -> list[tuple[str, str | None]]:
     """The label and description of each choice of one select (issue 46: whole words, no two alike): the
-    game's own short label where it has one (``Form.choice_label``: a The Prince battle plan), else the
+    game's own short label where it has one (``Form.choice_label``: a long battle plan), else the
     choice's label, fitted; a label that had to be cut continues in its description, and labels that then read
     alike are told apart by their notation. ``choices``' labels are already in ``language``; the whole label
     is also in the message once the choice is made (``play_choice``)."""
@@ -667,4 +676,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     AheadSelect,
     *FORM_ITEMS,
     *REPLAY_ITEMS,
+    *LEAGUE_ITEMS,
 )

@@ -155,8 +155,8 @@ async def replay_post(
     """What the result message adds when the table wants the replay: the GIF, a "Step through" button and a line
     saying what the frames are (the line in English: the sender localises it; the GIF and the button in
     ``language``, the channel's). Drawing must not cost the result its post: on failure, a line says so."""
-    kind = await bot.host.store.fetchone("SELECT kind FROM games WHERE id = ?", (game_id,))
-    if kind is None or kind["kind"] not in rendered_games():  # a game without pictures (test games)
+    kind = await bot.host.game_kind(game_id)
+    if kind is None or kind not in rendered_games():  # a game without pictures (test games)
         return [], None, ""
     try:
         animation = await service_of(bot).animation(bot, game_id, language=language)

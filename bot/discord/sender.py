@@ -22,12 +22,13 @@ import io
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.hosting.core import CARD_KEY
-from bot.models import AHEAD_KIND, CLOSE_KIND, Delivery, GameInfo
+from bot.models import AHEAD_KIND, CLOSE_KIND, LEAGUE_KIND, Delivery, GameInfo
 from i18n import localize
 
 from .common import Interaction, board_file, clip, digest_files, localized_prompt, reader_language, send
@@ -51,6 +52,17 @@ REMEMBER_SENT = 10_000
 CARD_REACH = 2
 #: how often the outbox is checked for rows nobody posts (a crashed process's, after their claim lapsed)
 SWEEP_EVERY_S = 30.0
+
+
+@dataclass
+class Posted:
+    """What posting one delivery did, for its mark (``Host.mark_sent``): the message to remember under its edit
+    key (channel, message), the channel where it posted a new message below the game's live card, and the old
+    card when the card was posted again (deleted once the new one is remembered)."""
+
+    remember: tuple[str, str] | None = None
+    below_card_in: str | None = None
+    sunk: discord.PartialMessage | None = None
 
 
 class ChannelLost(Exception):
@@ -147,12 +159,20 @@ class Sender:
                     return
                 if delivery.kind == CLOSE_KIND:
                     await self._close_dm_prompt(delivery)
-                    posted = None
+                    posted = Posted()
+                elif delivery.kind == LEAGUE_KIND:
+                    await self._league_notice(delivery)
+                    posted = Posted()
                 elif delivery.kind == "private":
                     posted = await self._private(delivery)
                 else:
                     posted = await self._public(delivery)
+                # remembered (with the mark) before the sunk card goes: a crash in between leaves an old card
+                # (whose buttons name their decision, so they refuse to act on a newer state), never a game
+                # without one
                 await self._done(delivery, posted)
+                if posted.sunk is not None:
+                    await self._delete_sunk_card(delivery, posted.sunk)
         except ChannelLost as lost:
             await self._done(delivery)  # the channel will never take it; the players hear by DM instead
             log.warning(
@@ -171,9 +191,15 @@ class Sender:
             )
             self._retry_later()
 
-    async def _done(self, delivery: Delivery, posted: str | None = None) -> None:
-        """``posted``: the channel where the delivery posted a new message under the game's live card."""
-        await self.bot.host.mark_sent(delivery.id, (delivery.game_id, posted) if posted else None)
+    async def _done(self, delivery: Delivery, posted: Posted | None = None) -> None:
+        """Mark the delivery sent, with what its posting did (``Posted``): one host call, one transaction."""
+        below = posted.below_card_in if posted else None
+        remember = posted.remember if posted else None
+        await self.bot.host.mark_sent(
+            delivery.id,
+            (delivery.game_id, below) if below else None,
+            (delivery.game_id, delivery.edit_key, *remember) if remember and delivery.edit_key else None,
+        )
         self._sent[delivery.id] = None
         while len(self._sent) > REMEMBER_SENT:
             self._sent.popitem(last=False)
@@ -188,10 +214,10 @@ class Sender:
             await self.flush()
 
     # ---- public ------------------------------------------------------------------------------------------
-    async def _public(self, delivery: Delivery) -> str | None:
-        """Post or edit; the channel when a new message other than the live card was posted there."""
+    async def _public(self, delivery: Delivery) -> Posted:
+        """Post or edit; what was posted (a new message other than the live card stands below the card)."""
         channel_id = delivery.channel_id or (await self.bot.host.game_info(delivery.game_id)).channel_id
-        language = await self.bot.host.game_language(delivery.game_id)
+        language = await self._language(delivery)
         content, mentions = self._content(delivery, language=language)
         prompt = localized_prompt(delivery.prompt, language)
         view = prompt_view(prompt, game_key=delivery.game_key, language=language) if prompt else None
@@ -204,16 +230,20 @@ class Sender:
             delivery, channel_id, content, mentions, view, replay, language
         )
         if message is None:
-            return None
-        if delivery.edit_key:
-            # remembered before the sunk card goes: a crash in between leaves an old card (whose buttons name
-            # their decision, so they refuse to act on a newer state), never a game without one
-            await self.bot.host.remember_message(
-                delivery.game_id, delivery.edit_key, channel_id, str(message.id)
-            )
-        if sunk is not None:
-            await self._delete_sunk_card(delivery, sunk)
-        return None if delivery.edit_key == CARD_KEY else channel_id
+            return Posted()
+        return Posted(
+            (channel_id, str(message.id)) if delivery.edit_key else None,
+            None if delivery.edit_key == CARD_KEY else channel_id,
+            sunk,
+        )
+
+    async def _language(self, delivery: Delivery) -> str:
+        """The reader's language: read in the commit that made the delivery, else (a row posted later) now."""
+        if delivery.addressed is not None:
+            return delivery.addressed.language
+        if delivery.kind == "public":
+            return await self.bot.host.game_language(delivery.game_id)
+        return await self.bot.host.user_language(delivery.user_id)
 
     async def _delete_sunk_card(self, delivery: Delivery, sunk: discord.PartialMessage) -> None:
         try:
@@ -281,20 +311,45 @@ class Sender:
 
     async def _remembered(self, delivery: Delivery) -> tuple[tuple[str, str] | None, int]:
         """The message remembered under the delivery's edit key and, for the live card, how many of the game's
-        messages stand below it."""
-        assert delivery.edit_key is not None
-        if delivery.edit_key != CARD_KEY:
-            return await self.bot.host.find_message(delivery.game_id, delivery.edit_key), 0
-        card = await self.bot.host.find_card(delivery.game_id)
-        return (None, 0) if card is None else ((card[0], card[1]), card[2])
+        messages stand below it (``Host.message_to_edit``: no query for a delivery just stored)."""
+        found = await self.bot.host.message_to_edit(delivery)
+        return (None, 0) if found is None else ((found.channel_id, found.message_id), found.below)
+
+    # ---- a league's notices ------------------------------------------------------------------------------
+    async def _league_notice(self, delivery: Delivery) -> None:
+        """A league's message in its channel (``LEAGUE_KIND``: its text already in the server's language), or the
+        edit of its sign-up message (``edit_key``: the message's id; the edit takes its Join button off). A
+        channel or message that is gone takes nothing: the row is marked sent."""
+        assert delivery.channel_id is not None
+        channel = self.bot.get_partial_messageable(int(delivery.channel_id))
+        content = clip(delivery.text)
+        try:
+            if delivery.edit_key is not None:
+                await channel.get_partial_message(int(delivery.edit_key)).edit(content=content, view=None)
+            else:
+                await channel.send(
+                    content, allowed_mentions=discord.AllowedMentions.none(), nonce=delivery.nonce("l")
+                )
+        except discord.HTTPException as error:
+            if error.status in (400, 403, 404) and (
+                error.code in CHANNEL_GONE or error.code == UNKNOWN_MESSAGE
+            ):
+                log.warning(
+                    "league notice %s: channel %s unreachable (%s)",
+                    delivery.id,
+                    delivery.channel_id,
+                    error.code,
+                )
+                return
+            raise
 
     # ---- private -----------------------------------------------------------------------------------------
-    async def _private(self, delivery: Delivery) -> str | None:
-        """Post by DM; the game's channel when closed DMs made it a mention there instead."""
+    async def _private(self, delivery: Delivery) -> Posted:
+        """Post by DM; closed DMs make it a mention in the game's channel instead (below the live card)."""
         assert delivery.user_id is not None
+        language = await self._language(delivery)
         if delivery.catchup and delivery.seat is not None:
-            await self._catchup(delivery)
-        language = await self.bot.host.user_language(delivery.user_id)
+            await self._catchup(delivery, language)
         prompt = localized_prompt(delivery.prompt, language)
         content, _ = self._content(
             delivery,
@@ -319,12 +374,10 @@ class Sender:
         try:
             dm = await self.bot.create_dm(discord.Object(int(delivery.user_id)))
             message = await dm.send(content, nonce=delivery.nonce("m"), **extra)
-            if delivery.edit_key:  # a decision's prompt: its buttons come off when the decision closes
-                await self.bot.host.remember_message(
-                    delivery.game_id, delivery.edit_key, str(dm.id), str(message.id)
-                )
+            # a decision's prompt (an edit key) is remembered with the mark: its buttons come off when it closes
+            return Posted((str(dm.id), str(message.id)) if delivery.edit_key else None)
         except discord.Forbidden:
-            return await self._dm_fallback(delivery)
+            return Posted(below_card_in=await self._dm_fallback(delivery))
         except discord.NotFound:
             log.warning(
                 "game %s: user %s is unknown to Discord; private delivery dropped",
@@ -334,30 +387,29 @@ class Sender:
         finally:
             if view is not None:
                 view.stop()
-        return None
+        return Posted()
 
     async def _close_dm_prompt(self, delivery: Delivery) -> None:
         """A decision prompt's decision closed: its DM (remembered under the edit key when posted) loses its
         buttons, its text stays as it was. A prompt never posted by DM (closed DMs) or deleted since needs
         nothing."""
-        assert delivery.edit_key is not None
-        found = await self.bot.host.find_message(delivery.game_id, delivery.edit_key)
+        found = await self.bot.host.message_to_edit(delivery)
         if found is None:
             return
-        message = self.bot.get_partial_messageable(int(found[0])).get_partial_message(int(found[1]))
+        channel = self.bot.get_partial_messageable(int(found.channel_id))
+        message = channel.get_partial_message(int(found.message_id))
         try:
             await message.edit(view=None)
         except (discord.NotFound, discord.Forbidden):
             log.info("game %s: a closed prompt's DM is gone; nothing to edit", delivery.game_id)
 
-    async def _catchup(self, delivery: Delivery) -> None:
+    async def _catchup(self, delivery: Delivery, language: str) -> None:
         """A turn's DM opens on what happened since the player last moved, as its own message (text and two
         boards), when there is enough to tell (``Host.turn_digest``). Closed DMs: /catchup shows it."""
         assert delivery.seat is not None and delivery.user_id is not None
         catchup = await self.bot.host.turn_digest(delivery.game_id, delivery.seat)
         if catchup is None or catchup.before is None or catchup.after is None:
             return
-        language = await self.bot.host.user_language(delivery.user_id)
         files = await digest_files(catchup.game_key, catchup.before, catchup.after, language)
         try:
             dm = await self.bot.create_dm(discord.Object(int(delivery.user_id)))

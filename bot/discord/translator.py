@@ -13,9 +13,8 @@ import re
 import discord
 from discord import app_commands
 
+from forms.labels import fit
 from i18n import COMMAND, DEFAULT, LANGUAGES, gettext
-
-from .labels import fit
 
 #: Discord's rule for command and option names (a letter or digit of any script, ``-`` and ``_``)
 NAME = re.compile(r"^[-_\w]{1,32}$")

@@ -1,14 +1,14 @@
 """Away mode across every game: ``/away until:<date>`` and ``/away off``, with a yearly allowance per server.
 
 While a player is away, the AI plays each of their seats (at the stand-in level: in a rated game the game's modest
-level, ``HostCore.stand_in_level``), so no deadline waits for them; each game's channel is told when they leave and
+level, ``Games.stand_in_level``), so no deadline waits for them; each game's channel is told when they leave and
 when they are back. The end of an away period is a timer per game (timers live in the database), so a restart
 in between changes nothing. ``/away off`` gives every seat back at once.
 
 Away mode is for being away, not for help on a hard move (issue 42): a spell lasts at least ``MIN_AWAY_S`` (a day)
 and counts in whole days against the allowance, however early the player comes back; a decision already waiting
 for a seat when its player leaves stays theirs (its deadline and deadline default as usual: the seat is handed to
-the AI once that decision is answered, ``HostCore._hand_over_kept``), so only later decisions go to the stand-in.
+the AI once that decision is answered, ``step.hand_over_kept``), so only later decisions go to the stand-in.
 """
 
 from __future__ import annotations
@@ -20,7 +20,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..models import Actor, Delivery, HostError
-from .core import Change, HostCore, Live
+from ..storage import games as stored_games
+from ..storage import settings as stored_settings
+from ..storage import timers as stored_timers
+from . import live as telling
+from .core import Change, Games, Live
+from .play import Play
 
 #: away days per calendar year (UTC) when the server's admin has not set another number
 DEFAULT_AWAY_DAYS = 14.0
@@ -82,46 +87,40 @@ def _days(value: float) -> str:
     return f"{round(value, 1):g}"
 
 
-class AwayMixin(HostCore):
+class Away:
+    """Away mode: the AI stands in for a player while they are away, within the server's yearly allowance."""
+
+    def __init__(self, games: Games, play: Play) -> None:
+        self.games = games
+        self.play = play
+
     # ---- questions ------------------------------------------------------------------------------------------
     async def away_until(self, user_id: str) -> float | None:
         """When the player's running away period ends, or None when they are not away."""
-        row = await self.store.fetchone(
-            "SELECT MAX(ends) FROM away_periods WHERE user_id = ? AND starts <= ? AND ends > ?",
-            (user_id, self.clock(), self.clock()),
-        )
-        return float(row[0]) if row and row[0] is not None else None
+        return await stored_settings.away_until(self.games.store, user_id, self.games.clock())
 
     async def away_days_used(self, user_id: str, year: int) -> float:
         low, high = _year_bounds(year)
-        rows = await self.store.fetchall(
-            "SELECT starts, ends FROM away_periods WHERE user_id = ? AND ends > ? AND starts < ?",
-            (user_id, low, high),
-        )
-        return sum(days_in_year(row["starts"], row["ends"], year) for row in rows)
+        periods = await stored_settings.away_periods_between(self.games.store, user_id, low, high)
+        return sum(days_in_year(starts, ends, year) for starts, ends in periods)
 
     async def away_allowance(self, guild_id: str | None) -> float:
         if guild_id is None:
             return DEFAULT_AWAY_DAYS
-        days = await self._guild_setting(guild_id, "away_days")
+        days = await self.games.guild_setting(guild_id, "away_days")
         return float(days) if days is not None else DEFAULT_AWAY_DAYS
 
     async def _strictest_allowance(self, user_id: str, guild_id: str | None) -> tuple[float, str | None]:
         """The smallest allowance among the servers of the player's games in progress (and the server asked
         from): away mode covers every game, so it must fit every server's rule."""
-        rows = await self.store.fetchall(
-            "SELECT DISTINCT g.guild_id FROM games g JOIN seats s ON s.game_id = g.id "
-            "WHERE s.user_id = ? AND g.status IN ('active', 'paused')",
-            (user_id,),
-        )
-        guilds = {row["guild_id"] for row in rows} | {guild_id}
+        guilds = await stored_games.guilds_in_progress_of(self.games.store, user_id) | {guild_id}
         allowances = [(await self.away_allowance(guild), guild) for guild in guilds]
         return min(allowances, key=lambda pair: (pair[0], pair[1] != guild_id))
 
     async def away_text(self, user_id: str) -> str:
         """What ``/away`` with no option answers: whether the player is away, and their days left this year."""
         until = await self.away_until(user_id)
-        year = _year_of(self.clock())
+        year = _year_of(self.games.clock())
         allowance, _guild = await self._strictest_allowance(user_id, None)
         used = await self.away_days_used(user_id, year)
         state = f"You are away until <t:{int(until)}:f>." if until else "You are not away."
@@ -138,24 +137,18 @@ class AwayMixin(HostCore):
             raise HostError("Only a member with Manage Server can change the away allowance.")
         if not 0 <= days <= MAX_AWAY_DAYS:
             raise HostError(f"The away allowance is between 0 and {MAX_AWAY_DAYS:g} days a year.")
-        await self._set_setting("guild_settings", guild_id, "away_days", str(days))
+        await self.games.put_setting("guild_settings", guild_id, "away_days", str(days))
         return f"Players of this server may now be away {_days(days)} days a calendar year."
 
     async def go_away(self, actor: Actor, until_text: str, guild_id: str | None = None) -> list[Delivery]:
         """Start (or change) the player's away period; the AI takes each of their seats until ``until`` (a date
         is read in the player's time zone, /settings time_zone)."""
-        now = self.clock()
-        zone = await self.store.fetchone(
-            "SELECT value FROM user_settings WHERE user_id = ? AND key = 'time_zone'", (actor.user_id,)
-        )
-        until = parse_until(until_text, zone["value"] if zone else "UTC")
+        now = self.games.clock()
+        zone = await stored_settings.time_zone(self.games.store, actor.user_id)
+        until = parse_until(until_text, zone or "UTC")
         if until <= now + 60:
             raise HostError("That moment has passed: /away until takes a moment in the future.")
-        running = await self.store.fetchone(
-            "SELECT id, starts, ends FROM away_periods WHERE user_id = ? AND starts <= ? AND ends > ? "
-            "ORDER BY ends DESC LIMIT 1",
-            (actor.user_id, now, now),
-        )
+        running = await stored_settings.running_away_period(self.games.store, actor.user_id, now)
         starts = float(running["starts"]) if running else now  # a second /away until moves the running end
         if until < starts + MIN_AWAY_S:
             raise HostError(
@@ -175,14 +168,11 @@ class AwayMixin(HostCore):
                     f"({_days(allowance)} a year on {where}); until <t:{int(until)}:f> needs {_days(wanted)}. "
                     "Choose an earlier date."
                 )
-        async with self.store.transaction() as db:
+        async with self.games.store.transaction() as db:
             if running is not None:
-                await db.execute("UPDATE away_periods SET ends = ? WHERE id = ?", (until, running["id"]))
+                await stored_settings.move_away_end(db, running["id"], until)
             else:
-                await db.execute(
-                    "INSERT INTO away_periods (user_id, starts, ends) VALUES (?, ?, ?)",
-                    (actor.user_id, now, until),
-                )
+                await stored_settings.add_away_period(db, actor.user_id, now, until)
         deliveries: list[Delivery] = []
         for game_id in await self._games_of(actor.user_id):
             deliveries += await self._leave_seat(game_id, actor, until, keep=True)
@@ -190,13 +180,11 @@ class AwayMixin(HostCore):
 
     async def come_back(self, actor: Actor) -> list[Delivery]:
         """``/away off``: the away period ends now and every seat the AI took for it is the player's again."""
-        now = self.clock()
+        now = self.games.clock()
         if await self.away_until(actor.user_id) is None:
             raise HostError("You are not away. /away until date:<when> starts an away period.")
-        async with self.store.transaction() as db:
-            await db.execute(
-                "UPDATE away_periods SET ends = ? WHERE user_id = ? AND ends > ?", (now, actor.user_id, now)
-            )
+        async with self.games.store.transaction() as db:
+            await stored_settings.end_away_periods(db, actor.user_id, now)
         deliveries: list[Delivery] = []
         for game_id in await self._games_of(actor.user_id):
             deliveries += await self._return_seat(game_id, actor.user_id)
@@ -204,7 +192,7 @@ class AwayMixin(HostCore):
 
     async def cover_away_seats(self, game_id: int) -> list[Delivery]:
         """A game just started: the AI takes the seats of players who are away now."""
-        info = await self.game_info(game_id)
+        info = await self.games.game_info(game_id)
         deliveries: list[Delivery] = []
         for seat in info.seats:
             if seat.user_id and not seat.is_ai:
@@ -215,32 +203,25 @@ class AwayMixin(HostCore):
 
     # ---- per game -------------------------------------------------------------------------------------------
     async def _games_of(self, user_id: str) -> list[int]:
-        rows = await self.store.fetchall(
-            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
-            "WHERE s.user_id = ? AND g.status IN ('active', 'paused') ORDER BY g.id",
-            (user_id,),
-        )
-        return [int(row["id"]) for row in rows]
+        return await stored_games.games_in_progress_of(self.games.store, user_id)
 
     async def _leave_seat(
         self, game_id: int, actor: Actor, until: float, keep: bool = False
     ) -> list[Delivery]:
         """The player is away until ``until``: the AI takes their seat in this game. With ``keep`` (a player
         leaving, not a game starting while they are away), a decision already waiting for the seat stays
-        theirs, and the AI takes the seat once it is answered (``_hand_over_kept``)."""
-        async with self._lock(game_id):
-            live = await self._load(game_id)
+        theirs, and the AI takes the seat once it is answered (``step.hand_over_kept``)."""
+        async with self.games.lock(game_id):
+            live = await self.games.load(game_id)
             seat = next((s for s in live.seats if s.user_id == actor.user_id), None)
             if seat is None or live.row["status"] not in ("active", "paused"):
                 return []
             waiting = live.game.pending(live.state).get(seat.seat) if live.state else None
             kept = keep and not seat.vacation and not seat.is_ai and waiting is not None
-            level = self.stand_in_level(live)
+            level = self.games.stand_in_level(live)
             change = Change()
             if kept:  # the seat stays theirs for this one decision
-                change.statements.append(
-                    ("UPDATE seats SET vacation = 1 WHERE game_id = ? AND seat = ?", (live.id, seat.seat))
-                )
+                change.statements.append(stored_games.keep_seat_while_away(live.id, seat.seat))
                 text = (
                     f"{seat.name} is away until <t:{int(until)}:f>. The decision waiting for them stays theirs; "
                     f"the AI (`{level}`) plays the ones after it."
@@ -248,30 +229,24 @@ class AwayMixin(HostCore):
             elif seat.vacation:  # away already: only the end moves
                 text = f"{seat.name} is away until <t:{int(until)}:f>."
             else:
-                change.statements.append(self._hand_to_ai_sql(live, seat.seat, vacation=True))
+                change.statements.append(self.games.hand_to_ai_sql(live, seat.seat, vacation=True))
                 text = f"{seat.name} is away until <t:{int(until)}:f>: the AI ({level}) plays for them."
             change.statements += [
-                (
-                    "DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = 'away_end'",
-                    (live.id, seat.seat),
-                ),
-                (
-                    "INSERT INTO timers (game_id, kind, seat, due) VALUES (?, 'away_end', ?, ?)",
-                    (live.id, seat.seat, until),
-                ),
+                stored_timers.clear_away_end(live.id, seat.seat),
+                stored_timers.away_end(live.id, seat.seat, until),
             ]
-            change.deliveries.append(self._public(live, text, None))
-            await self._store(live, live, change)
-            self.timers_changed.set()
-        return change.deliveries + await self._run_ai(game_id)
+            change.deliveries.append(telling.public(live, text, None))
+            await self.games.store_change(live, live, change)
+            self.games.timers_changed.set()
+        return change.deliveries + await self.play.run_ai(game_id)
 
     async def _return_seat(self, game_id: int, user_id: str) -> list[Delivery]:
-        async with self._lock(game_id):
-            live = await self._load(game_id)
+        async with self.games.lock(game_id):
+            live = await self.games.load(game_id)
             change = self._return_change(live, user_id)
             if change is None:
                 return []
-            await self._store(live, live, change)
+            await self.games.store_change(live, live, change)
             seat = next(s.seat for s in live.seats if s.user_id == user_id)
         return change.deliveries + await self._prompt_returning(game_id, seat)
 
@@ -281,39 +256,38 @@ class AwayMixin(HostCore):
             return None
         change = Change()
         change.statements += [
-            (
-                "UPDATE seats SET ai_level = NULL, away = 0, vacation = 0, missed = 0 WHERE game_id = ? AND seat = ?",
-                (live.id, seat.seat),
-            ),
-            ("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = 'away_end'", (live.id, seat.seat)),
+            stored_games.return_from_away(live.id, seat.seat),
+            stored_timers.clear_away_end(live.id, seat.seat),
         ]
-        change.deliveries.append(self._public(live, f"{seat.name} is back and plays their seat again.", None))
+        change.deliveries.append(
+            telling.public(live, f"{seat.name} is back and plays their seat again.", None)
+        )
         return change
 
-    async def _away_ended(self, live: Live, timer: dict[str, Any]) -> list[Delivery]:
+    async def away_ended(self, live: Live, timer: dict[str, Any]) -> list[Delivery]:
         """The ``away_end`` timer of one game: the period is over, the seat is the player's again."""
         seat = live.seats[timer["seat"]] if 0 <= timer["seat"] < len(live.seats) else None
         change = self._return_change(live, seat.user_id) if seat and seat.user_id else None
         if change is None:
             return []
-        await self._store(live, live, change)
+        await self.games.store_change(live, live, change)
         return change.deliveries
 
     async def _prompt_returning(self, game_id: int, seat: int) -> list[Delivery]:
         """The returning player's open decision, by DM, as for anyone taking a seat."""
-        async with self._lock(game_id):
-            live = await self._load(game_id)
+        async with self.games.lock(game_id):
+            live = await self.games.load(game_id)
             decision = live.game.pending(live.state).get(seat) if live.row["status"] == "active" else None
             if decision is None:
                 return []
             change = Change()
-            private = self._private(
+            private = telling.private(
                 live,
                 seat,
                 f"{live.game.title} #{live.id}: welcome back, the game waits for you.",
-                prompt=self.prompt_for(live, seat, decision),
+                prompt=self.games.prompt_for(live, seat, decision),
             )
             if private:
                 change.deliveries.append(private)
-            await self._store(live, live, change)
+            await self.games.store_change(live, live, change)
         return change.deliveries

@@ -23,20 +23,22 @@ import asyncio
 import bisect
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.engine import State
 
 from ..digest import Digest, EventLike, build_digest, digest_text, last_action_index
+from ..leagues.digest import started_line
 from ..models import Actor, HostError
 from ..storage import EventHead, EventRow
-from .core import HostCore, Live, LruCache
+from ..storage import games as stored_games
+from .core import Games, Live, LruCache
 
 #: a turn's DM opens on the digest from this many events by other players on (one event is the board the
 #: turn's own message shows)
 TURN_DIGEST_MIN_EVENTS = 2
-#: seats' answers kept while their games stay at the version they were built from (a PRINCIPES answer holds
+#: seats' answers kept while their games stay at the version they were built from (the largest game's answer holds
 #: its text and two views, some 65 kB: at most about 16 MB in all)
 CATCHUP_CACHE = 256
 
@@ -71,23 +73,25 @@ AnswerKey = tuple[int, int, str | None, tuple[str, ...]]
 Records = tuple[Sequence[EventLike], tuple[int, State] | None, list[int]]
 
 
-class CatchUpMixin(HostCore):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+class CatchUps:
+    """The digests of what happened since a player last acted (``/catchup`` and a turn DM's opening), kept per game version."""
+
+    def __init__(self, games: Games) -> None:
+        self.games = games
         #: seats' answers, each valid while its game is at the version in its stamp (``_answer``)
         self._catchups: LruCache[AnswerKey, _Answer] = LruCache(CATCHUP_CACHE)
 
     async def catchup(self, channel_id: str, actor: Actor) -> CatchUp:
         """``/catchup``: the asker's digest of the game in this channel (or their last one)."""
-        live = await self._live_in_channel_or_last(channel_id)
-        seat = self._seat_for(live, actor)
+        live = await self.games.live_in_channel_or_last(channel_id)
+        seat = self.games.seat_for(live, actor)
         if not live.state:
             raise HostError("The game has not started yet: there is nothing to catch up on.")
         return (await self._answer(live, seat.seat, actor.user_id)).catch_up
 
     async def turn_digest(self, game_id: int, seat: int) -> CatchUp | None:
         """The digest a turn's DM opens on, or None when it would say nothing the turn's message does not."""
-        live = await self._load(game_id)
+        live = await self.games.load(game_id)
         if not live.state or not 0 <= seat < len(live.seats) or live.seats[seat].user_id is None:
             return None
         answer = await self._answer(live, seat, live.seats[seat].user_id)
@@ -107,6 +111,12 @@ class CatchUpMixin(HostCore):
             caught = CatchUp(live.row["kind"], live.id, text, None, None)
         else:
             caught = self._catch_up(live, digest)
+        names = [s.name for s in live.seats]
+        league_line = await started_line(
+            self.games.store, live.id, seat, names
+        )  # a league game (bot/leagues)
+        if league_line:
+            caught = replace(caught, text=f"{league_line}\n{caught.text}")
         answer = _Answer(stamp, caught, digest is not None and _worth_a_message(digest))
         if current:
             self._catchups[key] = answer
@@ -119,7 +129,7 @@ class CatchUpMixin(HostCore):
 
         Read: every event's number, seat and who acted (to find the seat's last action), the snapshot nearest
         at or before that action, and the events after the snapshot in full."""
-        heads = await self.store.event_heads(live.id)
+        heads = await self.games.store.event_heads(live.id)
         if not heads:
             return None, False
         last = last_action_index(heads[1:], seat, user_id)  # heads[0] is the setup: records are heads[1:]
@@ -129,7 +139,7 @@ class CatchUpMixin(HostCore):
         read = await self._records_from_snapshot(live, heads, first)
         current = read is not None and await self._still_at(live)
         if read is None:  # the game moved between the reads: the whole game, read at once, from the setup
-            events = await self.store.events(live.id, -1)
+            events = await self.games.store.events(live.id, -1)
             read = events[1:], None, events[0].draws
             last = last_action_index(events[1:], seat, user_id)
         records, start, setup_draws = read
@@ -148,9 +158,9 @@ class CatchUpMixin(HostCore):
         after it read in full and those before it as stand-ins (seat and who acted, all that is read of them).
         With no snapshot (a game imported, or stored before snapshots began), every event in full from the
         setup. None when the events read do not match ``heads`` (someone stored a change meanwhile)."""
-        snapshot = await self.store.snapshot_at_or_before(live.id, heads[first].seq)
+        snapshot = await self.games.store.snapshot_at_or_before(live.id, heads[first].seq)
         if snapshot is None:
-            events = await self.store.events(live.id, -1)
+            events = await self.games.store.events(live.id, -1)
             if [event.seq for event in events] != [head.seq for head in heads]:
                 return None
             return events[1:], None, events[0].draws
@@ -158,7 +168,7 @@ class CatchUpMixin(HostCore):
         if live.row["rules_version"] != live.game.rules_version:
             state = live.game.upgrade(state, live.row["rules_version"])
         applied = bisect.bisect_right([head.seq for head in heads], seq) - 1  # records up to the snapshot
-        tail = await self.store.events(live.id, seq)
+        tail = await self.games.store.events(live.id, seq)
         if [event.seq for event in tail] != [head.seq for head in heads[applied + 1 :]]:
             return None
         return [*map(_stand_in, heads[1 : applied + 1]), *tail], (applied, state), []
@@ -166,8 +176,7 @@ class CatchUpMixin(HostCore):
     async def _still_at(self, live: Live) -> bool:
         """Whether the game is still at ``live``'s version: then nothing was stored since it was loaded, and
         what was read since is the game at that version, ``live.state`` its state after the last event."""
-        row = await self.store.fetchone("SELECT version FROM games WHERE id = ?", (live.id,))
-        return row is not None and int(row["version"]) == live.version
+        return await stored_games.version(self.games.store, live.id) == live.version
 
     def _catch_up(self, live: Live, digest: Digest) -> CatchUp:
         heading = f"{live.game.title} #{live.id}: since your last move"
@@ -190,4 +199,4 @@ def _worth_a_message(digest: Digest) -> bool:
     return by_others >= TURN_DIGEST_MIN_EVENTS or taken_for_them
 
 
-__all__ = ["TURN_DIGEST_MIN_EVENTS", "CatchUp", "CatchUpMixin"]
+__all__ = ["TURN_DIGEST_MIN_EVENTS", "CatchUp", "CatchUps"]

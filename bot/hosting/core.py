@@ -1,33 +1,33 @@
-"""The core of the host service: loading and storing games, and the messages a change causes.
+"""The shared part of the host service (``Games``): loading and storing games, and the messages a change causes.
 
-It imports no discord. The Discord cogs, the console and the tests all drive this one class, so no front-end
-holds game logic. Every change is one storage transaction: event(s), version bump, snapshot, timers and the
-outbox rows of the messages it causes. Deliveries returned to the caller are those outbox rows.
+It imports no discord. Every other part (``bot.host`` composes them) loads, locks and stores games through it.
+Every change is one storage transaction: event(s), version bump, snapshot, timers and the outbox rows of the
+messages it causes. Deliveries returned to the caller are those outbox rows.
 
 Several processes may drive one database (one per group of gateway shards; Discord sends every DM interaction to
 shard 0, so any process may act on any game). Nothing here belongs to a process: a change is accepted only if the
 game's stored version is still the one it was computed from (``Store.bump_version``), so of two processes acting
 on one game at once exactly one stores and the other answers ``StaleGame``. Each process has a *worker* name;
 the outbox rows it writes are claimed for it (see ``Store.claim_outbox``) and the timers it fires are claimed for
-it first (``DeadlinesMixin.fire_due_timers``).
+it first (``Deadlines.fire_due_timers``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import itertools
 import json
 import logging
 import random
 import time
 import weakref
-from abc import ABC, abstractmethod
-from collections import OrderedDict
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, Self, TypeVar
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
+from i18n import DEFAULT, language_of
 from rules.engine import (
     Decision,
     Event,
@@ -35,18 +35,38 @@ from rules.engine import (
     Outcome,
     State,
     get_game,
-    listing,
-    name_seats,
 )
 from rules.engine.playout import replay_from, setup_state
-from rules.engine.standing import AHEAD_KEYS, Order, Orders, standing_answer
+from rules.engine.standing import Order
 
-from ..models import CLOSE_KIND, Actor, Attachment, Choice, Delivery, GameInfo, HostError, Prompt, SeatInfo
+from ..leagues.scoring import score_league_game
+from ..models import (
+    CLOSE_KIND,
+    Actor,
+    Addressed,
+    Attachment,
+    Delivery,
+    GameInfo,
+    HostError,
+    Prompt,
+    Remembered,
+    SeatInfo,
+)
 from ..ratings import record_result
 from ..storage import CLAIM_LEASE_S, SNAPSHOT_EVERY, Connection, StaleVersion, Store
+from ..storage import decisions as stored_decisions
+from ..storage import games as stored_games
+from ..storage import messages as stored_messages
+from ..storage import settings as stored_settings
+from ..storage import timers as stored_timers
+from ..storage.base import Reader, Statement, run
+from ..storage.settings import SettingsTable
 from ..verify import commit_hash as commit_hash  # re-exported: the sealing code names it from here
 from ..verify import commit_string
+from . import live as telling
 from . import notify
+from . import step as turn_step
+from .live import CARD_KEY, DM_PROMPT, RESULT_PREFIX, Change, Live, dm_prompt_key
 
 log = logging.getLogger(__name__)
 K = TypeVar("K")
@@ -60,7 +80,7 @@ AUTOPASS_DELAY = (20.0, 120.0)
 MISSES_BEFORE_AI = 2
 MAX_AI_STEPS = 20_000
 #: games whose last state this process keeps, so that loading a game it just stored needs one query
-#: (a PRINCIPES game holds about 0.1 MB in memory: ``python -m bench memory`` measures the bound)
+#: (the largest game holds about 0.1 MB in memory: ``python -m bench memory`` measures the bound)
 KNOWN_GAMES = 256
 #: open lobbies one user may have at once, and how long a lobby may sit without anyone joining, leaving or
 #: starting it before it closes by itself
@@ -70,24 +90,10 @@ LOBBY_IDLE_S = 7 * 24 * 3600.0
 LOBBY_MESSAGE = "lobby"
 #: the worker name of a process that runs alone (several processes each need their own, see ``bot.config``)
 DEFAULT_WORKER = "main"
-#: how the message saying who won begins (the rating changes and the replay join that message)
-RESULT_PREFIX = "Game over:"
-#: ``posts`` (a table option of /game new): one live card per game, edited as it goes (the default), or the
-#: board posted after every move
-POSTS_CARD, POSTS_EVERY_MOVE = "card", "every-move"
-#: the edit key of a game's live card (``Delivery.edit_key``)
-CARD_KEY = "card"
+#: changes to remembered messages this process keeps for ``Games.message_to_edit``
+PLACINGS_KEPT = 1024
 #: how long sent deliveries stay in the outbox (for an operator looking at what was posted) before pruning
 SENT_RETENTION_S = 7 * 24 * 3600.0
-
-
-#: how the edit key of a decision prompt sent by DM begins (``dm_prompt_key``)
-DM_PROMPT = "dm:"
-
-
-def dm_prompt_key(seat: int, decision_id: str) -> str:
-    """The edit key of a decision prompt sent by DM: its buttons come off when the decision closes."""
-    return f"{DM_PROMPT}{seat}:{decision_id}"
 
 
 def offer_key(offer_id: str) -> str:
@@ -115,6 +121,40 @@ class LruCache(OrderedDict[K, V]):
             self.popitem(last=False)
 
 
+@dataclass(frozen=True)
+class Placing:
+    """A change this process made to a game's remembered messages: ``message_id`` remembered for ``purpose`` in
+    ``channel_id``, or (``message_id`` None) a message posted in ``channel_id`` below the one for ``purpose``."""
+
+    tick: int
+    game_id: int
+    purpose: str
+    channel_id: str
+    message_id: str | None
+
+
+async def user_language_in(reader: Reader, user_id: str, interaction_locale: str | None = None) -> str:
+    """The language ``user_id`` reads DMs and ephemeral answers in: their choice, else the locale of the
+    interaction being answered, else the one of their last interaction, else English."""
+    return user_language_from(await stored_settings.language_settings(reader, user_id), interaction_locale)
+
+
+def user_language_from(settings: dict[str, str], interaction_locale: str | None = None) -> str:
+    """``user_language_in`` from the player's ``language`` and ``discord_locale`` settings, read already."""
+    chosen = settings.get("language")
+    if chosen and chosen != notify.AUTO_LANGUAGE:
+        return language_of(chosen)
+    return language_of(interaction_locale or settings.get("discord_locale"))
+
+
+async def guild_language_in(reader: Reader, guild_id: str | None) -> str:
+    """The language of a server's public messages (``/game language``), English until set."""
+    if guild_id is None:
+        return DEFAULT
+    chosen = await stored_settings.guild_setting(reader, guild_id, "language")
+    return language_of(chosen) if chosen else DEFAULT
+
+
 class StaleGame(HostError):
     """Another writer (this process or another one) changed the game first: nothing was stored."""
 
@@ -131,105 +171,11 @@ class TimerClaim:
 FIRING_TIMER: contextvars.ContextVar[TimerClaim | None] = contextvars.ContextVar("firing_timer", default=None)
 
 
-def kind_words(kind: str) -> str:
-    """A decision kind as words: "clergy_penalty" reads "clergy penalty", "choose-order" "choose order"."""
-    return kind.replace("_", " ").replace("-", " ")
-
-
-@dataclass
-class Live:
-    """A loaded game: its row, seats, current state and the last event number."""
-
-    row: dict[str, Any]
-    seats: list[SeatInfo]
-    game: Game
-    state: State
-    seq: int
-    #: seated users who asked for turn DMs, and those who turned automatic passing off (/settings)
-    dm_users: set[str] = field(default_factory=set)
-    autopass_off: set[str] = field(default_factory=set)
-    #: user id -> that player's standing orders in this game (``rules.engine.standing``); never shown to others
-    orders: dict[str, dict[str, Order]] = field(default_factory=dict)
-    #: seated users' notification settings that differ from the defaults (``notify.DEFAULTS``), and this
-    #: game's mute as ``mute`` = "on"
-    prefs: dict[str, dict[str, str]] = field(default_factory=dict)
-    #: after a store that changed more than the state: the new state, until the row and seats are re-read
-    pending_state: State | None = None
-    pending_seq: int = -1
-
-    @property
-    def id(self) -> int:
-        return int(self.row["id"])
-
-    @property
-    def version(self) -> int:
-        return int(self.row["version"])
-
-    def with_state(self, state: State) -> Live:
-        return replace(self, state=state)
-
-
-@dataclass
-class Change:
-    """What one stored step does: events to append, messages to send, extra SQL to run, all in one commit."""
-
-    events: list[tuple[int | None, str, list[int], str | None, list[list[str]]]] = field(default_factory=list)
-    deliveries: list[Delivery] = field(default_factory=list)
-    statements: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
-    #: deadline offers this change makes (a deadline armed in the same change does not close them)
-    offers: set[str] = field(default_factory=set)
-    #: the statements end the game (resignation, claim, agreed draw): its result is recorded with them
-    finishes: bool = False
-    #: seats whose standing orders must not answer their current decision (they just took an answer back)
-    orders_off: set[int] = field(default_factory=set)
-
-
-class HostCore(ABC):
-    """Loading, storing and delivering; the mixins in this package add the commands front-ends call.
-
-    The parts call one another only through what this class holds or declares: the turn flow below is
-    declared here and defined by ``PlayMixin``, so a part that needs it (deadlines, table talk, the lobby) says
-    so through its base and mypy checks every call. ``Host`` is abstract until every declared step is defined.
+class Games:
+    """The shared part every other part of the host is built on: loading games (``Live``, cached per version),
+    the per-game locks, storing a change in one transaction (events, snapshot, timers, outbox), the outbox
+    itself, and the texts and checks every part uses. The other parts are composed around it (``bot.host``).
     """
-
-    # ---- the turn flow, defined by ``PlayMixin`` ------------------------------------------------------------
-    @abstractmethod
-    async def _act_locked(
-        self,
-        live: Live,
-        seat: int,
-        who: str,
-        text: str,
-        decision_id: str | None,
-        parsed: bool = False,
-        change: Change | None = None,
-    ) -> list[Delivery]:
-        """Parse and apply (or seal) one seat's action; the caller holds the game's lock."""
-
-    @abstractmethod
-    async def _apply_and_store(
-        self, live: Live, moves: list[tuple[int, str]], who: str, change: Change | None = None
-    ) -> list[Delivery]:
-        """Apply moves in order, then store them with their deliveries in one transaction."""
-
-    @abstractmethod
-    async def _seal(
-        self, live: Live, seat: int, decision: Decision, action: str, who: str, change: Change | None = None
-    ) -> list[Delivery]:
-        """Store a sealed choice with its commit; when it is the last one, apply them all."""
-
-    @abstractmethod
-    async def _run_ai(self, game_id: int) -> list[Delivery]:
-        """Let the AI play every pending AI seat until a person must act."""
-
-    # ---- away mode, defined by ``AwayMixin`` ----------------------------------------------------------------
-    @abstractmethod
-    async def _away_ended(self, live: Live, timer: dict[str, Any]) -> list[Delivery]:
-        """An ``away_end`` timer fired: the player's seat in this game is theirs again."""
-
-    @abstractmethod
-    async def cover_away_seats(self, game_id: int) -> list[Delivery]:
-        """A game just started: the AI takes the seats of players who are away now."""
 
     def __init__(
         self, store: Store, clock: Callable[[], float] = time.time, worker: str = DEFAULT_WORKER
@@ -244,56 +190,54 @@ class HostCore(ABC):
         #: game id -> the game as last loaded or stored by this process, valid while its version matches; the
         #: least recently used are forgotten beyond ``KNOWN_GAMES`` (a forgotten game is rebuilt from its
         #: snapshot on its next load)
-        self._known: LruCache[int, Live] = LruCache(KNOWN_GAMES)
+        self.known: LruCache[int, Live] = LruCache(KNOWN_GAMES)
         #: draws the delay before an automatic pass (tests seed it)
         self.autopass_rng = random.Random()
         #: game id -> (seat, status message key, log lines) of a multi-step action in progress
-        self._steps: LruCache[int, tuple[int, str, list[str]]] = LruCache(KNOWN_GAMES)
+        self.steps: LruCache[int, tuple[int, str, list[str]]] = LruCache(KNOWN_GAMES)
         #: set when a timer is added, so a front-end's timer loop can wake up early
         self.timers_changed = asyncio.Event()
-
-    @classmethod
-    async def open(
-        cls, database: str | Path, clock: Callable[[], float] = time.time, worker: str = DEFAULT_WORKER
-    ) -> Self:
-        return cls(await Store.open(database), clock, worker)
+        #: set when a league round's last game ended here, so the front-end's league loop runs at once
+        self.league_work = asyncio.Event()
+        #: orders commits and this process's changes to remembered messages (``message_to_edit``); the oldest
+        #: changes are forgotten beyond ``PLACINGS_KEPT`` (a delivery addressed before them is looked up)
+        self._ticks = itertools.count(1)
+        self._placings: deque[Placing] = deque()
+        self._forgotten_tick = 0
 
     async def close(self) -> None:
         await self.store.close()
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
+    def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
     # ---- the key/value settings of a server and of a player (migration 0009) ---------------------------------
-    async def _guild_setting(self, guild_id: str, key: str) -> str | None:
-        row = await self.store.fetchone(
-            "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
-        )
-        return str(row["value"]) if row else None
+    async def guild_setting(self, guild_id: str, key: str) -> str | None:
+        return await stored_settings.guild_setting(self.store, guild_id, key)
 
-    async def _set_setting(self, table: str, owner: str, key: str, value: str) -> None:
+    async def put_setting(self, table: SettingsTable, owner: str, key: str, value: str) -> None:
         """Store one setting of a server (``guild_settings``) or of a player (``user_settings``)."""
-        column = {"guild_settings": "guild_id", "user_settings": "user_id"}[table]
         async with self.store.transaction() as db:
-            await db.execute(
-                f"INSERT INTO {table} ({column}, key, value) VALUES (?, ?, ?) "
-                f"ON CONFLICT ({column}, key) DO UPDATE SET value = excluded.value",
-                (owner, key, value),
-            )
+            await stored_settings.put(db, table, owner, key, value)
 
-    async def _row(self, game_id: int) -> dict[str, Any]:
+    async def remember_locale(self, user_id: str, settings: dict[str, str], locale: str) -> None:
+        """Store the locale of the user's client unless their ``settings`` (read already) hold it."""
+        if settings.get("discord_locale") != locale:
+            await self.put_setting("user_settings", user_id, "discord_locale", locale)
+
+    async def row(self, game_id: int) -> dict[str, Any]:
         if not 0 < game_id < 2**63:  # a forged or corrupted button id: no database integer can hold it
             raise HostError(f"There is no game #{game_id}.")
-        row = await self.store.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = await stored_games.game_row(self.store, game_id)
         if row is None:
             raise HostError(f"There is no game #{game_id}.")
-        return dict(row)
+        return row
 
     async def _seats(self, game_id: int) -> list[SeatInfo]:
-        rows = await self.store.fetchall("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        rows = await stored_games.seat_rows(self.store, game_id)
         return [
             SeatInfo(
                 r["seat"],
@@ -307,10 +251,10 @@ class HostCore(ABC):
             for r in rows
         ]
 
-    async def _load(self, game_id: int) -> Live:
+    async def load(self, game_id: int) -> Live:
         """The game at its stored version: one query when this process stored that version itself."""
-        row = await self._row(game_id)
-        known = self._known.get(game_id)
+        row = await self.row(game_id)
+        known = self.known.get(game_id)
         if known and known.version == row["version"]:
             return replace(known, row=row)
         game = get_game(row["kind"])
@@ -321,49 +265,28 @@ class HostCore(ABC):
             live = Live(row, seats, game, known.pending_state, known.pending_seq)  # our own last write
         else:
             live = Live(row, seats, game, *await self._rebuild(game, row))
-        rows = await self.store.fetchall(
-            "SELECT s.user_id, u.key, u.value FROM seats s JOIN user_settings u ON u.user_id = s.user_id "
-            "WHERE s.game_id = ? AND (u.key IN ('turn_dms', 'autopass', 'mentions', 'quiet_hours', "
-            "'time_zone', 'reminders') OR u.key = ?)",
-            (game_id, f"{notify.MUTE_PREFIX}{game_id}"),
-        )
+        rows = await stored_settings.seat_settings(self.store, game_id, f"{notify.MUTE_PREFIX}{game_id}")
         live.dm_users = {row["user_id"] for row in rows if row["key"] == "turn_dms" and row["value"] == "on"}
         live.autopass_off = {
             row["user_id"] for row in rows if row["key"] == "autopass" and row["value"] == "off"
         }
-        live.orders = await self._game_orders(self.store, game_id)
+        live.orders = await self.game_orders(self.store, game_id)
         live.prefs = {}
         for row in rows:
             key = "mute" if row["key"].startswith(notify.MUTE_PREFIX) else row["key"]
             live.prefs.setdefault(row["user_id"], {})[key] = row["value"]
-        self._known[game_id] = live
+        self.known[game_id] = live
         return live
 
     @staticmethod
-    async def _game_orders(db: Connection | Store, game_id: int) -> dict[str, dict[str, Order]]:
+    async def game_orders(reader: Reader, game_id: int) -> dict[str, dict[str, Order]]:
         """Every player's standing orders in the game, by user id."""
-        rows = await db.fetchall(
-            "SELECT user_id, topic, choice, names FROM standing_orders WHERE game_id = ?", (game_id,)
-        )
+        rows = await stored_decisions.standing_orders(reader, game_id)
         found: dict[str, dict[str, Order]] = {}
         for row in rows:
             names = tuple(str(name) for name in json.loads(row["names"]))
             found.setdefault(row["user_id"], {})[row["topic"]] = Order(row["choice"], names)
         return found
-
-    @staticmethod
-    def _standing_action(live: Live, seat: int, decision: Decision, orders: Orders | None) -> str | None:
-        """The answer the seat's standing orders give for its decision now (from the seat's view and legal
-        actions only; an order that would give an illegal answer gives none: the player is asked)."""
-        if not orders or live.seats[seat].is_ai:
-            return None
-        return HostCore._order_answer(live, seat, decision, orders)
-
-    @staticmethod
-    def _order_answer(live: Live, seat: int, decision: Decision, orders: Orders) -> str | None:
-        game, state = live.game, live.state
-        legal = game.legal_actions(state, seat)
-        return standing_answer(game, game.view(state, seat), seat, decision, legal, orders)
 
     async def _rebuild(self, game: Game, row: dict[str, Any]) -> tuple[State, int]:
         """Latest snapshot, then the events after it, each with the chance results it recorded."""
@@ -377,19 +300,18 @@ class HostCore(ABC):
             if row["rules_version"] != game.rules_version:
                 state = game.upgrade(state, row["rules_version"])
         state = replay_from(game, state, await self.store.events(row["id"], seq))
-        last = await self.store.fetchone("SELECT MAX(seq) FROM events WHERE game_id = ?", (row["id"],))
-        assert last is not None  # an aggregate always has a row
-        return state, int(last[0])  # undone events keep their numbers: the next event comes after them
+        last = await stored_games.last_event_seq(self.store, row["id"])
+        return state, last  # undone events keep their numbers: the next event comes after them
 
     async def replay_state(self, game_id: int) -> State:
         """The state rebuilt from the setup and every event, ignoring snapshots (for checks and tests)."""
-        row = await self._row(game_id)
+        row = await self.row(game_id)
         game = get_game(row["kind"])
         events = await self.store.events(game_id, -1)
         start = setup_state(game, row["num_players"], json.loads(row["options"]), events[0])
         return replay_from(game, start, events[1:])
 
-    def _info(self, live: Live) -> GameInfo:
+    def info(self, live: Live) -> GameInfo:
         row = live.row
         pending_users: list[str] = []
         if row["status"] == "active":
@@ -417,89 +339,79 @@ class HostCore(ABC):
         )
 
     async def game_info(self, game_id: int) -> GameInfo:
-        return self._info(await self._load(game_id))
+        return self.info(await self.load(game_id))
 
     async def game_in_channel(self, channel_id: str) -> GameInfo | None:
-        row = await self.store.fetchone(
-            "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active', 'paused')",
-            (channel_id,),
-        )
-        return await self.game_info(row["id"]) if row else None
+        game_id = await stored_games.open_game_in_channel(self.store, channel_id)
+        return await self.game_info(game_id) if game_id is not None else None
 
-    async def _live_in_channel(self, channel_id: str) -> Live:
+    async def live_in_channel(self, channel_id: str) -> Live:
         info = await self.game_in_channel(channel_id)
         if info is None:
             raise HostError(await self.no_game_text(channel_id))
-        return await self._load(info.game_id)
+        return await self.load(info.game_id)
 
     async def _last_started(self, channel_id: str | None = None, user_id: str | None = None) -> Live | None:
         """The most recent game of the channel (or of the user's seats) that got past its lobby."""
         if channel_id is not None:
-            row = await self.store.fetchone(
-                "SELECT id FROM games WHERE channel_id = ? AND status != 'lobby' ORDER BY id DESC LIMIT 1",
-                (channel_id,),
-            )
+            game_id = await stored_games.last_started_in_channel(self.store, channel_id)
         else:
-            row = await self.store.fetchone(
-                "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id "
-                "WHERE s.user_id = ? AND g.status != 'lobby' ORDER BY g.id DESC LIMIT 1",
-                (user_id,),
-            )
-        return await self._load(row["id"]) if row else None
+            game_id = await stored_games.last_started_of_user(self.store, user_id)
+        return await self.load(game_id) if game_id is not None else None
 
     async def no_game_text(self, channel_id: str | None = None, user_id: str | None = None) -> str:
         """What to answer when a command finds no game in progress: the result of the channel's last game (in
         a DM, of the user's last game) when there is one, else how to start one."""
         last = await self._last_started(channel_id, user_id)
         if last is not None and last.row["status"] in ("finished", "abandoned"):
-            return f"{self._over_text(last)} Start another with /game new."
+            return f"{self.over_text(last)} Start another with /game new."
         if channel_id is None:
             return "You are not playing any game. Start one with /game new."
         return "There is no game in this channel. Start one with /game new."
 
-    def _over_text(self, live: Live) -> str:
-        """A finished or abandoned game in one sentence or two: "Babylone #4 is over: alice wins. ..."."""
+    def over_text(self, live: Live) -> str:
+        """A finished or abandoned game in one sentence or two: "<title> #4 is over: alice wins. ..."."""
         title = f"{live.game.title} #{live.id}"
         result = json.loads(live.row["result"]) if live.row["result"] else None
         if live.row["status"] == "abandoned" or result is None:
             return f"{title} was abandoned."
-        words = self._result_words(live, result["winners"], result["draw"], result["reason"])
+        words = telling.result_words(live, result["winners"], result["draw"], result["reason"])
         return f"{title} is over: {words}"
 
     @staticmethod
     def ai_levels(game: Game) -> list[str]:
         return list(dict.fromkeys([*game.ai_levels, "random"]))
 
-    def _seat_for(self, live: Live, actor: Actor) -> SeatInfo:
+    def seat_for(self, live: Live, actor: Actor) -> SeatInfo:
         seat = next((s for s in live.seats if s.user_id == actor.user_id), None)
         if seat is None:
             raise HostError("You are not playing in this game.")
         return seat
 
     @staticmethod
-    def _require_seated_or_creator(live: Live, actor: Actor) -> None:
+    def require_seated_or_creator(live: Live, actor: Actor) -> None:
         if actor.user_id != live.row["creator_id"] and not any(
             s.user_id == actor.user_id for s in live.seats
         ):
             raise HostError("Only a player of this game can do that.")
 
-    def _require_active(self, live: Live) -> None:
+    def require_active(self, live: Live) -> None:
         status = live.row["status"]
         if status == "paused":
             raise HostError("The game is paused. Its players can /game resume it.")
         if status == "lobby":
             raise HostError("The game has not started yet: /game start.")
         if status != "active":
-            raise HostError(self._over_text(live))
+            raise HostError(self.over_text(live))
 
-    async def _store(self, live: Live, after: Live, change: Change) -> None:
+    async def store_change(self, live: Live, after: Live, change: Change) -> None:
         now = self.clock()
         try:
             async with self.store.transaction() as db:
                 await self.store.bump_version(db, live.id, live.version, now)
-                await self._write_change(db, after, change, now)
+                await self.write_change(db, after, change, now)
         except StaleVersion:
-            self._known.pop(live.id, None)
+            self.known.pop(live.id, None)
             raise StaleGame(
                 "The game changed at the same moment; look at the latest message and try again."
             ) from None
@@ -510,11 +422,11 @@ class HostCore(ABC):
         seq = after.seq + len(change.events)
         finished = bool(after.state) and after.game.outcome(after.state).finished
         if change.statements or finished:  # seats or status may have changed: re-read them, keep the state
-            self._known[after.id] = replace(after, pending_state=after.state, pending_seq=seq)
+            self.known[after.id] = replace(after, pending_state=after.state, pending_seq=seq)
         else:
-            self._known[after.id] = replace(after, row={**after.row, "version": after.version + 1}, seq=seq)
+            self.known[after.id] = replace(after, row={**after.row, "version": after.version + 1}, seq=seq)
 
-    async def _write_change(self, db: Connection, live: Live, change: Change, now: float) -> None:
+    async def write_change(self, db: Connection, live: Live, change: Change, now: float) -> None:
         """Events, snapshot, result, timers and outbox of one step (the caller holds the transaction)."""
         await self._consume_firing_timer(db)
         seq = live.seq
@@ -525,24 +437,18 @@ class HostCore(ABC):
         await self.store.append_events(db, rows)
         if change.events and (seq == 0 or seq // SNAPSHOT_EVERY > live.seq // SNAPSHOT_EVERY):
             await self.store.save_snapshot(db, live.id, seq, live.state)
-        for sql, params in change.statements:
-            await db.execute(sql, params)
+        await run(db, *change.statements)
         outcome = live.game.outcome(live.state) if live.state else Outcome()
         if outcome.finished:
             await self._finish(db, live.id, outcome.winners, outcome.draw, outcome.reason)
-            rows = await db.fetchall(
-                "SELECT decision_id, seat, action, nonce, commit_hash FROM sealed WHERE game_id = ? "
-                "ORDER BY created_at, seat",
-                (live.id,),
-            )
-            names = ("decision_id", "seat", "action", "nonce", "commit_hash")
-            change.deliveries += self._reveal(live, [dict(zip(names, row, strict=True)) for row in rows])
+            change.deliveries += self._reveal(live, await stored_decisions.sealed_record(db, live.id))
         if outcome.finished or change.finishes:
             await self._record_result(db, live, change, now)
-        armed = await self._arm_timers(db, live, change, now)
+        armed = await self.arm_timers(db, live, change, now)
         await self._close_stale_offers(db, live, change, armed)
         await self._close_dm_prompts(db, live, change)
         await self._hold_pings(db, live, change, now)
+        await self._address(db, live, change.deliveries)
         for delivery in change.deliveries:  # claimed for this process, which posts them after the commit
             delivery.id = await self.store.add_outbox(
                 db, live.id, delivery.to_payload(), now, self.worker, now + CLAIM_LEASE_S
@@ -552,6 +458,10 @@ class HostCore(ABC):
         """The game ends in this transaction: its result and ratings are stored with it (``bot.ratings``). The
         message that says who won also gets the rating changes and, unless the table chose replay=no, the
         animated replay (drawn by the front-end when it posts the message)."""
+        # a league game's end scores its league (bot/leagues); the end of a round wakes this process's league
+        # loop, which pairs and opens the next round at once (its task is claimed for this process)
+        if await score_league_game(db, live.id, now, self.worker):
+            self.league_work.set()
         view = live.game.view(live.state, None) if live.state else {}
         sides = live.game.seat_sides(view, len(live.seats))
         recorded = await record_result(db, live.id, sides, now)
@@ -560,7 +470,7 @@ class HostCore(ABC):
         text = recorded.text(f"{live.game.title} #{live.id}")
         told = [d for d in change.deliveries if d.kind == "public" and RESULT_PREFIX in d.text]
         if not told:
-            told = [self._public(live, "", None)]
+            told = [telling.public(live, "", None)]
             change.deliveries.append(told[0])
         told[-1].text = f"{told[-1].text}\n{text}".strip()
         told[-1].replay = recorded.post_replay
@@ -573,7 +483,7 @@ class HostCore(ABC):
         claim = FIRING_TIMER.get()
         if claim is None or claim.consumed:
             return
-        deleted = await db.execute("DELETE FROM timers WHERE id = ?", (claim.timer_id,))
+        deleted = await stored_timers.delete(db, claim.timer_id)
         if deleted.rowcount != 1:
             raise StaleVersion(f"timer {claim.timer_id} has fired already")
         claim.consumed = True
@@ -583,15 +493,12 @@ class HostCore(ABC):
         db: Connection, game_id: int, winners: tuple[int, ...] | list[int], draw: bool, reason: str
     ) -> None:
         result = json.dumps({"winners": list(winners), "draw": draw, "reason": reason})
-        await db.execute("UPDATE games SET status = 'finished', result = ? WHERE id = ?", (result, game_id))
-        await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        await stored_games.finish_now(db, game_id, result)
 
-    async def _sealed_for(self, live: Live) -> dict[int, str]:
+    async def sealed_for(self, live: Live) -> dict[int, str]:
         """Sealed, not yet applied submissions that answer the seats' current decisions."""
         pending = live.game.pending(live.state)
-        rows = await self.store.fetchall(
-            "SELECT seat, decision_id, action FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)
-        )
+        rows = await stored_decisions.unapplied(self.store, live.id)
         return {
             r["seat"]: r["action"]
             for r in rows
@@ -600,99 +507,13 @@ class HostCore(ABC):
 
     async def sealed_record(self, game_id: int) -> list[dict[str, Any]]:
         """Every sealed submission with its nonce and commit, for checking; published when the game ends."""
-        rows = await self.store.fetchall(
-            "SELECT decision_id, seat, action, nonce, commit_hash FROM sealed WHERE game_id = ? "
-            "ORDER BY created_at, seat",
-            (game_id,),
-        )
-        return [dict(row) for row in rows]
-
-    @staticmethod
-    def _named(live: Live, text: str) -> str:
-        """The one place where the rules' seat references (``rules.engine.seat_ref``) become the players'
-        display names: every text the host delivers or answers with passes through here. Stored event texts
-        keep their references (so /log and exports show today's names); old texts without any read unchanged."""
-        return name_seats(text, [seat.name for seat in live.seats])
-
-    def _named_prompt(self, live: Live, prompt: Prompt | None) -> Prompt | None:
-        if prompt is None:
-            return None
-        prompt.text = self._named(live, prompt.text)
-        prompt.choices = [  # ``name_seats`` returns a text without references as it is: most choices stay
-            c if (label := self._named(live, c.label)) is c.label else Choice(c.action, label)
-            for c in prompt.choices
-        ]
-        return prompt
-
-    @staticmethod
-    def _view(live: Live, seat: int | None) -> dict[str, Any]:
-        """The rules' view for an image, with the players' names added (public knowledge at the table)."""
-        view = live.game.view(live.state, seat)
-        view["seat_names"] = [s.name for s in live.seats]
-        return view
-
-    def _public(
-        self,
-        live: Live,
-        text: str,
-        view: dict[str, Any] | None,
-        mentions: list[str] | None = None,
-        prompt: Prompt | None = None,
-    ) -> Delivery:
-        return Delivery(
-            0,
-            live.id,
-            live.row["kind"],
-            "public",
-            self._named(live, text),
-            channel_id=live.row["channel_id"],
-            view=view,
-            mentions=mentions or [],
-            prompt=self._named_prompt(live, prompt),
-        )
-
-    def _private(
-        self, live: Live, seat: int, text: str, with_view: bool = True, prompt: Prompt | None = None
-    ) -> Delivery | None:
-        user = live.seats[seat].user_id
-        if user is None:
-            return None
-        view = self._view(live, seat) if with_view and live.state else None
-        return Delivery(
-            0,
-            live.id,
-            live.row["kind"],
-            "private",
-            self._named(live, text),
-            user_id=user,
-            seat=seat,
-            view=view,
-            prompt=self._named_prompt(live, prompt),
-        )
+        return await stored_decisions.sealed_record(self.store, game_id)
 
     def prompt_for(self, live: Live, seat: int, decision: Decision) -> Prompt:
-        game, state = live.game, live.state
-        choices = [
-            Choice(action, self._named(live, game.describe(state, action)))
-            for action in game.legal_actions(state, seat)
-            if not game.is_free(state, seat, action)
-        ]
-        deadline = None
-        if live.row["status"] == "active" and not live.seats[seat].is_ai:
-            span = live.row["window_seconds"] if decision.timing == "window" else live.row["deadline_seconds"]
-            deadline = self.clock() + span
-        return Prompt(
-            live.id,
-            seat,
-            decision.id,
-            decision.kind,
-            self._named(live, decision.prompt),
-            decision.sealed,
-            choices,
-            deadline,
-        )
+        """The seat's decision with its choices, its deadline counted from now."""
+        return telling.prompt_for(live, seat, decision, self.clock())
 
-    def _turn_deliveries(
+    def turn_deliveries(
         self,
         live: Live,
         before: dict[int, Decision],
@@ -700,186 +521,12 @@ class HostCore(ABC):
         change: Change,
         acting: int | None = None,
     ) -> None:
-        """What the table sees after an action.
-
-        A completed action or turn: the public board, its log and a mention of whoever must act now (once), plus
-        private views and prompts by DM for seats with hidden information or turn DMs on. A step of a multi-step
-        action (the same seat alone decides the same kind of thing before and after, and no die was rolled)
-        edits one status message instead of posting a board; a free action (by someone not asked) posts its log
-        line alone.
-        """
-        game, state = live.game, live.state
-        pending = game.pending(state)
-        fresh = {s: d for s, d in pending.items() if before.get(s) is None or before[s].id != d.id}
-        finished = game.outcome(state).finished
-        texts = [event.text for event in events]
-        used_chance = any(draws for _seat, _action, draws, _who, _log in change.events)
-        if (
-            acting is not None
-            and not finished
-            and not used_chance
-            and set(before) == set(pending) == {acting}
-            and not pending[acting].sealed
-            and before[acting].kind == pending[acting].kind
-        ):
-            self._step_delivery(live, acting, pending[acting], texts, change)
-        elif acting is not None and acting not in before and not fresh and not finished:
-            change.deliveries.append(self._public(live, "\n".join(texts), None))
-        else:
-            self._board_delivery(live, pending, fresh, texts, change, acting)
-        for seat, decision in sorted(fresh.items()):
-            wants_dm = game.hidden_information or decision.sealed or live.seats[seat].user_id in live.dm_users
-            if live.seats[seat].is_ai or not wants_dm:
-                continue
-            text = f"{game.title} #{live.id}: {decision.prompt}"
-            orders = live.orders.get(live.seats[seat].user_id or "")
-            standing = self._standing_action(live, seat, decision, orders)
-            if standing is not None and seat not in change.orders_off:  # taken back: the orders stay silent
-                text += self._standing_notice(live, seat, decision, orders or {}, standing)
-            private = self._private(live, seat, text, prompt=self.prompt_for(live, seat, decision))
-            if private:
-                private.catchup = True
-                private.edit_key = dm_prompt_key(seat, decision.id)  # its buttons come off when it closes
-                change.deliveries.append(private)
-
-    def _standing_notice(
-        self, live: Live, seat: int, decision: Decision, orders: Orders, standing: str
-    ) -> str:
-        """The line a prompt's DM gets when the seat's orders will answer it: an answer the player gave ahead
-        (``/ahead``, or when sealing their plan) is named as such, not as a standing order."""
-        ahead = {key: orders[key] for key in AHEAD_KEYS if key in orders}
-        if ahead and self._standing_action(live, seat, decision, ahead) == standing:
-            source, change = "Your answer given ahead", "/ahead changes it"
-        else:
-            source, change = "Your standing order", "/orders changes your orders"
-        described = live.game.describe(live.state, standing)
-        return (
-            f"\n{source} answers this in a moment: {described} "
-            f"(answer yourself first to choose otherwise; {change})."
-        )
-
-    def _step_delivery(
-        self, live: Live, seat: int, decision: Decision, texts: list[str], change: Change
-    ) -> None:
-        """A step of a multi-step action edits one status message: the action's lines so far (each step adds
-        its own) and what the seat decides next. A front-end that cannot edit shows only the added lines."""
-        run = self._steps.get(live.id)
-        if run is None or run[0] != seat:
-            run = (seat, f"status:{live.seq + 1}", [])
-        run = (seat, run[1], run[2] + texts)
-        self._steps[live.id] = run
-        prompt = None
-        if not live.game.hidden_information and not live.seats[seat].is_ai:
-            prompt = self.prompt_for(live, seat, decision)
-        text = "\n".join([*run[2], self._waiting_line(live, seat, decision)])
-        delivery = self._public(live, text, None, None, prompt)
-        delivery.edit_key = run[1]
-        change.deliveries.append(delivery)
-
-    def _close_steps(self, live: Live, change: Change) -> None:
-        """The multi-step action is over: its status message keeps its lines and loses its "Now:" line and
-        buttons (the board posted next says what follows, without repeating those lines)."""
-        run = self._steps.pop(live.id, None)
-        if run is None:
-            return
-        seat, key, lines = run
-        closing = self._public(live, "\n".join(lines) or f"{live.seats[seat].name} is done.", None)
-        closing.edit_key = key
-        change.deliveries.append(closing)
-
-    def _board_delivery(
-        self,
-        live: Live,
-        pending: dict[int, Decision],
-        fresh: dict[int, Decision],
-        texts: list[str],
-        change: Change,
-        acting: int | None,
-    ) -> None:
-        """The board image with this change's log lines and the mention of who acts now; at the end of the
-        game, the result instead (an event that says just what the result's reason says is left out)."""
-        game, state = live.game, live.state
-        self._close_steps(live, change)
-        lines = list(texts)
-        outcome = game.outcome(state)
-        if outcome.finished:
-            lines = [line for line in lines if line != outcome.reason]
-            lines.append(self._result_text(live, outcome.winners, outcome.draw, outcome.reason))
-        else:
-            lines += self._waiting_lines(live, pending)
-        mentions = [u for s in sorted(fresh) if (u := live.seats[s].user_id) and not live.seats[s].is_ai]
-        public_prompt = None
-        if len(fresh) == 1 and not game.hidden_information:
-            seat, decision = next(iter(fresh.items()))
-            if not decision.sealed and not live.seats[seat].is_ai:
-                public_prompt = self.prompt_for(live, seat, decision)
-        board = self._public(live, "\n".join(lines), self._view(live, None), mentions, public_prompt)
-        if live.row["posts"] != POSTS_CARD:  # posts=every-move: the board after every move, as it always was
-            change.deliveries.append(board)
-            return
-        # the live card: one message per game (status, board, the buttons of the moment), edited as the game
-        # goes; the channel gets this change's lines and the mention alone, so it keeps a short history. The
-        # line comes first: a card that has sunk under the newer lines is posted again under this one (issue
-        # 47, ``keep_in_reach``). The result still comes as its own message with the final board.
-        card = self._public(
-            live, self._card_text(live, pending, outcome.finished), board.view, None, public_prompt
-        )
-        card.edit_key = CARD_KEY
-        if outcome.finished:
-            change.deliveries.append(card)
-            board.prompt = None
-            change.deliveries.append(board)
-        else:
-            change.deliveries.append(self._public(live, "\n".join(lines), None, mentions))
-            card.keep_in_reach = True
-            change.deliveries.append(card)
-
-    def _card_text(self, live: Live, pending: dict[int, Decision], finished: bool) -> str:
-        """The live card's text: the game, its round where it has rounds, and who it waits for."""
-        head = f"**{live.game.title} #{live.id}**"
-        facts = live.game.round_status(live.state) if live.state else None
-        if facts is not None:
-            head += f" · Round {facts.round}" + (f" · Period {facts.period}" if facts.period else "")
-        if finished:
-            return f"{head}\nThe game is over: the result is below."
-        return "\n".join([head, *self._waiting_lines(live, pending)])
-
-    def _waiting_line(self, live: Live, seat: int, decision: Decision) -> str:
-        """Whom the game waits for, as "Now: alice decides (move): <the prompt>"; an AI seat's line has no
-        prompt (a prompt speaks to a person)."""
-        who = live.seats[seat].label
-        verb = "seals" if decision.sealed else "decides"
-        line = f"Now: {who} {verb} ({kind_words(decision.kind)})"
-        return f"{line}." if live.seats[seat].is_ai else f"{line}: {decision.prompt}"
-
-    def _waiting_lines(
-        self, live: Live, pending: dict[int, Decision], sealed: Collection[int] = ()
-    ) -> list[str]:
-        """Who the game waits for: a "Now:" line per open decision, then one line for the seats that have
-        sealed theirs and wait for the others."""
-        lines = [self._waiting_line(live, s, d) for s, d in sorted(pending.items()) if s not in sealed]
-        done = [s for s in sorted(pending) if s in sealed]
-        if done:
-            lines.append(self._sealed_line(live, pending, done))
-        return lines
-
-    @staticmethod
-    def _sealed_line(live: Live, pending: dict[int, Decision], done: list[int]) -> str:
-        """One line for the seats that sealed while others decide: "alice: sealed (plan), waiting for bob"."""
-        names = listing([live.seats[s].name for s in done])
-        others = listing([live.seats[s].name for s in sorted(pending) if s not in done]) or "the reveal"
-        return f"{names}: sealed ({kind_words(pending[done[0]].kind)}), waiting for {others}."
-
-    def _result_words(self, live: Live, winners: tuple[int, ...] | list[int], draw: bool, reason: str) -> str:
-        """The result as words, with the players' names, ending as a sentence: "alice wins. <reason>" or
-        "a draw. <reason>"."""
-        names = listing([live.seats[w].name for w in winners])
-        words = f"a draw. {reason}" if draw else f"{names} {'win' if len(winners) > 1 else 'wins'}. {reason}"
-        words = words.strip()
-        return self._named(live, words if words.endswith((".", "!", "?")) else f"{words}.")
-
-    def _result_text(self, live: Live, winners: tuple[int, ...] | list[int], draw: bool, reason: str) -> str:
-        return f"{RESULT_PREFIX} {self._result_words(live, winners, draw, reason)}"
+        """What the table sees after a change that is not a turn step (a start, a resume, an undo): see
+        ``step.turn_deliveries``; a multi-step action in progress is closed."""
+        run = self.steps.pop(live.id, None)
+        run = turn_step.turn_deliveries(live, before, events, change, self.clock(), run, acting)
+        if run is not None:
+            self.steps[live.id] = run
 
     async def pending_deliveries(self) -> list[Delivery]:
         """Unsent deliveries this process may post: its own and those no live process holds, claimed for it."""
@@ -890,21 +537,79 @@ class HostCore(ABC):
         """Renew this process's claim on an unsent delivery before posting it; False if it is no longer ours."""
         return await self.store.renew_outbox_claim(delivery_id, self.worker, self.clock())
 
-    async def mark_sent(self, delivery_id: int, posted: tuple[int, str] | None = None) -> None:
+    async def mark_sent(
+        self,
+        delivery_id: int,
+        posted: tuple[int, str] | None = None,
+        remember: tuple[int, str, str, str] | None = None,
+    ) -> None:
         """Delivery ``delivery_id`` is out. ``posted``: the game and channel where it posted a new message, which
-        stands below the game's live card: counted (with the mark, so once) for ``find_card``."""
-        if posted is None:
+        stands below the game's live card: counted (with the mark, so once) for ``find_card``. ``remember``:
+        the game, purpose, channel and id of the message it posted, remembered with the mark (one transaction
+        for both, see ``remember_message``)."""
+        if posted is None and remember is None:
             await self.store.mark_sent(delivery_id, self.clock())
             return
+        game_id = remember[0] if remember else posted[0] if posted else 0
+        below = (CARD_KEY, posted[1]) if posted else None
         async with self.store.transaction() as db:
-            marked = await db.execute(
-                "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (self.clock(), delivery_id)
+            marked = await stored_messages.mark_sent(
+                db, delivery_id, self.clock(), game_id, remember[1:] if remember else None, below
             )
-            if marked.rowcount:
-                await db.execute(
-                    "UPDATE messages SET below = below + 1 WHERE game_id = ? AND purpose = ? AND channel_id = ?",
-                    (posted[0], CARD_KEY, posted[1]),
-                )
+        if remember:
+            self.placed(game_id, remember[1], remember[2], remember[3])
+        if marked and posted:
+            self.placed(game_id, CARD_KEY, posted[1], None)
+
+    def placed(self, game_id: int, purpose: str, channel_id: str, message_id: str | None) -> None:
+        """Note a change this process made to a game's remembered messages (``message_to_edit`` applies it to
+        the deliveries addressed before it)."""
+        self._placings.append(Placing(next(self._ticks), game_id, purpose, channel_id, message_id))
+        if len(self._placings) > PLACINGS_KEPT:
+            self._forgotten_tick = self._placings.popleft().tick
+
+    async def message_to_edit(self, delivery: Delivery) -> Remembered | None:
+        """The message remembered under the delivery's edit key (for the live card, with the count of the game's
+        messages posted below it). A delivery this process just stored carries it from its commit
+        (``Delivery.addressed``), brought up to date with what this process remembered since: no query. A row
+        posted later (a sweep, a restart) is looked up."""
+        assert delivery.edit_key is not None
+        addressed = delivery.addressed
+        if addressed is None or addressed.tick < self._forgotten_tick:
+            found = await stored_messages.find(self.store, delivery.game_id, delivery.edit_key)
+            return Remembered(*found) if found else None
+        remembered = addressed.remembered
+        for placing in self._placings:
+            if placing.tick <= addressed.tick or placing.game_id != delivery.game_id:
+                continue
+            if placing.purpose != delivery.edit_key:
+                continue
+            if placing.message_id is not None:
+                remembered = Remembered(placing.channel_id, placing.message_id)
+            elif remembered is not None and remembered.channel_id == placing.channel_id:
+                remembered = replace(remembered, below=remembered.below + 1)
+        return remembered
+
+    async def _address(self, db: Connection, live: Live, deliveries: list[Delivery]) -> None:
+        """Read, in the commit that makes them, what posting the deliveries needs (``Delivery.addressed``): the
+        server's language for the channel, each player's for their DMs, the messages their edit keys name."""
+        if not deliveries:
+            return
+        tick = next(self._ticks)  # before the reads: anything this process remembers later has a later tick
+        keys = {delivery.edit_key for delivery in deliveries if delivery.edit_key}
+        remembered = await stored_messages.of_purposes(db, live.id, keys)
+        public = DEFAULT
+        if any(delivery.kind == "public" for delivery in deliveries):
+            public = await guild_language_in(db, live.row["guild_id"])
+        readers: dict[str, str] = {}
+        for delivery in deliveries:
+            language = public
+            if delivery.kind == "private" and delivery.user_id is not None:
+                if delivery.user_id not in readers:
+                    readers[delivery.user_id] = await user_language_in(db, delivery.user_id)
+                language = readers[delivery.user_id]
+            found = remembered.get(delivery.edit_key) if delivery.edit_key else None
+            delivery.addressed = Addressed(tick, language, Remembered(*found) if found else None)
 
     async def prune_sent_deliveries(self, keep_s: float = SENT_RETENTION_S) -> int:
         """Delete deliveries sent more than ``keep_s`` ago (they hold board views: ~170 KB a game otherwise
@@ -915,40 +620,31 @@ class HostCore(ABC):
     async def _status_after(db: Connection, live: Live, change: Change) -> str:
         if not change.statements:
             return str(live.row["status"])
-        rows = await db.fetchall(
-            "SELECT status FROM games WHERE id = ?", (live.id,)
-        )  # they may end or pause it
-        return str(list(rows)[0][0])
+        return await stored_games.status(db, live.id)  # the statements may end or pause it
 
-    async def _arm_timers(self, db: Connection, live: Live, change: Change, now: float) -> set[int]:
+    async def arm_timers(self, db: Connection, live: Live, change: Change, now: float) -> set[int]:
         """Keep one reminder and one deadline per open human decision; drop those of answered decisions.
         Returns the seats that got a new deadline."""
         if not live.state or await self._status_after(db, live, change) != "active":
             return set()
         pending = live.game.pending(live.state)
-        rows = await db.fetchall(
-            "SELECT id, seat, decision_id, kind FROM timers WHERE game_id = ? "
-            "AND kind IN ('reminder', 'deadline', 'autopass', 'standing', 'standing_off')",
-            (live.id,),
-        )
+        rows = await stored_timers.decision_timers(db, live.id)
         armed, stale = set(), []
         for timer_id, seat, decision_id, kind in rows:
             decision = pending.get(seat)
             if decision is None or decision.id != decision_id or live.seats[seat].is_ai:
-                stale.append((timer_id,))
+                stale.append(timer_id)
             else:
                 armed.add((seat, kind))
         if stale:
-            await db.executemany("DELETE FROM timers WHERE id = ?", stale)
+            await stored_timers.delete_many(db, stale)
         new = []
-        orders = await self._game_orders(db, live.id) if pending else {}
+        orders = await self.game_orders(db, live.id) if pending else {}
         for seat, decision in pending.items():
             if not live.seats[seat].is_ai:
                 new += self._seat_timers(live, seat, decision, armed, change, orders, now)
         if new:
-            await db.executemany(
-                "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, ?, ?, ?, ?)", new
-            )
+            await stored_timers.add(db, new)
             self.timers_changed.set()
         return {seat for _game, kind, seat, _decision, _due in new if kind == "deadline"}
 
@@ -968,7 +664,7 @@ class HostCore(ABC):
         if (seat, "deadline") not in armed:
             span = live.row["window_seconds"] if decision.timing == "window" else live.row["deadline_seconds"]
             user_id = live.seats[seat].user_id
-            schedule = [] if self._muted(live, user_id) else self._reminder_fractions(live, user_id)
+            schedule = [] if self.muted(live, user_id) else self._reminder_fractions(live, user_id)
             new += [(live.id, "reminder", seat, decision.id, now + span * (1 - share)) for share in schedule]
             new.append((live.id, "deadline", seat, decision.id, now + span))
         wants_autopass = live.seats[seat].user_id not in live.autopass_off
@@ -984,7 +680,7 @@ class HostCore(ABC):
             armed.add((seat, "standing_off"))
         silenced = (seat, "standing_off") in armed
         if (seat, "standing") not in armed and not passes and not silenced and user in orders:
-            if self._standing_action(live, seat, decision, orders[user]) is not None:
+            if telling.standing_action(live, seat, decision, orders[user]) is not None:
                 # the auto-pass's random moment: an order's answer tells the table nothing by its timing
                 delay = self.autopass_rng.uniform(*AUTOPASS_DELAY)
                 new.append((live.id, "standing", seat, decision.id, now + delay))
@@ -995,13 +691,13 @@ class HostCore(ABC):
     def _pref(live: Live, user: str | None, key: str) -> str:
         return live.prefs.get(user or "", {}).get(key, notify.DEFAULTS.get(key, ""))
 
-    def _muted(self, live: Live, user: str | None) -> bool:
+    def muted(self, live: Live, user: str | None) -> bool:
         return self._pref(live, user, "mute") == "on"
 
     def _reminder_fractions(self, live: Live, user: str | None) -> list[float]:
         return notify.reminder_fractions(self._pref(live, user, "reminders"))
 
-    def _quiet_until(self, live: Live, user: str | None, now: float) -> float | None:
+    def quiet_until(self, live: Live, user: str | None, now: float) -> float | None:
         """The end of the user's quiet hours when ``now`` falls in them."""
         return notify.quiet_until(
             now, self._pref(live, user, "quiet_hours"), self._pref(live, user, "time_zone")
@@ -1015,9 +711,9 @@ class HostCore(ABC):
         for delivery in change.deliveries:
             kept = []
             for user in delivery.mentions:
-                if self._muted(live, user) or self._pref(live, user, "mentions") == "off":
+                if self.muted(live, user) or self._pref(live, user, "mentions") == "off":
                     continue
-                if self._quiet_until(live, user, now) is not None:
+                if self.quiet_until(live, user, now) is not None:
                     held.add(user)
                     continue
                 kept.append(user)
@@ -1025,48 +721,33 @@ class HostCore(ABC):
         if not held or not live.state:
             return
         pending = live.game.pending(live.state)
-        deadlines = {
-            seat: due
-            for seat, due in await db.fetchall(
-                "SELECT seat, due FROM timers WHERE game_id = ? AND kind = 'deadline'", (live.id,)
-            )
-        }
+        deadlines = {row["seat"]: row["due"] for row in await stored_timers.deadlines(db, live.id)}
         for seat, decision in pending.items():
             holder = live.seats[seat].user_id
-            ends = self._quiet_until(live, holder, now)
+            ends = self.quiet_until(live, holder, now)
             if holder in held and ends is not None and ends < deadlines.get(seat, ends):
-                await db.execute(
-                    "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, 'reminder', ?, ?, ?)",
-                    (live.id, seat, decision.id, ends),
-                )
+                await run(db, stored_timers.reminder(live.id, seat, decision.id, ends))
                 self.timers_changed.set()
 
     async def _close_stale_offers(self, db: Connection, live: Live, change: Change, armed: set[int]) -> None:
         """Close every deadline offer this change makes stale, and take its buttons off: the late seat's turn
         changed, the game is no longer running (paused, over), or the seat got a new deadline (a resume, an
         undone move, "keep waiting"). A closed offer's row is gone, so its old buttons are refused."""
-        rows = await db.fetchall(
-            "SELECT offer_id, seat, decision_id FROM offers WHERE game_id = ?", (live.id,)
-        )
+        rows = await stored_decisions.offers(db, live.id)
         if not rows:
             return
         running = bool(live.state) and await self._status_after(db, live, change) == "active"
         pending = live.game.pending(live.state) if running else {}
-        sealed = {  # a late seat that has sealed its answer since is late no more
-            (seat, decision_id)
-            for seat, decision_id in await db.fetchall(
-                "SELECT seat, decision_id FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)
-            )
-        }
+        sealed = await self._unapplied_seals(db, live.id)  # a seat that has sealed its answer is late no more
         for offer_id, seat, decision_id in rows:
             decision = pending.get(seat)
             fresh_deadline = seat in armed and offer_id not in change.offers
             answered = (seat, decision_id) in sealed
             if decision is not None and decision.id == decision_id and not fresh_deadline and not answered:
                 continue
-            await db.execute("DELETE FROM offers WHERE game_id = ? AND offer_id = ?", (live.id, offer_id))
+            await run(db, stored_decisions.close_offer(live.id, offer_id))
             name = live.seats[seat].name if 0 <= seat < len(live.seats) else "the player"
-            closed = self._public(
+            closed = telling.public(
                 live, f"{name} let a deadline pass. This offer is closed: the game moved on.", None
             )
             closed.edit_key = offer_key(offer_id)
@@ -1080,85 +761,51 @@ class HostCore(ABC):
         for delivery in change.deliveries:
             key, prompt = delivery.edit_key, delivery.prompt
             if delivery.kind == "private" and prompt and key and key.startswith(DM_PROMPT):
-                await db.execute(
-                    "INSERT INTO dm_prompts (game_id, seat, decision_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                    (live.id, prompt.seat, prompt.decision_id),
-                )
-        rows = await db.fetchall("SELECT seat, decision_id FROM dm_prompts WHERE game_id = ?", (live.id,))
+                await stored_decisions.remember_dm_prompt(db, live.id, prompt.seat, prompt.decision_id)
+        rows = await stored_decisions.dm_prompts(db, live.id)
         if not rows:
             return
         running = bool(live.state) and await self._status_after(db, live, change) == "active"
         pending = live.game.pending(live.state) if running else {}
-        sealed = {
-            (seat, decision_id)
-            for seat, decision_id in await db.fetchall(
-                "SELECT seat, decision_id FROM sealed WHERE game_id = ? AND applied = 0", (live.id,)
-            )
-        }
+        sealed = await self._unapplied_seals(db, live.id)
         for seat, decision_id in rows:
             decision = pending.get(seat)
             if decision is not None and decision.id == decision_id and (seat, decision_id) not in sealed:
                 continue
-            await db.execute(
-                "DELETE FROM dm_prompts WHERE game_id = ? AND seat = ? AND decision_id = ?",
-                (live.id, seat, decision_id),
-            )
+            await stored_decisions.forget_dm_prompt(db, live.id, seat, decision_id)
             if not 0 <= seat < len(live.seats):
                 continue
-            closed = self._private(live, seat, "", with_view=False)
+            closed = telling.private(live, seat, "", with_view=False)
             if closed is not None:  # posts nothing: the DM keeps its text and loses its buttons
                 closed.kind, closed.edit_key = CLOSE_KIND, dm_prompt_key(seat, decision_id)
                 change.deliveries.append(closed)
 
     @staticmethod
-    def stand_in_level(live: Live) -> str:
-        """The AI level that stands in for an absent player: in a rated game the game's modest level (its weakest
-        AI level that is not random), so a stand-in never lends a player a stronger move than their own (issue
-        42); in an unrated game its first, strongest level."""
-        levels = [level for level in live.game.ai_levels if level != "random"]
-        if not levels:
-            return "random"
-        return levels[-1] if live.row.get("rated", 1) else levels[0]
+    async def _unapplied_seals(reader: Reader, game_id: int) -> set[tuple[int, str]]:
+        """(seat, decision) of each sealed choice not applied yet."""
+        return {
+            (row["seat"], row["decision_id"]) for row in await stored_decisions.unapplied(reader, game_id)
+        }
 
-    def _hand_to_ai_sql(self, live: Live, seat: int, vacation: bool = False) -> tuple[str, tuple[Any, ...]]:
+    @staticmethod
+    def stand_in_level(live: Live) -> str:
+        return telling.stand_in_level(live)
+
+    def hand_to_ai_sql(self, live: Live, seat: int, vacation: bool = False) -> Statement:
         """The AI stands in for an absent player (after missed deadlines, or ``vacation``: while they are
         away) at the stand-in level (``stand_in_level``)."""
-        level = self.stand_in_level(live)
-        return (
-            "UPDATE seats SET ai_level = COALESCE(ai_level, ?), away = 1, vacation = CASE WHEN ? = 1 THEN 1 ELSE vacation END "
-            "WHERE game_id = ? AND seat = ?",
-            (level, int(vacation), live.id, seat),
-        )
+        return stored_games.hand_seat_to_ai(live.id, seat, self.stand_in_level(live), vacation)
 
-    def _hand_over_kept(self, live: Live, after: Live, before: dict[int, Decision], change: Change) -> Live:
-        """Away players' kept decisions (issue 42): a player who went away while a decision waited for their seat
-        keeps that one decision (``SeatInfo.vacation`` without an AI level); once it is answered or gone, the
-        AI stands in for the seat's later decisions. ``before``: the decisions pending before this change;
-        returns ``after`` with the seats the AI took (the change stores them)."""
-        if not any(seat.vacation and not seat.is_ai for seat in after.seats):
-            return after
-        pending = after.game.pending(after.state) if after.state else {}
-        seats = list(after.seats)
-        for seat in after.seats:
-            if not seat.vacation or seat.is_ai:
-                continue
-            kept, now = before.get(seat.seat), pending.get(seat.seat)
-            if kept is not None and now is not None and kept.id == now.id:
-                continue  # still the decision that was waiting when they left
-            change.statements.append(self._hand_to_ai_sql(live, seat.seat, vacation=True))
-            seats[seat.seat] = replace(seat, ai_level=self.stand_in_level(live), away=True)
-        return replace(after, seats=seats)
-
-    async def _standing_order(self, live: Live, seat: int) -> str | None:
+    async def standing_order(self, live: Live, seat: int) -> str | None:
         """The action a player's standing orders give for this decision of their seat, tried before the AI
         answers for an away player. None: no order applies (the AI decides)."""
         decision = live.game.pending(live.state).get(seat) if live.state else None
         orders = live.orders.get(live.seats[seat].user_id or "")
         if decision is None or not orders:
             return None
-        return self._order_answer(live, seat, decision, orders)
+        return telling.order_answer(live, seat, decision, orders)
 
-    async def _live_in_channel_or_last(self, channel_id: str) -> Live:
+    async def live_in_channel_or_last(self, channel_id: str) -> Live:
         """The active game of the channel, else the most recent finished one (to look at its end)."""
         info = await self.game_in_channel(channel_id)
         if info is None:
@@ -1166,15 +813,15 @@ class HostCore(ABC):
             if last is None:
                 raise HostError(await self.no_game_text(channel_id))
             return last
-        return await self._load(info.game_id)
+        return await self.load(info.game_id)
 
-    async def _reveal_deliveries(self, live: Live) -> list[Delivery]:
+    async def reveal_deliveries(self, live: Live) -> list[Delivery]:
         return self._reveal(live, await self.sealed_record(live.id))
 
     def _reveal(self, live: Live, record: list[dict[str, Any]]) -> list[Delivery]:
         """The game is over: publish every sealed choice with its nonce so anyone can check each commit.
 
-        All of them, however many (The Prince seals 16-72): a short message with an attached text file that lists
+        All of them, however many (a game may seal 16-72): a short message with an attached text file that lists
         each choice, the exact text its commit is the SHA-256 of, and the commit posted when it was sealed."""
         if not record:
             return []
@@ -1188,7 +835,7 @@ class HostCore(ABC):
             f"attached {name}. Each commit posted during the game is the SHA-256 of "
             "`nonce|game|decision|seat|action`; /game verify checks every one, and the whole game from its seed."
         )
-        delivery = self._public(live, text, None)
+        delivery = telling.public(live, text, None)
         delivery.attachments = [Attachment(name, self._reveal_file(live, record))]
         return [delivery]
 
@@ -1212,16 +859,9 @@ class HostCore(ABC):
             ]
         return "\n".join(lines) + "\n"
 
-    async def _end_with(
-        self, live: Live, change: Change, winners: list[int], draw: bool, reason: str
-    ) -> None:
-        change.statements.append(
-            (
-                "UPDATE games SET status = 'finished', result = ? WHERE id = ?",
-                (json.dumps({"winners": winners, "draw": draw, "reason": reason}), live.id),
-            )
-        )
-        change.statements.append(("DELETE FROM timers WHERE game_id = ?", (live.id,)))
+    async def end_with(self, live: Live, change: Change, winners: list[int], draw: bool, reason: str) -> None:
+        result = json.dumps({"winners": winners, "draw": draw, "reason": reason})
+        change.statements += [stored_games.finish(live.id, result), stored_timers.clear_all(live.id)]
         change.finishes = True
-        change.deliveries.append(self._public(live, self._result_text(live, winners, draw, reason), None))
-        change.deliveries += await self._reveal_deliveries(live)
+        change.deliveries.append(telling.public(live, telling.result_text(live, winners, draw, reason), None))
+        change.deliveries += await self.reveal_deliveries(live)

@@ -11,25 +11,39 @@ from rules.engine import (
 from rules.engine.standing import AHEAD_KEYS
 
 from ..models import Actor, Choice, Delivery, HostError, Prompt
+from ..storage import decisions as stored_decisions
+from ..storage import games as stored_games
+from ..storage import timers as stored_timers
+from ..storage.base import run
+from . import live as telling
+from .away import Away
 from .core import (
     FIRING_TIMER,
     LOBBY_IDLE_S,
     LOBBY_MESSAGE,
     MISSES_BEFORE_AI,
     Change,
-    HostCore,
+    Games,
     Live,
     StaleGame,
     TimerClaim,
-    kind_words,
     log,
     offer_key,
 )
+from .live import kind_words
+from .play import Play
 
 
-class DeadlinesMixin(HostCore):
+class Deadlines:
+    """Timers: reminders, deadlines and their offers, automatic passes, standing orders' answers, idle lobbies."""
+
+    def __init__(self, games: Games, play: Play, away: Away) -> None:
+        self.games = games
+        self.play = play
+        self.away = away
+
     async def next_timer_due(self) -> float | None:
-        return await self.store.next_timer_due(self.worker)
+        return await self.games.store.next_timer_due(self.games.worker)
 
     async def fire_due_timers(self) -> list[Delivery]:
         """Apply every timer due by ``clock()``: reminders, deadline defaults, AI stand-ins, claim offers.
@@ -38,14 +52,14 @@ class DeadlinesMixin(HostCore):
         processes firing at the same moment share them out; each timer's row is then deleted in the transaction
         that stores its effect, so even a claim that lapsed meanwhile cannot make a deadline fire twice."""
         deliveries: list[Delivery] = []
-        for timer in await self.store.claim_due_timers(self.worker, self.clock()):
+        for timer in await self.games.store.claim_due_timers(self.games.worker, self.games.clock()):
             try:
                 deliveries += await self._fire(timer)
             except StaleGame:  # a move got in first: fire again next round, against the new state
                 log.info(
                     "timer %s of game %s met a concurrent change; retried", timer["id"], timer["game_id"]
                 )
-                await self.store.release_timer(timer["id"])
+                await self.games.store.release_timer(timer["id"])
             except HostError as error:  # the game moved on meanwhile; nothing to do
                 log.info("timer %s of game %s skipped: %s", timer["id"], timer["game_id"], error)
         return deliveries
@@ -55,7 +69,7 @@ class DeadlinesMixin(HostCore):
         claim = TimerClaim(timer["id"])
         token = FIRING_TIMER.set(claim)
         try:
-            async with self._lock(game_id):
+            async with self.games.lock(game_id):
                 deliveries, ai_may_move = await self._fire_locked(timer)
         except StaleGame:
             raise  # the timer stays, to be fired again
@@ -65,25 +79,25 @@ class DeadlinesMixin(HostCore):
         finally:
             FIRING_TIMER.reset(token)
         await self._drop_unconsumed(claim)  # a timer with nothing left to do
-        return deliveries + (await self._run_ai(game_id) if ai_may_move else [])
+        return deliveries + (await self.play.run_ai(game_id) if ai_may_move else [])
 
     async def _drop_unconsumed(self, claim: TimerClaim) -> None:
         if not claim.consumed:
-            async with self.store.transaction() as db:
-                await db.execute("DELETE FROM timers WHERE id = ?", (claim.timer_id,))
+            async with self.games.store.transaction() as db:
+                await stored_timers.delete(db, claim.timer_id)
 
     async def _fire_locked(self, timer: dict[str, Any]) -> tuple[list[Delivery], bool]:
         """The timer's effect, and whether AI seats may have to move after it."""
-        live = await self._load(timer["game_id"])
+        live = await self.games.load(timer["game_id"])
         if timer["kind"] == "lobby_idle":
             return await self._close_idle_lobby(live), False
         if timer["kind"] == "away_end":
-            return await self._away_ended(live, timer), False
+            return await self.away.away_ended(live, timer), False
         seat = timer["seat"]
         decision = live.game.pending(live.state).get(seat) if live.row["status"] == "active" else None
         if decision is None or decision.id != timer["decision_id"]:
             return [], False
-        if decision.sealed and seat in await self._sealed_for(live):
+        if decision.sealed and seat in await self.games.sealed_for(live):
             return [], False  # this seat has answered; the others' timers still run
         if timer["kind"] == "reminder":
             return await self._remind(live, seat, decision, timer), False
@@ -102,17 +116,12 @@ class DeadlinesMixin(HostCore):
             return []
         idle_until = float(live.row["updated_at"]) + LOBBY_IDLE_S
         change = Change()
-        if idle_until > self.clock():
-            change.statements.append(
-                (
-                    "INSERT INTO timers (game_id, kind, due) VALUES (?, 'lobby_idle', ?)",
-                    (live.id, idle_until),
-                )
-            )
+        if idle_until > self.games.clock():
+            change.statements.append(stored_timers.lobby_idle(live.id, idle_until))
         else:
             days = LOBBY_IDLE_S / 86400
-            change.statements.append(("UPDATE games SET status = 'abandoned' WHERE id = ?", (live.id,)))
-            closed = self._public(
+            change.statements.append(stored_games.abandon(live.id))
+            closed = telling.public(
                 live,
                 f"The lobby of {live.game.title} #{live.id} closed after {days:g} days without a start. "
                 "/game new opens another.",
@@ -120,8 +129,8 @@ class DeadlinesMixin(HostCore):
             )
             closed.edit_key = LOBBY_MESSAGE  # the lobby message itself loses its Join / Leave / Start buttons
             change.deliveries.append(closed)
-        await self._store(live, live, change)
-        self.timers_changed.set()
+        await self.games.store_change(live, live, change)
+        self.games.timers_changed.set()
         return change.deliveries
 
     async def _autopass(self, live: Live, seat: int) -> list[Delivery]:
@@ -129,7 +138,7 @@ class DeadlinesMixin(HostCore):
         action = live.game.auto_pass(live.state, seat)
         if action is None or live.seats[seat].user_id in live.autopass_off:
             return []
-        return await self._act_locked(live, seat, "autopass", action, None, parsed=True)
+        return await self.play.act_locked(live, seat, "autopass", action, None, parsed=True)
 
     async def _answer_by_order(self, live: Live, seat: int, decision: Decision) -> list[Delivery]:
         """The seat's standing order answers its decision, exactly as the player's click would (the event is
@@ -137,15 +146,15 @@ class DeadlinesMixin(HostCore):
         since the timer was set is honoured, and an order whose answer is no longer legal leaves the player
         asked. Only the owner is told that the order answered."""
         user = live.seats[seat].user_id
-        orders = (await self._game_orders(self.store, live.id)).get(user or "")
-        action = self._standing_action(live, seat, decision, orders)
+        orders = (await self.games.game_orders(self.games.store, live.id)).get(user or "")
+        action = telling.standing_action(live, seat, decision, orders)
         if user is None or action is None:
             return []
         change = Change()
         ahead = {key: orders[key] for key in AHEAD_KEYS if key in orders} if orders else None
-        given_ahead = self._standing_action(live, seat, decision, ahead)
+        given_ahead = telling.standing_action(live, seat, decision, ahead)
         source = "your answer given ahead" if given_ahead == action else "standing order"
-        note = self._private(
+        note = telling.private(
             live,
             seat,
             f"{live.game.title} #{live.id}: answered by {source} ({kind_words(decision.kind)}): "
@@ -155,15 +164,11 @@ class DeadlinesMixin(HostCore):
         if note is not None:
             change.deliveries.append(note)
         # the event is the player's click; /game status' time to finish alone learns it was automatic (no wait)
-        change.statements.append(
-            (
-                "INSERT INTO automatic_answers (game_id, decision_id, seat) VALUES (?, ?, ?) "
-                "ON CONFLICT (game_id, decision_id, seat) DO NOTHING",
-                (live.id, decision.id, seat),
-            )
-        )
+        change.statements.append(stored_decisions.note_automatic_answer(live.id, decision.id, seat))
         try:
-            return await self._act_locked(live, seat, user, action, decision.id, parsed=True, change=change)
+            return await self.play.act_locked(
+                live, seat, user, action, decision.id, parsed=True, change=change
+            )
         except HostError as error:  # refused after all: the player is asked as before
             log.info("standing order of game %s seat %s refused: %s", live.id, seat, error)
             return []
@@ -173,77 +178,64 @@ class DeadlinesMixin(HostCore):
     ) -> list[Delivery]:
         """A reminder (or a ping held by quiet hours): in the player's quiet hours it waits for their end, if
         that is before the deadline (which never moves); a muted game reminds nobody."""
-        deadline = await self.store.fetchone(
-            "SELECT due FROM timers WHERE game_id = ? AND seat = ? AND kind = 'deadline'", (live.id, seat)
-        )
+        deadline = await stored_timers.deadline_of(self.games.store, live.id, seat)
         user = live.seats[seat].user_id
-        if self._muted(live, user):
+        if self.games.muted(live, user):
             return []
-        ends = self._quiet_until(live, user, self.clock())
+        ends = self.games.quiet_until(live, user, self.games.clock())
         if ends is not None:
-            if deadline is not None and ends < deadline["due"]:
-                async with self.store.transaction() as db:
-                    await db.execute(
-                        "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, 'reminder', ?, ?, ?)",
-                        (live.id, seat, decision.id, ends),
-                    )
-                self.timers_changed.set()
+            if deadline is not None and ends < deadline:
+                async with self.games.store.transaction() as db:
+                    await run(db, stored_timers.reminder(live.id, seat, decision.id, ends))
+                self.games.timers_changed.set()
             return []
-        when = f"<t:{int(deadline['due'])}:R>" if deadline else "soon"
+        when = f"<t:{int(deadline)}:R>" if deadline is not None else "soon"
         text = (
             f"Reminder: {live.seats[seat].name}, {live.game.title} #{live.id} waits for you ({decision.kind}), "
             f"deadline {when}."
         )
         change = Change()
-        change.deliveries.append(self._public(live, text, None, [live.seats[seat].user_id or ""]))
-        await self._store(live, live, change)
+        change.deliveries.append(telling.public(live, text, None, [live.seats[seat].user_id or ""]))
+        await self.games.store_change(live, live, change)
         return change.deliveries
 
     async def _expire(self, live: Live, seat: int, decision: Decision) -> list[Delivery]:
         name = live.seats[seat].name
-        missed = await self.store.fetchone(
-            "SELECT missed FROM seats WHERE game_id = ? AND seat = ?", (live.id, seat)
-        )
-        misses = (missed["missed"] if missed else 0) + 1
+        misses = await stored_games.missed_deadlines(self.games.store, live.id, seat) + 1
         change = Change()
-        change.statements.append(
-            ("UPDATE seats SET missed = ? WHERE game_id = ? AND seat = ?", (misses, live.id, seat))
-        )
+        change.statements.append(stored_games.set_missed(live.id, seat, misses))
         if misses >= MISSES_BEFORE_AI:
-            change.statements.append(self._hand_to_ai_sql(live, seat))
+            change.statements.append(self.games.hand_to_ai_sql(live, seat))
             change.deliveries.append(
-                self._public(
+                telling.public(
                     live,
                     f"{name} missed {misses} deadlines in a row: the AI plays the seat until they use "
                     "/game back.",
                     None,
                 )
             )
-            await self._store(live, live, change)
+            await self.games.store_change(live, live, change)
             return change.deliveries
         default = live.game.on_deadline(live.state, seat)
         if default is not None:
             change.deliveries.append(
-                self._public(
+                telling.public(
                     live,
                     f"{name}'s deadline passed: the default is applied ({live.game.describe(live.state, default)}).",
                     None,
                 )
             )
             if decision.sealed:
-                await self._store(live, live, change)
-                live = await self._load(live.id)
-                return change.deliveries + await self._seal(live, seat, decision, default, "deadline")
-            return await self._apply_and_store(live, [(seat, default)], "deadline", change)
+                await self.games.store_change(live, live, change)
+                live = await self.games.load(live.id)
+                return change.deliveries + await self.play.seal(live, seat, decision, default, "deadline")
+            return await self.play.apply_and_store(live, [(seat, default)], "deadline", change)
         others = [s for s in live.seats if s.seat != seat and s.user_id and not s.is_ai]
         # the offer's buttons carry an unguessable id bound to this deadline: the offer is closed (its row
         # deleted, its buttons taken off) the moment the turn changes or the seat gets a new deadline
         offer_id = secrets.token_hex(8)
         change.statements.append(
-            (
-                "INSERT INTO offers (game_id, offer_id, seat, decision_id, created_at) VALUES (?, ?, ?, ?, ?)",
-                (live.id, offer_id, seat, decision.id, self.clock()),
-            )
+            stored_decisions.add_offer(live.id, offer_id, seat, decision.id, self.games.clock())
         )
         prompt = Prompt(
             live.id,
@@ -260,10 +252,10 @@ class DeadlinesMixin(HostCore):
             expiry_id=offer_id,
         )
         change.offers.add(offer_id)
-        offer = self._public(live, prompt.text, None, [s.user_id or "" for s in others], prompt)
+        offer = telling.public(live, prompt.text, None, [s.user_id or "" for s in others], prompt)
         offer.edit_key = offer_key(offer_id)
         change.deliveries.append(offer)
-        await self._store(live, live, change)
+        await self.games.store_change(live, live, change)
         return change.deliveries
 
     async def answer_expiry(self, game_id: int, actor: Actor, offer_id: str, choice: str) -> list[Delivery]:
@@ -271,13 +263,11 @@ class DeadlinesMixin(HostCore):
         resumed or undone, the seat has a new deadline, or someone answered first) is refused: nothing changes."""
         if choice not in ("claim", "wait", "ai"):
             raise HostError("Answer claim, wait or ai.")
-        async with self._lock(game_id):
-            live = await self._load(game_id)
-            self._require_active(live)
-            me = self._seat_for(live, actor)
-            row = await self.store.fetchone(
-                "SELECT seat, decision_id FROM offers WHERE game_id = ? AND offer_id = ?", (live.id, offer_id)
-            )
+        async with self.games.lock(game_id):
+            live = await self.games.load(game_id)
+            self.games.require_active(live)
+            me = self.games.seat_for(live, actor)
+            row = await stored_decisions.offer(self.games.store, live.id, offer_id)
             decision = live.game.pending(live.state).get(row["seat"]) if row is not None else None
             if row is None or decision is None or decision.id != row["decision_id"]:
                 raise HostError(
@@ -289,12 +279,10 @@ class DeadlinesMixin(HostCore):
                 raise HostError("This question is for the other players; you can simply make your move.")
             name = live.seats[seat].name
             change = Change()
-            change.statements.append(
-                ("DELETE FROM offers WHERE game_id = ? AND offer_id = ?", (live.id, offer_id))
-            )
+            change.statements.append(stored_decisions.close_offer(live.id, offer_id))
             if choice == "claim":
                 winners = [s.seat for s in live.seats if s.seat != seat]
-                await self._end_with(
+                await self.games.end_with(
                     live,
                     change,
                     winners,
@@ -304,20 +292,19 @@ class DeadlinesMixin(HostCore):
             elif choice == "wait":
                 span = live.row["deadline_seconds"]
                 change.statements.append(
-                    (
-                        "INSERT INTO timers (game_id, kind, seat, decision_id, due) VALUES (?, 'deadline', ?, ?, ?)",
-                        (live.id, seat, decision_id, self.clock() + span),
-                    )
+                    stored_timers.deadline(live.id, seat, decision_id, self.games.clock() + span)
                 )
-                change.deliveries.append(self._public(live, f"{actor.name} keeps waiting for {name}.", None))
-            else:
-                change.statements.append(self._hand_to_ai_sql(live, seat))
                 change.deliveries.append(
-                    self._public(
+                    telling.public(live, f"{actor.name} keeps waiting for {name}.", None)
+                )
+            else:
+                change.statements.append(self.games.hand_to_ai_sql(live, seat))
+                change.deliveries.append(
+                    telling.public(
                         live,
                         f"{actor.name} hands {name}'s seat to the AI until {name} returns (/game back).",
                         None,
                     )
                 )
-            await self._store(live, live, change)
-        return change.deliveries + await self._run_ai(game_id)
+            await self.games.store_change(live, live, change)
+        return change.deliveries + await self.play.run_ai(game_id)

@@ -8,55 +8,44 @@ use the player's. Both are kept in the key/value settings tables of migration 00
 
 from __future__ import annotations
 
-from i18n import DEFAULT, LANGUAGES, language_of
+from i18n import DEFAULT, LANGUAGES
 
 from ..models import Actor, HostError
-from .core import HostCore
+from ..storage import games as stored_games
+from ..storage import settings as stored_settings
+from .core import Games, guild_language_in, user_language_in
 from .notify import AUTO_LANGUAGE as AUTO
 from .notify import normalise_language
 
 
-class LanguageMixin(HostCore):
+class Language:
     """Nothing is cached: another process may change a setting, and one indexed query per message is cheap next
     to posting it."""
 
-    async def _user_entry(self, user_id: str) -> tuple[str | None, str | None]:
-        rows = await self.store.fetchall(
-            "SELECT key, value FROM user_settings WHERE user_id = ? AND key IN ('language', 'discord_locale')",
-            (user_id,),
-        )
-        values = {row["key"]: row["value"] for row in rows}
-        return values.get("language"), values.get("discord_locale")
+    def __init__(self, games: Games) -> None:
+        self.games = games
 
     async def user_language(self, user_id: str | None, interaction_locale: str | None = None) -> str:
         """The language ``user_id`` reads DMs and ephemeral answers in: their choice, else the locale of the
         interaction being answered, else the one of their last interaction, else English."""
         if user_id is None:
             return DEFAULT
-        chosen, seen = await self._user_entry(user_id)
-        if chosen and chosen != AUTO:
-            return language_of(chosen)
-        return language_of(interaction_locale or seen)
+        return await user_language_in(self.games.store, user_id, interaction_locale)
 
     async def note_locale(self, user_id: str, locale: str) -> None:
         """Remember the locale of the user's Discord client (from an interaction) for the DMs sent them later;
         stored only when it changed."""
-        _chosen, seen = await self._user_entry(user_id)
-        if seen == locale:
-            return
-        await self._set_setting("user_settings", user_id, "discord_locale", locale)
+        await self.games.remember_locale(
+            user_id, await stored_settings.language_settings(self.games.store, user_id), locale
+        )
 
     async def guild_language(self, guild_id: str | None) -> str:
         """The language of a server's public messages (``/game language``), English until set."""
-        if guild_id is None:
-            return DEFAULT
-        chosen = await self._guild_setting(guild_id, "language")
-        return language_of(chosen) if chosen else DEFAULT
+        return await guild_language_in(self.games.store, guild_id)
 
     async def game_language(self, game_id: int) -> str:
         """The language of a game's channel messages: its server's."""
-        row = await self.store.fetchone("SELECT guild_id FROM games WHERE id = ?", (game_id,))
-        return await self.guild_language(row["guild_id"] if row else None)
+        return await self.guild_language(await stored_games.guild_of(self.games.store, game_id))
 
     async def set_guild_language(self, guild_id: str | None, actor: Actor, code: str) -> str:
         """``/game language``: the server's language for public messages (Manage Server)."""
@@ -67,5 +56,5 @@ class LanguageMixin(HostCore):
         code = normalise_language(code)
         if code == AUTO:
             code = DEFAULT
-        await self._set_setting("guild_settings", guild_id, "language", code)
+        await self.games.put_setting("guild_settings", guild_id, "language", code)
         return f"Public messages on this server are now in {LANGUAGES[code]}."

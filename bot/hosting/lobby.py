@@ -23,20 +23,31 @@ from rules.engine.thinking import LevelError, split_level
 from ..models import Actor, Delivery, GameInfo, HostError, SeatInfo
 from ..ratings import pop_table_flags
 from ..storage import Connection
+from ..storage import games as stored_games
+from ..storage import timers as stored_timers
+from ..storage.base import run
+from .away import Away
 from .core import (
     LOBBY_IDLE_S,
     MAX_DEADLINE_H,
     MAX_OPEN_LOBBIES,
     MIN_DEADLINE_H,
-    POSTS_CARD,
-    POSTS_EVERY_MOVE,
     Change,
-    HostCore,
+    Games,
     Live,
 )
+from .live import POSTS_CARD, POSTS_EVERY_MOVE
+from .play import Play
 
 
-class LobbyMixin(HostCore):
+class Lobby:
+    """The lobby: creating a game, joining, leaving, adding AI seats, and starting it."""
+
+    def __init__(self, games: Games, play: Play, away: Away) -> None:
+        self.games = games
+        self.play = play
+        self.away = away
+
     async def create_game(
         self,
         guild_id: str | None,
@@ -69,17 +80,14 @@ class LobbyMixin(HostCore):
             raise HostError("The decision deadline must be between 1 hour and 7 days (168 hours).")
         seed_text = secrets.token_hex(SEED_BYTES) if seed is None else str(seed)
         seed_scheme(seed_text)  # a seed given by a caller must be one the generators take
-        if await self.game_in_channel(channel_id):
+        if await self.games.game_in_channel(channel_id):
             raise HostError("This channel already has a game. Finish or abandon it first (/game status).")
         await self._check_lobby_cap(actor)
-        now = self.clock()
+        now = self.games.clock()
         window = int(window_hours * 3600)
-        async with self.store.transaction() as db:
-            game_id = await self.store.insert_returning_id(
+        async with self.games.store.transaction() as db:
+            game_id = await stored_games.create_lobby(
                 db,
-                "INSERT INTO games (guild_id, channel_id, kind, status, options, seed, rules_version, creator_id, "
-                "deadline_seconds, window_seconds, created_at, updated_at, rated, post_replay, posts) "
-                "VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -98,33 +106,25 @@ class LobbyMixin(HostCore):
                 ),
             )
             if seat_creator:
-                await db.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
-                    (game_id, actor.user_id, actor.name),
-                )
-            await db.execute(  # a lobby nobody starts closes by itself (see DeadlinesMixin._close_idle_lobby)
-                "INSERT INTO timers (game_id, kind, due) VALUES (?, 'lobby_idle', ?)",
-                (game_id, now + LOBBY_IDLE_S),
-            )
-        self.timers_changed.set()
-        return await self.game_info(game_id)
+                await stored_games.seat_creator(db, game_id, actor.user_id, actor.name)
+            # a lobby nobody starts closes by itself (see Deadlines._close_idle_lobby)
+            await run(db, stored_timers.lobby_idle(game_id, now + LOBBY_IDLE_S))
+        self.games.timers_changed.set()
+        return await self.games.game_info(game_id)
 
     async def _check_lobby_cap(self, actor: Actor) -> None:
         """A user may keep only a few lobbies open at once (across all servers), so nobody fills the database
         or a server's channels with lobbies nobody starts."""
-        rows = await self.store.fetchall(
-            "SELECT id, channel_id FROM games WHERE creator_id = ? AND status = 'lobby' ORDER BY id",
-            (actor.user_id,),
-        )
-        if len(rows) >= MAX_OPEN_LOBBIES:
-            where = ", ".join(f"#{row['id']} (<#{row['channel_id']}>)" for row in rows)
+        lobbies = await stored_games.open_lobbies_of(self.games.store, actor.user_id)
+        if len(lobbies) >= MAX_OPEN_LOBBIES:
+            where = ", ".join(f"#{game_id} (<#{channel_id}>)" for game_id, channel_id in lobbies)
             raise HostError(
-                f"You already have {len(rows)} open lobbies, the most one person may keep: {where}. Start or "
+                f"You already have {len(lobbies)} open lobbies, the most one person may keep: {where}. Start or "
                 "abandon one of them first (/game start, /game abandon in its channel)."
             )
 
     async def _lobby(self, channel_id: str) -> Live:
-        live = await self._live_in_channel(channel_id)
+        live = await self.games.live_in_channel(channel_id)
         if live.row["status"] != "lobby":
             raise HostError("The game has already started.")
         return live
@@ -134,56 +134,50 @@ class LobbyMixin(HostCore):
         if any(seat.user_id == actor.user_id for seat in live.seats):
             raise HostError("You have already joined this game.")
         await self._add_seat(live, actor.user_id, actor.name, None)
-        return await self.game_info(live.id)
+        return await self.games.game_info(live.id)
 
     async def add_ai(self, channel_id: str, actor: Actor, level: str | None = None) -> GameInfo:
         live = await self._lobby(channel_id)
-        self._require_seated_or_creator(live, actor)
+        self.games.require_seated_or_creator(live, actor)
         level = " ".join((level or live.game.ai_levels[0]).lower().split())
         try:
             name, seconds = split_level(level)
         except LevelError as error:
             raise HostError(str(error)) from None
-        if name not in self.ai_levels(live.game):
-            raise HostError(f"AI levels for {live.game.title}: {', '.join(self.ai_levels(live.game))}.")
+        if name not in self.games.ai_levels(live.game):
+            raise HostError(f"AI levels for {live.game.title}: {', '.join(self.games.ai_levels(live.game))}.")
         level = name if seconds is None else f"{name}:{seconds:g}s"  # the seat's own time cap (thinking.py)
         await self._add_seat(live, None, f"AI {level}", level)
-        return await self.game_info(live.id)
+        return await self.games.game_info(live.id)
 
     async def _add_seat(self, live: Live, user_id: str | None, name: str, level: str | None) -> None:
         if len(live.seats) >= live.game.max_players:
             raise HostError(f"{live.game.title} is full ({live.game.max_players} players).")
-        async with self.store.transaction() as db:
-            await self.store.bump_version(db, live.id, live.version, self.clock())
-            await db.execute(
-                "INSERT INTO seats (game_id, seat, user_id, name, ai_level) VALUES (?, ?, ?, ?, ?)",
-                (live.id, len(live.seats), user_id, name, level),
-            )
+        async with self.games.store.transaction() as db:
+            await self.games.store.bump_version(db, live.id, live.version, self.games.clock())
+            await stored_games.add_seat(db, live.id, len(live.seats), user_id, name, level)
 
     async def leave(self, channel_id: str, actor: Actor) -> GameInfo:
         live = await self._lobby(channel_id)
         if not any(seat.user_id == actor.user_id for seat in live.seats):
             raise HostError("You are not in this game.")
         remaining = [seat for seat in live.seats if seat.user_id != actor.user_id]
-        async with self.store.transaction() as db:
-            await self.store.bump_version(db, live.id, live.version, self.clock())
+        async with self.games.store.transaction() as db:
+            await self.games.store.bump_version(db, live.id, live.version, self.games.clock())
             await self._write_seats(db, live.id, remaining)
             if not any(seat.user_id for seat in remaining):
-                await db.execute("UPDATE games SET status = 'abandoned' WHERE id = ?", (live.id,))
-        return await self.game_info(live.id)
+                await stored_games.abandon_now(db, live.id)
+        return await self.games.game_info(live.id)
 
     @staticmethod
     async def _write_seats(db: Connection, game_id: int, seats: list[SeatInfo]) -> None:
-        await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-        for number, seat in enumerate(seats):
-            await db.execute(
-                "INSERT INTO seats (game_id, seat, user_id, name, ai_level, away) VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, number, seat.user_id, seat.name, seat.ai_level, int(seat.away)),
-            )
+        await stored_games.replace_seats(
+            db, game_id, [(s.user_id, s.name, s.ai_level, s.away) for s in seats]
+        )
 
     async def start(self, channel_id: str, actor: Actor, order: str = "random") -> list[Delivery]:
         live = await self._lobby(channel_id)
-        self._require_seated_or_creator(live, actor)
+        self.games.require_seated_or_creator(live, actor)
         game, row = live.game, live.row
         if len(live.seats) < game.min_players:
             raise HostError(
@@ -200,28 +194,28 @@ class LobbyMixin(HostCore):
             state = game.setup(len(seats), json.loads(row["options"]), rng)
         except RulesError as error:
             raise HostError(str(error)) from None
-        now = self.clock()
+        now = self.games.clock()
         seats = [SeatInfo(i, s.user_id, s.name, s.ai_level, s.away) for i, s in enumerate(seats)]
         change = Change()
         change.events.append((None, "setup", list(rng.draws), actor.user_id, []))
-        change.statements.append(
-            ("UPDATE games SET status = 'active', num_players = ? WHERE id = ?", (len(seats), live.id))
-        )
-        change.statements.append(("DELETE FROM timers WHERE game_id = ? AND kind = 'lobby_idle'", (live.id,)))
+        change.statements += [
+            stored_games.start(live.id, len(seats)),
+            stored_timers.clear_lobby_idle(live.id),
+        ]
         started = replace(
             live, row={**row, "status": "active", "num_players": len(seats)}, seats=seats, state=state, seq=-1
         )
         order_text = ", ".join(f"{s.seat + 1}. {s.label}" for s in seats)
-        self._turn_deliveries(
+        self.games.turn_deliveries(
             started, {}, [Event("start", f"{game.title} begins. Seats: {order_text}.")], change
         )
-        async with self._lock(live.id):
-            async with self.store.transaction() as db:
-                await self.store.bump_version(db, live.id, live.version, now)
+        async with self.games.lock(live.id):
+            async with self.games.store.transaction() as db:
+                await self.games.store.bump_version(db, live.id, live.version, now)
                 await self._write_seats(db, live.id, seats)
-                await self._write_change(db, started, change, now)
-        self._known[live.id] = replace(started, pending_state=state, pending_seq=0)
-        return change.deliveries + await self.cover_away_seats(live.id) + await self._run_ai(live.id)
+                await self.games.write_change(db, started, change, now)
+        self.games.known[live.id] = replace(started, pending_state=state, pending_seq=0)
+        return change.deliveries + await self.away.cover_away_seats(live.id) + await self.play.run_ai(live.id)
 
 
 def _window_hours(text: str | None, deadline_hours: float) -> float:
@@ -300,7 +294,7 @@ def _strength_figures(game_class: type) -> dict[str, Any]:
 def lobby_message(info: GameInfo) -> str:
     """The lobby's text, with the AI levels' measured strength (from the benchmark's head-to-heads)."""
     game = get_game(info.key)
-    lines = strength_lines(game, HostCore.ai_levels(game))
+    lines = strength_lines(game, Games.ai_levels(game))
     if not lines:
         return info.lobby_text()
     return (

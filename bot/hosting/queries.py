@@ -25,20 +25,27 @@ from rules.engine.registry import package_of
 from rules.engine.rng import seed_scheme
 from rules.engine.standing import describe_orders
 
-from ..models import Actor, Choice, GameInfo, HostError, Prompt, Snapshot
+from ..models import Actor, Choice, Clicked, GameInfo, HostError, Prompt, Snapshot
 from ..replay import AUTOPASS, actor_mark
 from ..storage import Store
+from ..storage import decisions as stored_decisions
+from ..storage import games as stored_games
+from ..storage import messages as stored_messages
+from ..storage import settings as stored_settings
+from ..storage import timers as stored_timers
 from ..verify import EXPORT_FORMAT, EXPORT_VERSION, OVER, Verdict, chance_ranges, verify_export
 from ..workers import Workers
+from . import live as telling
 from . import notify, rules_pages
 from .core import (
     CARD_KEY,
     KNOWN_GAMES,
-    HostCore,
+    Games,
     Live,
     LruCache,
-    kind_words,
+    user_language_from,
 )
+from .live import kind_words
 from .rules_pages import notes_sections as notes_sections  # where tests and tools look for it
 
 #: ``@everyone``, ``@here`` and ``<@id>``/``<@&id>`` mentions: an imported name or log line must never ping
@@ -53,12 +60,7 @@ async def games_awaiting_ai(store: Store) -> list[int]:
     so no other game needs loading at start-up. A game waiting on a person and an AI at once (a sealed
     decision) is left out: the person's answer, or their deadline, lets the AI play then.
     """
-    rows = await store.fetchall(
-        "SELECT g.id FROM games g WHERE g.status = 'active' "
-        "AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.ai_level IS NOT NULL) "
-        "AND g.id NOT IN (SELECT t.game_id FROM timers t WHERE t.kind <> 'away_end') ORDER BY g.id"
-    )
-    return [row["id"] for row in rows]
+    return await stored_games.games_awaiting_ai(store)
 
 
 def _expected_waits(game_key: str, players: int) -> float:
@@ -67,7 +69,7 @@ def _expected_waits(game_key: str, players: int) -> float:
 
 
 #: the process that self-plays the games behind an estimate of the time to finish (issue 46: three games of
-#: Game of Princes are over 3 s of Python, which in a thread held the interpreter's lock the bot's loop needs)
+#: the slowest game are over 3 s of Python, which in a thread held the interpreter's lock the bot's loop needs)
 ESTIMATES = Workers(1)
 atexit.register(ESTIMATES.shutdown)
 #: (game, players) -> a whole game's waits in self-play, once computed; and those being computed
@@ -126,20 +128,25 @@ def _duration(seconds: float) -> str:
     return f"{round(seconds / 86400)} days"
 
 
-class QueriesMixin(HostCore):
+class Queries:
+    """What front-ends ask without changing a game: status, boards, hands, logs, exports, settings, prompts."""
+
+    def __init__(self, games: Games) -> None:
+        self.games = games
+
     async def suggestions(self, game_id: int, user_id: str, typed: str = "", limit: int = 25) -> list[Choice]:
         """The user's legal actions containing ``typed``; once their sealed choice is in, only free actions."""
-        live = await self._load(game_id)
+        live = await self.games.load(game_id)
         seat = next((s.seat for s in live.seats if s.user_id == user_id), None)
         if seat is None or live.row["status"] != "active":
             return []
-        sealed = await self._sealed_for(live) if live.game.pending(live.state).get(seat) else {}
+        sealed = await self.games.sealed_for(live) if live.game.pending(live.state).get(seat) else {}
         typed = typed.strip().lower()
         choices = []
         for action in live.game.legal_actions(live.state, seat):
             if seat in sealed and not live.game.is_free(live.state, seat, action):
                 continue
-            label = self._named(live, live.game.describe(live.state, action))
+            label = telling.named(live, live.game.describe(live.state, action))
             if typed in action.lower() or typed in label.lower():
                 choices.append(Choice(action, label if label == action else f"{action} — {label}"))
                 if len(choices) >= limit:
@@ -147,7 +154,7 @@ class QueriesMixin(HostCore):
         return choices
 
     async def is_sealed_input(self, game_id: int, user_id: str) -> bool:
-        live = await self._load(game_id)
+        live = await self.games.load(game_id)
         seat = next((s.seat for s in live.seats if s.user_id == user_id), None)
         if seat is None or live.row["status"] != "active":
             return False
@@ -155,22 +162,22 @@ class QueriesMixin(HostCore):
         return bool(decision and decision.sealed) or live.game.hidden_information
 
     async def board(self, channel_id: str, region: str | None = None) -> Snapshot:
-        live = await self._live_in_channel_or_last(channel_id)
+        live = await self.games.live_in_channel_or_last(channel_id)
         if not live.state:
             raise HostError("The game has not started yet.")
-        sealed = await self._sealed_for(live) if live.row["status"] == "active" else {}
-        return Snapshot(live.row["kind"], self._status_text(live, sealed), self._view(live, None))
+        sealed = await self.games.sealed_for(live) if live.row["status"] == "active" else {}
+        return Snapshot(live.row["kind"], self._status_text(live, sealed), telling.seat_view(live, None))
 
     async def hand(self, channel_id: str, actor: Actor) -> Snapshot:
-        live = await self._live_in_channel_or_last(channel_id)
-        seat = self._seat_for(live, actor)
+        live = await self.games.live_in_channel_or_last(channel_id)
+        seat = self.games.seat_for(live, actor)
         if not live.state:
             raise HostError("The game has not started yet.")
         text = f"{live.game.title} #{live.id}, {seat.name}'s view."
         if live.row["status"] in OVER:
-            text += f" {self._over_text(live)}"
+            text += f" {self.games.over_text(live)}"
         elif decision := live.game.pending(live.state).get(seat.seat):
-            sealed = await self._sealed_for(live) if decision.sealed else {}
+            sealed = await self.games.sealed_for(live) if decision.sealed else {}
             if seat.seat in sealed:
                 others = [s for s, d in live.game.pending(live.state).items() if s not in sealed]
                 waiting = listing([live.seats[s].name for s in sorted(others)]) or "the reveal"
@@ -184,34 +191,47 @@ class QueriesMixin(HostCore):
             set_orders = [line for line in orders if not line.endswith(": ask me")]
             text += "\nYour standing orders: " + ("; ".join(set_orders) or "none (every decision asks you)")
             text += ". /orders changes them."
-        return Snapshot(live.row["kind"], self._named(live, text), self._view(live, seat.seat))
+        return Snapshot(live.row["kind"], telling.named(live, text), telling.seat_view(live, seat.seat))
 
     async def prompt_of(self, game_id: int, user_id: str) -> Prompt | None:
         """The caller's open decision as a prompt (for the "Open my hand" fallback and /game status)."""
-        live = await self._load(game_id)
+        return self._open_prompt(await self.games.load(game_id), user_id)
+
+    async def click_context(self, game_id: int, user_id: str, locale: str) -> Clicked:
+        """What a click on a game's choice reads before the move, in one call (issue 44): the game, the
+        clicker's open decision and the language their answer reads in; the locale of their client is noted
+        on the way (stored only when it changed)."""
+        live = await self.games.load(game_id)
+        settings = await stored_settings.language_settings(self.games.store, user_id)
+        await self.games.remember_locale(user_id, settings, locale)
+        return Clicked(
+            self.games.info(live), self._open_prompt(live, user_id), user_language_from(settings, locale)
+        )
+
+    def _open_prompt(self, live: Live, user_id: str) -> Prompt | None:
         seat = next((s.seat for s in live.seats if s.user_id == user_id), None)
         if seat is None or live.row["status"] != "active":
             return None
         decision = live.game.pending(live.state).get(seat)
-        return self.prompt_for(live, seat, decision) if decision else None
+        return self.games.prompt_for(live, seat, decision) if decision else None
 
     def _status_text(self, live: Live, sealed: Collection[int] = ()) -> str:
         """The game, then whom it waits for (``sealed``: seats whose sealed choice is in), or its result."""
         if live.row["status"] in OVER:
-            return self._over_text(live)
+            return self.games.over_text(live)
         head = f"{live.game.title} #{live.id} ({live.row['status']})"
-        lines = [head, *self._waiting_lines(live, live.game.pending(live.state), sealed)]
-        return self._named(live, "\n".join(lines))
+        lines = [head, *telling.waiting_lines(live, live.game.pending(live.state), sealed)]
+        return telling.named(live, "\n".join(lines))
 
     async def status(self, channel_id: str) -> str:
         """The channel's game: whom it waits for and until when; right after it ended, its result."""
-        info = await self.game_in_channel(channel_id)
+        info = await self.games.game_in_channel(channel_id)
         if info is None:
-            return await self.no_game_text(channel_id)
-        live = await self._load(info.game_id)
+            return await self.games.no_game_text(channel_id)
+        live = await self.games.load(info.game_id)
         if live.row["status"] == "lobby":
-            return self._info(live).lobby_text()
-        sealed = await self._sealed_for(live) if live.row["status"] == "active" else {}
+            return self.games.info(live).lobby_text()
+        sealed = await self.games.sealed_for(live) if live.row["status"] == "active" else {}
         lines = [self._status_text(live, sealed)]
         deadlines = await self._waiting_since(live)
         lines += deadlines or [f"Waiting since <t:{int(live.row['updated_at'])}:R>."]
@@ -243,28 +263,20 @@ class QueriesMixin(HostCore):
         order's or an answer given ahead (``automatic_answers``), the automatic pass's and a deadline's default are
         automatic; a person's card window is a wait however it was answered, weighed by the share of windows that
         do not pass by themselves (``Game.window_pass_share``), its answer time not sampled (``_window``).
-        A game whose rules tell the share played (``Game.progress``, PRINCIPES's Rounds) is read at the
+        A game whose rules tell the share played (``Game.progress``, its Rounds) is read at the
         start of its current Round (so the line changes Round by Round, never with one window's automatic pass),
         its waits to come are its waits so far times the share still to play over the share played; another
         game's come from self-play (``whole_game_waits``). The mean, not the median: the waits add up, and a few
         long answers weigh in the sum (the median fell to half of what remained in simulated games,
         ``tests/host/test_time_to_finish.py``). The range: the mean's own uncertainty (the answers' spread over
         their number) and that of the waits to come (``WAITS_SPREAD``), +- ``RANGE_Z`` of them."""
-        events = await self.store.events(live.id, -1)
+        events = await self.games.store.events(live.id, -1)
         game, players = live.game, live.row["num_players"]
         start = setup_state(game, players, json.loads(live.row["options"]), events[0])
         ai_seats = [seat.seat for seat in live.seats if seat.is_ai]
         timed = [(event, event.created_at) for event in events[1:]]
-        sealed = await self.store.fetchall(
-            "SELECT decision_id, seat, created_at FROM sealed WHERE game_id = ?", (live.id,)
-        )
-        answered_at = {(row["decision_id"], row["seat"]): row["created_at"] for row in sealed}
-        by_order = {
-            (row["decision_id"], row["seat"])
-            for row in await self.store.fetchall(
-                "SELECT decision_id, seat FROM automatic_answers WHERE game_id = ?", (live.id,)
-            )
-        }
+        answered_at = await stored_decisions.sealing_times(self.games.store, live.id)
+        by_order = await stored_decisions.automatic_answers(self.games.store, live.id)
 
         def automatic(index: int, seat: int, decision: Decision | None) -> bool:
             actor = events[index + 1].user_id or ""
@@ -325,11 +337,8 @@ class QueriesMixin(HostCore):
         if live.row["status"] != "active" or not live.state:
             return []
         pending = live.game.pending(live.state)
-        sealed = await self._sealed_for(live)
-        timers = await self.store.fetchall(
-            "SELECT seat, decision_id, due FROM timers WHERE game_id = ? AND kind = 'deadline' ORDER BY due",
-            (live.id,),
-        )
+        sealed = await self.games.sealed_for(live)
+        timers = await stored_timers.deadlines(self.games.store, live.id)
         lines = []
         for timer in timers:
             seat, due = timer["seat"], timer["due"]
@@ -349,32 +358,31 @@ class QueriesMixin(HostCore):
     async def last_mover(self, channel_id: str) -> str | None:
         """The user id behind the last move of the channel's game in progress (what /undo would take back),
         for a front-end that types for several players at once (the console's hot seat)."""
-        info = await self.game_in_channel(channel_id)
+        info = await self.games.game_in_channel(channel_id)
         if info is None:
             return None
-        row = await self.store.fetchone(
-            "SELECT user_id FROM events WHERE game_id = ? AND seq > 0 AND undone = 0 ORDER BY seq DESC LIMIT 1",
-            (info.game_id,),
-        )
-        return row["user_id"] if row else None
+        return await stored_games.last_mover(self.games.store, info.game_id)
 
     async def log(self, channel_id: str, n: int = 20) -> str:
         """The last ``n`` log lines, with the players' names; once the game is over its result, and for a game
         with chance the seed and the chance results of the events shown (the export holds them all)."""
-        live = await self._live_in_channel_or_last(channel_id)
-        events = await self.store.events(live.id, 0)
+        live = await self.games.live_in_channel_or_last(channel_id)
+        events = await self.games.store.events(live.id, 0)
         over = live.row["status"] in OVER
         people = {s.seat for s in live.seats if s.user_id is not None}
         # a stand-in's move says so; an automatic pass reads as a chosen one until the game is over (issue 42)
         numbered: list[tuple[int | None, str]] = [
-            (e.seq, f"{e.seq}. {self._named(live, text)}{actor_mark(e.user_id, e.seat in people, over)}")
+            (
+                e.seq,
+                f"{e.seq}. {telling.named(live, text)}{actor_mark(e.user_id, e.seat in people, over)}",
+            )
             for e in events
             for _kind, text in e.log
         ]
         if not numbered:
             numbered = [(None, "(nothing has happened yet)")]
         if live.row["status"] in OVER:
-            numbered.append((None, self._over_text(live)))
+            numbered.append((None, self.games.over_text(live)))
         shown = numbered[-max(1, min(n, 200)) :]
         text = "\n".join(line for _seq, line in shown)
         if live.row["status"] in OVER and live.game.has_chance:
@@ -408,17 +416,26 @@ class QueriesMixin(HostCore):
         return rules_pages.rules_page(game_key, section, language).text
 
     async def my_games(self, user_id: str) -> list[GameInfo]:
-        rows = await self.store.fetchall(
-            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
-            "WHERE s.user_id = ? AND g.status IN ('lobby', 'active', 'paused') ORDER BY g.id",
-            (user_id,),
-        )
-        return [await self.game_info(row["id"]) for row in rows]
+        return [
+            await self.games.game_info(game_id)
+            for game_id in await stored_games.open_games_of(self.games.store, user_id)
+        ]
+
+    async def last_over_in_channel(self, channel_id: str) -> int | None:
+        """The channel's latest game that is over after it started (what a replay shows)."""
+        return await stored_games.last_over_in_channel(self.games.store, channel_id)
+
+    async def over_games(self) -> list[int]:
+        """Every game that is over after it started, oldest first (what ``export-all`` writes)."""
+        return await stored_games.over_games(self.games.store)
+
+    async def game_kind(self, game_id: int) -> str | None:
+        """The game's kind without loading it (None: no such game)."""
+        return await stored_games.kind_of(self.games.store, game_id)
 
     async def get_settings(self, user_id: str) -> dict[str, str]:
-        rows = await self.store.fetchall("SELECT key, value FROM user_settings WHERE user_id = ?", (user_id,))
         settings = dict(notify.DEFAULTS)
-        settings.update({row["key"]: row["value"] for row in rows})
+        settings.update(await stored_settings.user_settings(self.games.store, user_id))
         return settings
 
     async def settings_text(self, user_id: str) -> str:
@@ -434,58 +451,42 @@ class QueriesMixin(HostCore):
         if key in ("mute", "unmute"):
             await self._mute(user_id, value, key == "mute")
             return
-        await self._set_setting("user_settings", user_id, key, notify.normalise(key, value))
-        self._known.clear()  # notification preferences are part of each loaded game
+        await self.games.put_setting("user_settings", user_id, key, notify.normalise(key, value))
+        self.games.known.clear()  # notification preferences are part of each loaded game
 
     async def _mute(self, user_id: str, game_text: str, mute: bool) -> None:
         number = game_text.strip().lstrip("#")
         if not number.isdigit() or not 0 < int(number) < 2**63:
             raise HostError("Name the game by its number, as 12 (the number after # in its messages).")
         key = f"{notify.MUTE_PREFIX}{int(number)}"
-        async with self.store.transaction() as db:
-            await db.execute("DELETE FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key))
+        async with self.games.store.transaction() as db:
+            await stored_settings.drop_user_setting(db, user_id, key)
             if mute:
-                seated = await db.fetchone(
-                    "SELECT 1 FROM seats WHERE game_id = ? AND user_id = ?", (int(number), user_id)
-                )
-                if seated is None:
+                if not await stored_games.is_seated(db, int(number), user_id):
                     raise HostError(f"You have no seat in game #{int(number)}.")
-                await db.execute(
-                    "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, 'on')", (user_id, key)
-                )
-        self._known.clear()
+                await stored_settings.switch_on(db, user_id, key)
+        self.games.known.clear()
 
     async def remember_message(self, game_id: int, purpose: str, channel_id: str, message_id: str) -> None:
         """The message posted for ``purpose`` (edited later in its place). A message just posted has nothing below
         it yet: its count of messages below (``find_card``) starts again at 0."""
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT INTO messages (game_id, purpose, channel_id, message_id, below) VALUES (?, ?, ?, ?, 0) "
-                "ON CONFLICT (game_id, purpose) DO UPDATE SET channel_id = excluded.channel_id, "
-                "message_id = excluded.message_id, below = 0",
-                (game_id, purpose, channel_id, message_id),
-            )
+        async with self.games.store.transaction() as db:
+            await stored_messages.remember(db, game_id, purpose, channel_id, message_id)
+        self.games.placed(game_id, purpose, channel_id, message_id)
 
     async def find_message(self, game_id: int, purpose: str) -> tuple[str, str] | None:
-        row = await self.store.fetchone(
-            "SELECT channel_id, message_id FROM messages WHERE game_id = ? AND purpose = ?",
-            (game_id, purpose),
-        )
-        return (row["channel_id"], row["message_id"]) if row else None
+        found = await stored_messages.find(self.games.store, game_id, purpose)
+        return found[:2] if found else None
 
     async def find_card(self, game_id: int) -> tuple[str, str, int] | None:
         """The game's live card: its channel, its message and how many of the game's messages were posted below
         it since (counted by ``mark_sent``)."""
-        row = await self.store.fetchone(
-            "SELECT channel_id, message_id, below FROM messages WHERE game_id = ? AND purpose = ?",
-            (game_id, CARD_KEY),
-        )
-        return (row["channel_id"], row["message_id"], int(row["below"])) if row else None
+        return await stored_messages.find(self.games.store, game_id, CARD_KEY)
 
     # ---- export ----------------------------------------------------------------------------------------------
     async def export(self, channel_id: str) -> dict[str, Any]:
         """The channel's game (else its most recent finished one) as JSON data: see ``export_game``."""
-        live = await self._live_in_channel_or_last(channel_id)
+        live = await self.games.live_in_channel_or_last(channel_id)
         return await self.export_game(live.id)
 
     async def export_game(self, game_id: int) -> dict[str, Any]:
@@ -498,15 +499,15 @@ class QueriesMixin(HostCore):
         information no action or chance results (a card played face down, a shuffled deck); sealed choices
         appear as their public commits. ``bot.verify`` checks a complete export.
         """
-        live = await self._load(game_id)
+        live = await self.games.load(game_id)
         row, game = live.row, live.game
         complete = row["status"] in OVER
         hides_actions = not complete and game.hidden_information
         hides_seed = not complete and (game.has_chance or game.hidden_information)
-        events = await self.store.events(game_id, -1, include_undone=True)
+        events = await self.games.store.events(game_id, -1, include_undone=True)
         actors = self._shown_actors(live, events, complete)
         undone = await self._undone_seqs(game_id)
-        sealed = await self.sealed_record(game_id)
+        sealed = await self.games.sealed_record(game_id)
         ranges = None
         if complete and row["num_players"] is not None:  # a replay: off the event loop
             played = [(e.seq, e.seat, e.action, e.draws, e.seq in undone) for e in events]
@@ -588,10 +589,7 @@ class QueriesMixin(HostCore):
         return shown
 
     async def _undone_seqs(self, game_id: int) -> set[int]:
-        rows = await self.store.fetchall(
-            "SELECT seq FROM events WHERE game_id = ? AND undone = 1", (game_id,)
-        )
-        return {row["seq"] for row in rows}
+        return await stored_games.undone_seqs(self.games.store, game_id)
 
     @staticmethod
     def _withheld_text(seed: bool, actions: bool, sealed: bool) -> str:
@@ -608,7 +606,7 @@ class QueriesMixin(HostCore):
     # ---- verify ----------------------------------------------------------------------------------------------
     async def verify(self, channel_id: str) -> Verdict:
         """Check the channel's game (else its most recent one) from its complete export: see ``bot.verify``."""
-        live = await self._live_in_channel_or_last(channel_id)
+        live = await self.games.live_in_channel_or_last(channel_id)
         title = f"{live.game.title} #{live.id}"
         if live.row["num_players"] is None:
             raise HostError(f"{title} has not started: there is nothing to verify yet.")
@@ -639,12 +637,9 @@ class QueriesMixin(HostCore):
         result = row["result"]
         if result is not None:
             result = {**result, "reason": _defused(result["reason"])}
-        async with self.store.transaction() as db:
-            game_id = await self.store.insert_returning_id(
+        async with self.games.store.transaction() as db:
+            game_id = await stored_games.create_imported(
                 db,
-                "INSERT INTO games (guild_id, channel_id, kind, status, options, seed, rules_version, num_players, "
-                "creator_id, deadline_seconds, window_seconds, result, created_at, updated_at, origin_id) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     row["guild_id"],
                     row["channel_id"],
@@ -663,14 +658,15 @@ class QueriesMixin(HostCore):
                     row.get("origin_id") or row["id"],
                 ),
             )
-            await db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, name, ai_level, away) VALUES (?, ?, ?, ?, ?, ?)",
+            await stored_games.insert_seats(
+                db,
+                game_id,
                 [
-                    (game_id, s["seat"], s["user_id"], _defused(s["name"]), s["ai_level"], int(s["away"]))
+                    (s["seat"], (s["user_id"], _defused(s["name"]), s["ai_level"], bool(s["away"])))
                     for s in data["seats"]
                 ],
             )
-            await self.store.append_events(
+            await self.games.store.append_events(
                 db,
                 [
                     (
@@ -686,16 +682,12 @@ class QueriesMixin(HostCore):
                     for e in events
                 ],
             )
-            await db.executemany(
-                "UPDATE events SET undone = 1 WHERE game_id = ? AND seq = ?",
-                [(game_id, e["seq"]) for e in events if e["undone"]],
-            )
-            await db.executemany(
-                "INSERT INTO sealed (game_id, decision_id, seat, action, nonce, commit_hash, applied, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
+            await stored_games.mark_undone(db, game_id, [e["seq"] for e in events if e["undone"]])
+            await stored_decisions.import_sealed(
+                db,
+                game_id,
                 [
                     (
-                        game_id,
                         r["decision_id"],
                         r["seat"],
                         r["action"],

@@ -19,7 +19,7 @@ from rules.engine import Game, RulesError, available_games, get_game
 
 from ..models import HostError
 from ..ratings import RATING_RULES
-from .core import HostCore
+from .core import Games
 
 #: the section that shows every section
 ALL = "all"
@@ -146,6 +146,6 @@ def options_lines(game: Game, language: str = DEFAULT) -> list[str]:
     if game.has_windows:
         lines.append(translate(language, WINDOW))
     lines.append(localize(RATING_RULES, language))
-    levels = ", ".join(f"`{level}`" for level in HostCore.ai_levels(game))
+    levels = ", ".join(f"`{level}`" for level in Games.ai_levels(game))
     lines.append(translate(language, "AI levels: {levels}.", levels=levels))
     return lines

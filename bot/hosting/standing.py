@@ -2,7 +2,7 @@
 
 ``/orders`` sets one (``set_order``) or lists them (``orders_text``); both answer only the player. The host gives
 an order's answer, as the player's own click, a random moment after the decision arises (the auto-pass's delay:
-``DeadlinesMixin._answer_by_order``); the player is asked as usual meanwhile and may answer first.
+``Deadlines._answer_by_order``); the player is asked as usual meanwhile and may answer first.
 
 Answers given ahead are orders too: ``/ahead`` (``answer_ahead``) or a click (``answer_ahead_slot``) answers a later
 turn of a queue (``Game.ahead``, kept under ``AHEAD``) or what a sealed plan implies (``Game.plan_ahead``, kept
@@ -31,12 +31,18 @@ from rules.engine.standing import (
     topics_of,
 )
 
-from ..models import AHEAD_KIND, Actor, Choice, HostError, Prompt
-from .core import Change, HostCore, Live, kind_words
+from ..models import AHEAD_KIND, Actor, HostError, Prompt
+from ..storage import Connection
+from ..storage import decisions as stored_decisions
+from ..storage.base import run
+from . import live as telling
+from .core import Change, Games, Live
+from .live import kind_words
+from .step import plan_choices, queued_choices
 
 NOTHING_AHEAD = (
     "Nothing to answer ahead now: /ahead works while an earlier player is asked a turn of yours, and for what a "
-    "plan you sealed already implies (PRINCIPES: its Taxes choice)."
+    "plan you sealed already implies."
 )
 NOT_UPCOMING = (
     "That decision is no longer upcoming: its turn has come (answer it in its own message) or it is over. "
@@ -44,24 +50,17 @@ NOT_UPCOMING = (
 )
 #: what ``/ahead`` reads as "ask me then" for a decision the plan implies
 ASK_WORDS = frozenset({ASK, "ask me", "ask me then"})
-ASK_LABEL = "Ask me then"
 
 
-def plan_choices(offer: PlanAhead) -> list[Choice]:
-    """The answers of a decision a sealed plan implies, then "ask me then" (buttons' labels)."""
-    return [*(Choice(action, label) for action, label in offer.answers), Choice(ASK, ASK_LABEL)]
+class Standing:
+    """Standing orders and answers given ahead: set, listed and offered, only ever to their owner."""
 
+    def __init__(self, games: Games) -> None:
+        self.games = games
 
-def queued_choices(live: Live, preview: State, answers: list[str]) -> list[Choice]:
-    """The answers of a later turn of a queue, as the decision posed now describes them, then "ask me then"."""
-    described = [Choice(action, live.game.describe(preview, action)) for action in answers]
-    return [*described, Choice(ASK, ASK_LABEL)]
-
-
-class StandingMixin(HostCore):
     async def _seated_live(self, channel_id: str, actor: Actor) -> Live:
-        live = await self._live_in_channel(channel_id)
-        self._seat_for(live, actor)
+        live = await self.games.live_in_channel(channel_id)
+        self.games.seat_for(live, actor)
         if not live.game.standing_topics:
             raise HostError(f"{live.game.title} has no standing orders: every decision is yours to take.")
         if live.row["status"] not in ("active", "paused"):
@@ -99,32 +98,16 @@ class StandingMixin(HostCore):
         except OptionError as error:
             raise HostError(str(error)) from None
         key = topic.strip().lower()
-        async with self._lock(live.id):
-            live = await self._load(live.id)
-            async with self.store.transaction() as db:
-                if order.choice == ASK:
-                    await db.execute(
-                        "DELETE FROM standing_orders WHERE game_id = ? AND user_id = ? AND topic = ?",
-                        (live.id, actor.user_id, key),
-                    )
-                else:
-                    await db.execute(
-                        "INSERT INTO standing_orders (game_id, user_id, topic, choice, names, updated_at) "
-                        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id, topic) DO UPDATE SET "
-                        "choice = excluded.choice, names = excluded.names, updated_at = excluded.updated_at",
-                        (
-                            live.id,
-                            actor.user_id,
-                            key,
-                            order.choice,
-                            json.dumps(list(order.names)),
-                            self.clock(),
-                        ),
-                    )
-                live.orders = await self._game_orders(db, live.id)
+        async with self.games.lock(live.id):
+            live = await self.games.load(live.id)
+            async with self.games.store.transaction() as db:
+                await self._write_order(
+                    db, live.id, actor.user_id, key, None if order.choice == ASK else order
+                )
+                live.orders = await self.games.game_orders(db, live.id)
                 # a decision open now that the new order answers gets its answer at the usual random moment
-                await self._arm_timers(db, live, Change(), self.clock())
-            self._known[live.id] = live
+                await self.games.arm_timers(db, live, Change(), self.games.clock())
+            self.games.known[live.id] = live
         title = topics_of(live.game)[key].title
         return f"Standing order set: {title}.\n" + self._orders_lines(live, actor.user_id)
 
@@ -135,7 +118,7 @@ class StandingMixin(HostCore):
         while the others still plan (kept out of the state), else from the state."""
         if not live.state or live.row["status"] not in ("active", "paused"):
             return []
-        sealed = (await self._sealed_for(live)).get(seat)
+        sealed = (await self.games.sealed_for(live)).get(seat)
         return live.game.plan_ahead(live.state, seat, sealed)
 
     @staticmethod
@@ -163,7 +146,7 @@ class StandingMixin(HostCore):
         """The caller's upcoming decisions they may answer ahead, as ``AHEAD_KIND`` prompts (front-ends offer
         their answers as buttons beside ``ahead_text``; each is answered with ``answer_ahead_slot``)."""
         live = await self._seated_live(channel_id, actor)
-        seat = self._seat_for(live, actor).seat
+        seat = self.games.seat_for(live, actor).seat
         prompts = []
         decision = live.game.ahead(live.state).get(seat)
         preview = live.game.ahead_state(live.state, seat) if decision is not None else None
@@ -174,14 +157,14 @@ class StandingMixin(HostCore):
             prompts.append(
                 Prompt(live.id, seat, offer.slot, AHEAD_KIND, offer.title, False, plan_choices(offer))
             )
-        return [prompt for prompt in map(partial(self._named_prompt, live), prompts) if prompt is not None]
+        return [prompt for prompt in map(partial(telling.named_prompt, live), prompts) if prompt is not None]
 
     async def ahead_text(self, channel_id: str, actor: Actor) -> str:
         """The caller's upcoming decisions they may answer ahead: a later turn of a queue the rules order
         (``Game.ahead``) with its answers now, and what their plan implies (``Game.plan_ahead``), each with the
         answer they gave ahead for it (only ever shown to them)."""
         live = await self._seated_live(channel_id, actor)
-        seat = self._seat_for(live, actor).seat
+        seat = self.games.seat_for(live, actor).seat
         orders = live.orders.get(actor.user_id, {})
         lines: list[str] = []
         decision = live.game.ahead(live.state).get(seat)
@@ -212,7 +195,7 @@ class StandingMixin(HostCore):
         input: each is read as a move of the decision posed now and must be one of its answers). An answer to
         what the caller's plan implies (``collect``, or ``ask`` to be asked) goes to that decision."""
         live = await self._seated_live(channel_id, actor)
-        seat = self._seat_for(live, actor).seat
+        seat = self.games.seat_for(live, actor).seat
         word = " ".join(text.lower().split())
         offers = await self._plan_offers(live, seat)
         offer = next((o for o in offers if word in ASK_WORDS or word in dict(o.answers)), None)
@@ -245,8 +228,8 @@ class StandingMixin(HostCore):
                     f"'{part[:40]}' does not answer {kind_words(decision.kind)} ({decision.prompt})."
                 )
             chosen.append(action)
-        async with self._lock(live.id):
-            live = await self._load(live.id)
+        async with self.games.lock(live.id):
+            live = await self.games.load(live.id)
             await self._put_ahead(live, actor.user_id, AHEAD, ahead_order(decision.id, chosen))
         described = "; else ".join(live.game.describe(preview, action) for action in chosen)
         return (
@@ -260,11 +243,11 @@ class StandingMixin(HostCore):
         a later turn of a queue (``Game.ahead``) or a decision their plan implies (``Game.plan_ahead``), gets
         ``action`` as their answer given ahead; ``ask`` withdraws it. A slot that is not upcoming for the caller
         now, or an action that does not answer it, is refused with a sentence and nothing changes."""
-        async with self._lock(game_id):
-            live = await self._load(game_id)
+        async with self.games.lock(game_id):
+            live = await self.games.load(game_id)
             if live.row["status"] not in ("active", "paused") or not live.state:
                 raise HostError(NOT_UPCOMING)
-            seat = self._seat_for(live, actor).seat
+            seat = self.games.seat_for(live, actor).seat
             queued = live.game.ahead(live.state).get(seat)
             preview = live.game.ahead_state(live.state, seat) if queued is not None else None
             if queued is not None and preview is not None and queued.id == slot:
@@ -299,18 +282,19 @@ class StandingMixin(HostCore):
 
     async def _put_ahead(self, live: Live, user_id: str, key: str, order: Order | None) -> None:
         """Keep (None: withdraw) the caller's answer given ahead under ``key`` (the caller holds the lock)."""
-        async with self.store.transaction() as db:
-            if order is None:
-                await db.execute(
-                    "DELETE FROM standing_orders WHERE game_id = ? AND user_id = ? AND topic = ?",
-                    (live.id, user_id, key),
-                )
-            else:
-                await db.execute(
-                    "INSERT INTO standing_orders (game_id, user_id, topic, choice, names, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id, topic) DO UPDATE SET "
-                    "choice = excluded.choice, names = excluded.names, updated_at = excluded.updated_at",
-                    (live.id, user_id, key, order.choice, json.dumps(list(order.names)), self.clock()),
-                )
-            live.orders = await self._game_orders(db, live.id)
-        self._known[live.id] = live
+        async with self.games.store.transaction() as db:
+            await self._write_order(db, live.id, user_id, key, order)
+            live.orders = await self.games.game_orders(db, live.id)
+        self.games.known[live.id] = live
+
+    async def _write_order(
+        self, db: Connection, game_id: int, user_id: str, key: str, order: Order | None
+    ) -> None:
+        """Keep the player's order (or answer given ahead) under ``key``; None withdraws it."""
+        if order is None:
+            await run(db, stored_decisions.drop_order(game_id, user_id, key))
+        else:
+            names = json.dumps(list(order.names))
+            await stored_decisions.put_order(
+                db, game_id, user_id, key, order.choice, names, self.games.clock()
+            )

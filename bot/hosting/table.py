@@ -7,56 +7,58 @@ from rules.engine import (
 )
 
 from ..models import Actor, Delivery, GameInfo, HostError
+from ..storage import games as stored_games
+from ..storage import timers as stored_timers
+from . import live as telling
 from .core import (
     Change,
-    HostCore,
+    Games,
     Live,
 )
+from .play import Play
 
 
-class TableMixin(HostCore):
+class Table:
+    """Table talk: pause, resume, resign, draws, substitutes and AI seats joining a running game."""
+
+    def __init__(self, games: Games, play: Play) -> None:
+        self.games = games
+        self.play = play
+
     async def resign(self, channel_id: str, actor: Actor) -> list[Delivery]:
-        live = await self._live_in_channel(channel_id)
-        async with self._lock(live.id):
-            live = await self._load(live.id)
-            self._require_active(live)
-            seat = self._seat_for(live, actor)
+        live = await self.games.live_in_channel(channel_id)
+        async with self.games.lock(live.id):
+            live = await self.games.load(live.id)
+            self.games.require_active(live)
+            seat = self.games.seat_for(live, actor)
             change = Change()
             if len(live.seats) == 2:  # with more players the game goes on, the AI playing the seat
                 winners = [s.seat for s in live.seats if s.seat != seat.seat]
-                await self._end_with(live, change, winners, False, f"{actor.name} resigned.")
+                await self.games.end_with(live, change, winners, False, f"{actor.name} resigned.")
             else:
-                change.statements.append(self._hand_to_ai_sql(live, seat.seat))
+                change.statements.append(self.games.hand_to_ai_sql(live, seat.seat))
                 change.deliveries.append(
-                    self._public(live, f"{actor.name} resigned: the AI plays their seat to the end.", None)
+                    telling.public(live, f"{actor.name} resigned: the AI plays their seat to the end.", None)
                 )
-            await self._store(live, live, change)
-        return change.deliveries + await self._run_ai(live.id)
+            await self.games.store_change(live, live, change)
+        return change.deliveries + await self.play.run_ai(live.id)
 
     async def _vote(
         self, live: Live, actor: Actor, kind: str, asks: str | None = None, how: str | None = None
     ) -> tuple[bool, Change]:
         """Record ``actor``'s agreement; True once every seated person agrees. ``asks`` and ``how`` word the
         request and the command that agrees (default: "to <kind> the game", "/game <kind>")."""
-        self._seat_for(live, actor)
+        self.games.seat_for(live, actor)
         humans = {s.user_id for s in live.seats if s.user_id}
-        rows = await self.store.fetchall(
-            "SELECT user_id FROM votes WHERE game_id = ? AND kind = ?", (live.id, kind)
-        )
-        agreed = {r["user_id"] for r in rows} | {actor.user_id}
+        agreed = await stored_games.voters(self.games.store, live.id, kind) | {actor.user_id}
         change = Change()
         if agreed >= humans:
-            change.statements.append(("DELETE FROM votes WHERE game_id = ? AND kind = ?", (live.id, kind)))
+            change.statements.append(stored_games.clear_votes(live.id, kind))
             return True, change
-        change.statements.append(
-            (
-                "INSERT INTO votes (game_id, kind, user_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                (live.id, kind, actor.user_id),
-            )
-        )
+        change.statements.append(stored_games.add_vote(live.id, kind, actor.user_id))
         missing = [s.name for s in live.seats if s.user_id and s.user_id not in agreed]
         change.deliveries.append(
-            self._public(
+            telling.public(
                 live,
                 f"{actor.name} asks {asks or f'to {kind} the game'}. Waiting for: {', '.join(missing)} "
                 f"(each uses {how or f'/game {kind}'}).",
@@ -66,61 +68,57 @@ class TableMixin(HostCore):
         return False, change
 
     async def abandon(self, channel_id: str, actor: Actor) -> list[Delivery]:
-        live = await self._live_in_channel(channel_id)
-        async with self._lock(live.id):
-            live = await self._load(live.id)
+        live = await self.games.live_in_channel(channel_id)
+        async with self.games.lock(live.id):
+            live = await self.games.load(live.id)
             if live.row["status"] == "lobby":
-                self._require_seated_or_creator(live, actor)
+                self.games.require_seated_or_creator(live, actor)
                 done, change = True, Change()
             elif actor.can_manage:  # a moderator may end any game in their channel
                 done, change = True, Change()
             else:
                 done, change = await self._vote(live, actor, "abandon")
             if done:
-                change.statements.append(("UPDATE games SET status = 'abandoned' WHERE id = ?", (live.id,)))
-                change.statements.append(("DELETE FROM timers WHERE game_id = ?", (live.id,)))
+                change.statements += [stored_games.abandon(live.id), stored_timers.clear_all(live.id)]
                 change.deliveries.append(
-                    self._public(live, f"{live.game.title} #{live.id} was abandoned.", None)
+                    telling.public(live, f"{live.game.title} #{live.id} was abandoned.", None)
                 )
                 if live.state:
-                    change.deliveries += await self._reveal_deliveries(live)
-            await self._store(live, live, change)
+                    change.deliveries += await self.games.reveal_deliveries(live)
+            await self.games.store_change(live, live, change)
         return change.deliveries
 
     async def pause(self, channel_id: str, actor: Actor) -> list[Delivery]:
-        live = await self._live_in_channel(channel_id)
-        async with self._lock(live.id):
-            live = await self._load(live.id)
-            self._require_active(live)
+        live = await self.games.live_in_channel(channel_id)
+        async with self.games.lock(live.id):
+            live = await self.games.load(live.id)
+            self.games.require_active(live)
             done, change = await self._vote(live, actor, "pause")
             if done:
-                change.statements.append(
-                    ("UPDATE games SET status = 'paused', paused_reason = 'agreed' WHERE id = ?", (live.id,))
-                )
-                change.statements.append(("DELETE FROM timers WHERE game_id = ?", (live.id,)))
+                change.statements += [stored_games.pause_agreed(live.id), stored_timers.clear_all(live.id)]
                 change.deliveries.append(
-                    self._public(
+                    telling.public(
                         live,
                         "The game is paused; deadlines are stopped. /game resume when everyone agrees.",
                         None,
                     )
                 )
-            await self._store(live, live, change)
+            await self.games.store_change(live, live, change)
         return change.deliveries
 
     async def resume(self, channel_id: str, actor: Actor, guild_id: str | None = None) -> list[Delivery]:
         """Resume a paused game; from another channel of the same server (``guild_id``), a game whose channel
         was lost."""
-        info = await self.game_in_channel(channel_id)
+        info = await self.games.game_in_channel(channel_id)
         moved_from_lost = False
         if info is None:
             info = await self._lost_game_of(actor, guild_id)
             moved_from_lost = True
-        async with self._lock(info.game_id):
-            live = await self._load(info.game_id)
+        async with self.games.lock(info.game_id):
+            live = await self.games.load(info.game_id)
             if live.row["status"] != "paused":
                 raise HostError("The game is not paused.")
-            self._seat_for(live, actor)
+            self.games.seat_for(live, actor)
             if moved_from_lost and not actor.can_manage:
                 # moving a game to another channel takes every player's agreement, or a moderator
                 done, change = await self._vote(
@@ -133,74 +131,57 @@ class TableMixin(HostCore):
             else:
                 done, change = await self._vote(live, actor, "resume")
             if done:
-                change.statements.append(
-                    (
-                        "UPDATE games SET status = 'active', paused_reason = NULL, channel_id = ? WHERE id = ?",
-                        (channel_id, live.id),
-                    )
-                )
+                change.statements.append(stored_games.resume_in(live.id, channel_id))
                 live.row = {**live.row, "status": "active", "channel_id": channel_id}
-                self._turn_deliveries(live, {}, [Event("resume", "The game continues.")], change)
-            await self._store(live, live, change)
-        return change.deliveries + await self._run_ai(live.id)
+                self.games.turn_deliveries(live, {}, [Event("resume", "The game continues.")], change)
+            await self.games.store_change(live, live, change)
+        return change.deliveries + await self.play.run_ai(live.id)
 
     async def _lost_game_of(self, actor: Actor, guild_id: str | None) -> GameInfo:
         """The actor's most recent game paused because its channel was lost, on this server only."""
-        same_guild = "g.guild_id = ?" if guild_id is not None else "g.guild_id IS NULL"
-        params = (actor.user_id, guild_id) if guild_id is not None else (actor.user_id,)
-        row = await self.store.fetchone(
-            "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND g.status = 'paused' "
-            f"AND g.paused_reason = 'channel-lost' AND {same_guild} ORDER BY g.id DESC LIMIT 1",
-            params,
-        )
-        if row is None:
+        game_id = await stored_games.lost_game_of(self.games.store, actor.user_id, guild_id)
+        if game_id is None:
             raise HostError("There is no paused game of yours on this server to resume here.")
-        return await self.game_info(row["id"])
+        return await self.games.game_info(game_id)
 
     async def channel_lost(self, channel_id: str) -> list[Delivery]:
-        info = await self.game_in_channel(channel_id)
+        info = await self.games.game_in_channel(channel_id)
         if info is None or info.status == "paused":
             return []
-        async with self._lock(info.game_id):
-            live = await self._load(info.game_id)
+        async with self.games.lock(info.game_id):
+            live = await self.games.load(info.game_id)
             change = Change()
-            change.statements.append(
-                (
-                    "UPDATE games SET status = 'paused', paused_reason = 'channel-lost' WHERE id = ?",
-                    (live.id,),
-                )
-            )
-            change.statements.append(("DELETE FROM timers WHERE game_id = ?", (live.id,)))
+            change.statements += [stored_games.pause_channel_lost(live.id), stored_timers.clear_all(live.id)]
             for seat in live.seats:
                 text = (
                     f"The channel of {live.game.title} #{live.id} is gone or no longer reachable: the game is "
                     "paused. Use /game resume in another channel of the server to continue it there."
                 )
-                private = self._private(live, seat.seat, text, with_view=False)
+                private = telling.private(live, seat.seat, text, with_view=False)
                 if private:
                     change.deliveries.append(private)
-            await self._store(live, live, change)
+            await self.games.store_change(live, live, change)
         return change.deliveries
 
     async def offer_draw(self, channel_id: str, actor: Actor) -> list[Delivery]:
-        live = await self._live_in_channel(channel_id)
+        live = await self.games.live_in_channel(channel_id)
         if not live.game.draw_by_agreement:
             raise HostError(f"{live.game.title} has no draw by agreement.")
-        async with self._lock(live.id):
-            live = await self._load(live.id)
-            self._require_active(live)
+        async with self.games.lock(live.id):
+            live = await self.games.load(live.id)
+            self.games.require_active(live)
             done, change = await self._vote(live, actor, "draw")
             if done:
-                await self._end_with(live, change, [], True, "drawn by agreement")
-            await self._store(live, live, change)
+                await self.games.end_with(live, change, [], True, "drawn by agreement")
+            await self.games.store_change(live, live, change)
         return change.deliveries
 
     async def sub(self, channel_id: str, actor: Actor, new: Actor, seat: int | None = None) -> list[Delivery]:
-        live = await self._live_in_channel(channel_id)
-        async with self._lock(live.id):
-            live = await self._load(live.id)
+        live = await self.games.live_in_channel(channel_id)
+        async with self.games.lock(live.id):
+            live = await self.games.load(live.id)
             if seat is None:
-                target = self._seat_for(live, actor)
+                target = self.games.seat_for(live, actor)
             elif not actor.can_manage:
                 raise HostError("Only a member with Manage Channels can hand someone else's seat over.")
             elif not 0 <= seat < len(live.seats):
@@ -221,59 +202,48 @@ class TableMixin(HostCore):
             if any(s.user_id == new.user_id for s in live.seats):
                 raise HostError(f"{new.name} already holds a seat in this game.")
             change = Change()
-            change.statements.append(
-                (
-                    "UPDATE seats SET user_id = ?, name = ?, ai_level = NULL, away = 0, vacation = 0, missed = 0 "
-                    "WHERE game_id = ? AND seat = ?",
-                    (new.user_id, new.name, live.id, target.seat),
-                )
-            )
+            change.statements.append(stored_games.substitute(live.id, target.seat, new.user_id, new.name))
             change.deliveries.append(
-                self._public(
+                telling.public(
                     live,
                     f"{new.name} takes over seat {target.seat + 1} from {target.name}.",
                     None,
                     [new.user_id],
                 )
             )
-            await self._store(live, live, change)
+            await self.games.store_change(live, live, change)
         return change.deliveries + await self._after_seat_change(live.id, target.seat)
 
     async def back(self, channel_id: str, actor: Actor) -> list[Delivery]:
-        live = await self._live_in_channel(channel_id)
-        async with self._lock(live.id):
-            live = await self._load(live.id)
-            seat = self._seat_for(live, actor)
+        live = await self.games.live_in_channel(channel_id)
+        async with self.games.lock(live.id):
+            live = await self.games.load(live.id)
+            seat = self.games.seat_for(live, actor)
             if seat.vacation:
                 raise HostError("You are away: /away off gives you all your seats back at once.")
             if not seat.away:
                 raise HostError("You are already playing your seat yourself.")
             change = Change()
-            change.statements.append(
-                (
-                    "UPDATE seats SET ai_level = NULL, away = 0, missed = 0 WHERE game_id = ? AND seat = ?",
-                    (live.id, seat.seat),
-                )
-            )
+            change.statements.append(stored_games.back_to_seat(live.id, seat.seat))
             change.deliveries.append(
-                self._public(live, f"{actor.name} is back and plays their seat again.", None)
+                telling.public(live, f"{actor.name} is back and plays their seat again.", None)
             )
-            await self._store(live, live, change)
+            await self.games.store_change(live, live, change)
         return change.deliveries + await self._after_seat_change(live.id, seat.seat)
 
     async def _after_seat_change(self, game_id: int, seat: int) -> list[Delivery]:
         """A person took a seat: arm their deadlines and send them their view and open decision."""
-        async with self._lock(game_id):
-            live = await self._load(game_id)
+        async with self.games.lock(game_id):
+            live = await self.games.load(game_id)
             if live.row["status"] != "active":
                 return []
             decision = live.game.pending(live.state).get(seat)
             change = Change()
-            prompt = self.prompt_for(live, seat, decision) if decision else None
-            private = self._private(
+            prompt = self.games.prompt_for(live, seat, decision) if decision else None
+            private = telling.private(
                 live, seat, f"{live.game.title} #{live.id}: you hold seat {seat + 1}.", prompt=prompt
             )
             if private:
                 change.deliveries.append(private)
-            await self._store(live, live, change)
+            await self.games.store_change(live, live, change)
         return change.deliveries

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .base import Connection, Database, Result, Row, is_database_url
+from .base import Connection, Database, Result, Row, insert_returning_id, is_database_url
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 SNAPSHOT_EVERY = 25
@@ -100,6 +100,24 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
+#: a migration statement preceded by this comment line runs on that backend only (``runs_on``)
+ONLY = re.compile(r"^--\s*only\s+(sqlite|postgresql)\s*$", re.MULTILINE)
+
+
+def runs_on(statement: str, dialect: str) -> bool:
+    """Whether a migration statement runs on ``dialect``: every statement does, except one preceded by a line
+    ``-- only sqlite`` or ``-- only postgresql`` (where the two differ, e.g. SQLite cannot drop a NOT NULL
+    constraint and rebuilds the table, which PostgreSQL does in place).
+
+    >>> runs_on("-- only postgresql\\nALTER TABLE t ALTER COLUMN c DROP NOT NULL;", "sqlite")
+    False
+    >>> runs_on("CREATE TABLE t (c INTEGER);", "postgresql")
+    True
+    """
+    marked = ONLY.search(statement)
+    return marked is None or marked.group(1) == dialect
+
+
 async def open_database(target: str | Path) -> Database:
     """The backend for ``target``: PostgreSQL for a ``postgresql://`` or ``postgres://`` URL, else SQLite."""
     if is_database_url(target):
@@ -165,7 +183,8 @@ class Store:
             todo = [(number, path) for number, path in migration_files(directory) if number not in applied]
             for number, path in todo:
                 for statement in split_statements(path.read_text()):
-                    await db.execute(self.database.migration_sql(statement))
+                    if runs_on(statement, self.dialect):
+                        await db.execute(self.database.migration_sql(statement))
                 await db.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
         return max([current, *(number for number, _ in todo)])
 
@@ -187,10 +206,7 @@ class Store:
     @staticmethod
     async def insert_returning_id(db: Connection, sql: str, params: Iterable[Any]) -> int:
         """Run an ``INSERT ... RETURNING id`` (portable, unlike SQLite's ``lastrowid``) and return the new key."""
-        row = await db.fetchone(sql, params)
-        if row is None:
-            raise RuntimeError(f"no id returned by {sql!r}")
-        return int(row[0])
+        return await insert_returning_id(db, sql, params)
 
     @staticmethod
     async def bump_version(db: Connection, game_id: int, expected: int, now: float) -> int:

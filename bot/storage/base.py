@@ -100,3 +100,30 @@ def code_segments(sql: str) -> Iterator[tuple[bool, str]]:
         start = index = end
     if start < length:
         yield True, sql[start:]
+
+
+class Reader(Protocol):
+    """Anything that answers queries: a ``Connection`` inside a transaction, or the ``Store`` outside one. The
+    repository's read functions take a ``Reader``, so a caller inside a transaction reads what it wrote."""
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None: ...
+
+
+#: one write, built now and run later inside the transaction that stores a change (``run``)
+Statement = tuple[str, tuple[Any, ...]]
+
+
+async def insert_returning_id(db: Connection, sql: str, params: Params) -> int:
+    """Run an ``INSERT ... RETURNING id`` (portable, unlike SQLite's ``lastrowid``) and return the new key."""
+    row = await db.fetchone(sql, params)
+    if row is None:
+        raise RuntimeError(f"no id returned by {sql!r}")
+    return int(row[0])
+
+
+async def run(db: Connection, *statements: Statement) -> None:
+    """Run statements built by the repository modules, in order, inside the caller's transaction."""
+    for sql, params in statements:
+        await db.execute(sql, params)

@@ -6,7 +6,7 @@ A game registers once, here: one line ``key: package``. Everything else is found
   the round-status hook ``Game.round_status``);
 - ``render/<package>.py`` draws its views (``render(view)``, optionally ``render_region``); the conformance
   suite fails for a registered game without one;
-- ``bot/discord/forms/<package>.py``, optional, holds a guided form ``FORM`` for the decisions a flat list of
+- ``forms/<package>.py``, optional, holds a guided form ``FORM`` for the decisions a flat list of
   choices serves badly.
 
 A game whose rules package is not present is simply not available.

@@ -158,5 +158,5 @@ class ComponentFuzz:
         host = self.table.running.host
         rows = await host.store.fetchall("SELECT id FROM games WHERE num_players IS NOT NULL")
         for row in rows:
-            live = await host._load(row["id"])  # noqa: SLF001 - the state this process holds
+            live = await host.games.load(row["id"])  # noqa: SLF001 - the state this process holds
             assert live.state == await host.replay_state(row["id"])

@@ -724,6 +724,7 @@ class FakeDiscord:
         ("DELETE", re.compile(r"channels/(?P<cid>\d+)/messages/(?P<mid>\d+)"), "_delete_message"),
         ("GET", re.compile(r"channels/(?P<cid>\d+)"), "_get_channel"),
         ("POST", re.compile(r"channels/(?P<cid>\d+)/threads"), "_start_thread"),
+        ("GET", re.compile(r"guilds/(?P<gid>\d+)/threads/active"), "_active_threads"),
         ("DELETE", re.compile(r"channels/(?P<cid>\d+)"), "_delete_channel"),
     ]
 
@@ -925,6 +926,29 @@ class FakeDiscord:
         )
         await self.dispatch("THREAD_CREATE", thread)
         return self._json(thread, 201)
+
+    async def _active_threads(
+        self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]
+    ) -> web.Response:
+        """The server's active threads (GET /guilds/{id}/threads/active, Discord's ``ThreadsResponse``): the
+        threads that are not archived, and a thread member object for each one the bot is in (the fake's bot is
+        in the threads it opened)."""
+        guild_id = params["gid"]
+        if int(guild_id) not in self.guilds:
+            return self._error(404, 10004, "Unknown Guild")
+        threads = [
+            c
+            for c in self.channels.values()
+            if c["type"] == 11
+            and c["guild_id"] == guild_id
+            and not (c.get("thread_metadata") or {}).get("archived")
+        ]
+        members = [
+            {"id": t["id"], "user_id": str(self.bot_user.id), "join_timestamp": TIMESTAMP, "flags": 0}
+            for t in threads
+            if t.get("owner_id") == str(self.bot_user.id)
+        ]
+        return self._json({"threads": threads, "members": members, "has_more": False})
 
     async def _delete_channel(
         self, params: dict[str, str], body: JSON, files: list[tuple[str, bytes]]

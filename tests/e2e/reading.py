@@ -81,7 +81,7 @@ async def speak_pseudo(table: Table, fake: FakeDiscord, *names: str) -> list[Fak
     """Users whose clients speak ``qps`` on a server whose public language is ``qps`` (``/game language`` offers
     only real languages, so the test sets the server's choice where the command stores it)."""
     users = [fake.add_user(name, locale=PSEUDO) for name in names]
-    await table.running.host._set_setting("guild_settings", str(fake.guild_id), "language", PSEUDO)
+    await table.running.host.games.put_setting("guild_settings", str(fake.guild_id), "language", PSEUDO)
     return users
 
 

@@ -33,6 +33,7 @@ from bot.discord.components import (
 from bot.discord.custom_ids import CUSTOM_ID, GAME, SEAT, TEXT, IdFormat
 from bot.discord.forms import base as forms
 from bot.discord.forms.base import FORM_IDS
+from bot.discord.league_button import LEAGUE_BUTTON_ID
 from bot.discord.replays import JUMP_SELECT_ID, STEP_BUTTON_ID
 from bot.models import HostError
 
@@ -137,6 +138,12 @@ OLD: dict[IdFormat, Old] = {
         lambda game_id: f"pt:j:{game_id}",
         r"pt:j:(?P<game>[0-9]{1,19})",
         lambda match: {"game_id": int(match["game"])},
+    ),
+    # issue 45, declared with the codec from the start: written out here by hand the same way
+    LEAGUE_BUTTON_ID: Old(
+        lambda league_id, op: f"pt:lg:{league_id}:{op}",
+        r"pt:lg:(?P<league>[0-9]{1,18}):(?P<op>join)",
+        lambda match: {"league_id": int(match["league"]), "op": match["op"]},
     ),
 }
 FORMATS = list(OLD)

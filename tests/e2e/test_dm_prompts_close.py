@@ -22,9 +22,9 @@ STEPS = 70
 async def _open_stale(table: Table, fake: FakeDiscord, game_id: int, users: list[FakeUser]) -> list[str]:
     """The DM messages whose buttons answer a decision that is no longer open for their seat."""
     host = table.running.host
-    live = await host._load(game_id)
+    live = await host.games.load(game_id)
     pending = live.game.pending(live.state) if live.row["status"] == "active" else {}
-    sealed = await host._sealed_for(live) if pending else {}
+    sealed = await host.games.sealed_for(live) if pending else {}
     stale = []
     for user in users:
         for message in fake.dm_messages(user):
@@ -54,7 +54,7 @@ async def test_a_dm_prompt_loses_its_buttons_when_its_decision_closes(
     host = table.running.host
     closed_by_timer = 0
     for _ in range(STEPS):
-        live = await host._load(game_id)
+        live = await host.games.load(game_id)
         if live.row["status"] != "active":
             break
         events = len(await host.store.events(game_id, 0))

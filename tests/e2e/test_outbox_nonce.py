@@ -58,5 +58,5 @@ async def test_without_the_nonce_the_same_crash_posts_twice(
     assert len(fake.channel_messages(fake.general)) > before
 
 
-async def _never_marked(delivery_id: int, posted: object = None) -> None:
+async def _never_marked(delivery_id: int, posted: object = None, remember: object = None) -> None:
     return None

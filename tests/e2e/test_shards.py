@@ -390,7 +390,7 @@ async def _assert_nothing_doubled(cluster: Cluster, players: list[FakeUser]) -> 
         if len(events) > 0:
             assert (
                 await cluster.reader.replay_state(game["id"])
-                == (await cluster.reader._load(game["id"])).state
+                == (await cluster.reader.games.load(game["id"])).state
             )
 
 

@@ -112,7 +112,7 @@ async def test_consent_and_window_orders_answer_while_the_player_is_away(
     assert not any("standing order" in text or "always deny" in text for text in elsewhere)
     assert "always deny" not in table.reply_text(await table.slash(alice, "hand"))
     # the stored log replays to the same game: the orders' answers are ordinary moves of bob's
-    assert await host.replay_state(game_id) == (await host._load(game_id)).state
+    assert await host.replay_state(game_id) == (await host.games.load(game_id)).state
 
     status = table.reply_text(await table.slash(alice, "game status"))
     assert "Time to finish: about" in status, status

@@ -28,7 +28,7 @@ async def test_a_start_up_over_copied_games_arms_their_timers_and_loads_them(tmp
         for row in rows[-len(TEMPLATES) :]:  # the copies are games the host can load and play on
             info = await host.game_info(row["id"])
             assert info.pending_users and all(user.endswith(f"-{row['id']}") for user in info.pending_users)
-            assert (await host._load(row["id"])).state == await host.replay_state(row["id"])
+            assert (await host.games.load(row["id"])).state == await host.replay_state(row["id"])
     finally:
         await host.close()
 
@@ -38,10 +38,10 @@ async def test_start_up_finishes_an_ai_turn_a_crash_interrupted(host: Host) -> N
     await host.add_ai(CHANNEL, ALICE, "easy")
     game_id = (await host.start(CHANNEL, ALICE, order="given"))[0].game_id
     assert await games_awaiting_ai(host.store) == []  # waiting on alice, whose deadline is armed
-    async with host._lock(game_id):  # alice's move stored, then the crash: the AI never answered
-        live = await host._load(game_id)
+    async with host.games.lock(game_id):  # alice's move stored, then the crash: the AI never answered
+        live = await host.games.load(game_id)
         move = host.prompt_for(live, 0, live.game.pending(live.state)[0]).choices[0].action
-        await host._act_locked(live, 0, ALICE.user_id, move, None)
+        await host.play.act_locked(live, 0, ALICE.user_id, move, None)
     assert (await host.game_info(game_id)).pending_users == []
     assert await games_awaiting_ai(host.store) == [game_id]
     deliveries = await host.resume_all()

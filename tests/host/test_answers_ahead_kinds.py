@@ -132,7 +132,7 @@ def _unnumbered(text: str, game_id: int) -> str:
 
 
 async def _state(host: Host, game_id: int) -> Any:
-    return (await host._load(game_id)).state
+    return (await host.games.load(game_id)).state
 
 
 #: every kind answered ahead: a later turn of a queue (``/ahead``), or what a sealed plan implies (a click)
@@ -271,8 +271,8 @@ async def _force_illegal(
     (its ``AHEAD`` or ``AHEAD_PLAN`` order): for a position that takes no choice away by the turn."""
     _index, later, slot, _turn = _point(kind)
     key = AHEAD_PLAN if kind in PLAN_KINDS else AHEAD
-    live = await host._load(game_id)
+    live = await host.games.load(game_id)
     assert live.orders[PLAYERS[later].user_id][key].names[0] == slot
     order = ahead_order(slot, [first, *([then] if then else [])])
-    async with host._lock(live.id):
-        await host._put_ahead(live, PLAYERS[later].user_id, key, order)
+    async with host.games.lock(live.id):
+        await host.standing._put_ahead(live, PLAYERS[later].user_id, key, order)

@@ -15,6 +15,7 @@ from bot.host import Actor, Host
 from bot.hosting import catchup as catchup_module
 from bot.hosting.catchup import CATCHUP_CACHE, TURN_DIGEST_MIN_EVENTS
 from bot.hosting.core import LruCache
+from bot.hosting.live import seat_view
 from tests.conftest import ALICE, BOB, CAROL
 
 CHANNEL = "catchup"
@@ -41,7 +42,7 @@ async def _expected(host: Host, game_id: int, seat: int, user_id: str):
     row = await host.store.fetchone("SELECT options FROM games WHERE id = ?", (game_id,))
     assert row is not None
     events = await host.store.events(game_id, -1)
-    live = await host._load(game_id)
+    live = await host.games.load(game_id)
     records = events[1:]
     return build_digest(
         live.game,
@@ -75,8 +76,8 @@ async def test_a_principes_turn_dm_opens_on_what_the_seat_may_see(host: Host) ->
         told += 1
         assert caught is not None
         assert caught.before == expected.before and caught.after == expected.after
-        live = await host._load(info.game_id)
-        assert caught.after == host._view(live, seat)  # the seat's own view now, as /hand shows it
+        live = await host.games.load(info.game_id)
+        assert caught.after == seat_view(live, seat)  # the seat's own view now, as /hand shows it
         assert "since your last move" in caught.text and len(caught.text) <= 2000
         assert "Seat " not in caught.text and "{seat:" not in caught.text
         asked = await host.catchup(CHANNEL, player)
@@ -91,7 +92,7 @@ async def test_one_move_by_the_other_player_is_no_turn_digest_but_catchup_answer
     asked = await host.catchup(CHANNEL, ALICE)
     assert "nothing new" in asked.text and asked.before is None
     await _play(host, info.game_id, [ALICE, BOB], 3, seed=3)  # alice, bob, alice: bob's turn
-    live = await host._load(info.game_id)
+    live = await host.games.load(info.game_id)
     waiting = next(iter(live.game.pending(live.state)))
     assert await host.turn_digest(info.game_id, waiting) is None  # the turn's message shows that one move
     asked = await host.catchup(CHANNEL, [ALICE, BOB][waiting])
@@ -143,7 +144,7 @@ async def _same_as_from_the_setup(host: Host, game_id: int, players: list[Actor]
             assert asked.before is None and "nothing new" in asked.text and turn is None
             continue
         told += 1
-        live = await host._load(game_id)
+        live = await host.games.load(game_id)
         heading = f"{live.game.title} #{game_id}: since your last move"
         assert asked.text == digest_text(expected, heading)
         assert asked.before == expected.before and asked.after == expected.after
@@ -183,7 +184,7 @@ async def test_a_repeated_catchup_is_kept_until_the_game_moves(host: Host, build
     await host.join(CHANNEL, BOB)
     await host.start(CHANNEL, ALICE, order="given")
     await _play(host, info.game_id, [ALICE, BOB], 4, seed=3)
-    live = await host._load(info.game_id)
+    live = await host.games.load(info.game_id)
     seat = next(iter(live.game.pending(live.state)))  # the asker: the other player moved last
     asker, other = [ALICE, BOB][seat], [ALICE, BOB][1 - seat]
     asked = await host.catchup(CHANNEL, asker)
@@ -220,9 +221,9 @@ async def test_a_digest_read_while_the_game_moved_is_right_but_not_kept(
     async def moved(live: object) -> bool:
         return False
 
-    monkeypatch.setattr(host, "_still_at", moved)
+    monkeypatch.setattr(host.catchups, "_still_at", moved)
     assert await _same_as_from_the_setup(host, game_id, people)
-    assert not host._catchups
+    assert not host.catchups._catchups
     before = len(builds.starts)
     await host.catchup(CHANNEL, ALICE)
     assert len(builds.starts) == before + 1, "built again: nothing was kept"

@@ -38,7 +38,7 @@ async def test_a_finished_game_exports_everything_and_replays(host: Host) -> Non
         choice = (await host.suggestions(game_id, ALICE.user_id))[0]
         await host.act(game_id, ALICE, choice.action)
     export = json.loads(json.dumps(await host.export(CHANNEL)))  # what the attached file holds
-    row = await host._row(game_id)
+    row = await host.games.row(game_id)
     assert export["format"] == "princes-table-game" and export["complete"] is True
     assert export["game"]["id"] == game_id and export["game"]["seed"] == row["seed"]
     assert export["game"]["result"] == json.loads(row["result"])
@@ -68,7 +68,7 @@ async def test_a_running_hidden_game_exports_only_the_public_log(host: Host) -> 
     await host.abandon(CHANNEL, MOD)
     over = await host.export_game(played.game_id)
     assert over["complete"] is True and over["withheld"] == ""
-    assert over["game"]["seed"] == (await host._row(played.game_id))["seed"]
+    assert over["game"]["seed"] == (await host.games.row(played.game_id))["seed"]
     assert _replayed(over) == played.final_state
 
 

@@ -72,7 +72,7 @@ async def _imports_the_same(export: dict, tmp_path: Path) -> None:
         assert again["sealed"] == export["sealed"]
         assert {**again["game"], "id": 0} == {**export["game"], "id": 0}
         assert again["game"]["origin_id"] == export["game"]["id"]
-        assert (await other._load(game_id)).state == await other.replay_state(game_id)
+        assert (await other.games.load(game_id)).state == await other.replay_state(game_id)
         if get_game(export["game"]["kind"]).has_chance:  # the log of a game with chance shows its seed
             assert f"Seed {export['game']['seed']}" in await other.log(CHANNEL)  # the channel's last game
         assert (await other.verify(CHANNEL)).verified

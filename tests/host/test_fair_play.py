@@ -198,7 +198,7 @@ class QueryCounter:
 async def test_the_known_games_are_bounded_and_a_hot_game_still_loads_in_one_query(
     host: Host, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(host._known, "size", 8)  # noqa: SLF001 - a small bound, to go past it quickly
+    monkeypatch.setattr(host.games.known, "size", 8)  # noqa: SLF001 - a small bound, to go past it quickly
     first = await _start(host, "babylone", ALICE, BOB, first="1")
     others = []
     for number in range(12):  # more games than the bound
@@ -207,13 +207,13 @@ async def test_the_known_games_are_bounded_and_a_hot_game_still_loads_in_one_que
         await host.join(channel, BOB)
         await host.start(channel, ALICE, order="given")
         others.append(info.game_id)
-    assert len(host._known) == 8 and first not in host._known  # noqa: SLF001 - the oldest went first
+    assert len(host.games.known) == 8 and first not in host.games.known  # noqa: SLF001 - the oldest went first
     hot = others[-1]
     await host.act(hot, ALICE, (await host.prompt_of(hot, ALICE.user_id)).choices[0].action)
     counter = QueryCounter(host, monkeypatch)
-    await host._load(hot)  # noqa: SLF001 - the game this process stored last: its row only
+    await host.games.load(hot)  # noqa: SLF001 - the game this process stored last: its row only
     assert counter.count == 1
-    live = await host._load(first)  # noqa: SLF001 - forgotten: rebuilt from its snapshot and events
+    live = await host.games.load(first)  # noqa: SLF001 - forgotten: rebuilt from its snapshot and events
     assert counter.count > 2 and live.state == await host.replay_state(first)
 
 
@@ -224,7 +224,7 @@ async def test_a_lock_is_kept_while_held_or_awaited_and_dropped_after(host: Host
     order: list[str] = []
 
     async def hold(name: str, pause: float) -> None:
-        async with host._lock(7):  # noqa: SLF001
+        async with host.games.lock(7):  # noqa: SLF001
             order.append(f"{name} in")
             gc.collect()  # nothing may drop the lock the other task waits on
             await asyncio.sleep(pause)
@@ -233,4 +233,4 @@ async def test_a_lock_is_kept_while_held_or_awaited_and_dropped_after(host: Host
     await asyncio.gather(hold("a", 0.01), hold("b", 0))
     assert order == ["a in", "a out", "b in", "b out"]
     gc.collect()
-    assert 7 not in host._locks  # noqa: SLF001
+    assert 7 not in host.games._locks  # noqa: SLF001

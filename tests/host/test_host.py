@@ -74,13 +74,13 @@ async def test_a_whole_game_against_the_ai(host: Host) -> None:
     assert info.status == "finished" and info.result is not None
     result = [d for d in deliveries if "Game over" in d.text]
     assert result and result[-1].view is not None and result[-1].edit_key is None  # the result: its own post
-    assert await host.replay_state(game_id) == (await host._load(game_id)).state
+    assert await host.replay_state(game_id) == (await host.games.load(game_id)).state
     assert "wins" in await host.log(CHANNEL)
 
 
 async def test_bad_input_is_a_sentence_and_stores_nothing(host: Host) -> None:
     game_id = await _started_babylone(host)
-    version = (await host._row(game_id))["version"]
+    version = (await host.games.row(game_id))["version"]
     with pytest.raises(HostError, match="two stack numbers"):
         await host.act(game_id, ALICE, "hello")
     with pytest.raises(HostError, match="no stack 13"):
@@ -89,7 +89,7 @@ async def test_bad_input_is_a_sentence_and_stores_nothing(host: Host) -> None:
         await host.act(game_id, BOB, "1>2")
     with pytest.raises(HostError, match="not playing"):
         await host.act(game_id, CAROL, "1>2")
-    assert (await host._row(game_id))["version"] == version
+    assert (await host.games.row(game_id))["version"] == version
     assert len(await host.store.events(game_id)) == 1
 
 
@@ -122,7 +122,7 @@ async def test_undo_own_last_move_only(host: Host) -> None:
     await host.act(game_id, ALICE, prompt.choices[1].action)  # the next event takes a fresh number
     events = await host.store.events(game_id)
     assert [e.action for e in events[1:]] == [prompt.choices[1].action]
-    assert await host.replay_state(game_id) == (await host._load(game_id)).state
+    assert await host.replay_state(game_id) == (await host.games.load(game_id)).state
 
 
 async def test_crash_between_stored_and_delivered(database, clock) -> None:
@@ -133,7 +133,7 @@ async def test_crash_between_stored_and_delivered(database, clock) -> None:
         await first.mark_sent(delivery.id)
     prompt = await first.prompt_of(game_id, ALICE.user_id)
     returned = await first.act(game_id, ALICE, prompt.choices[0].action, prompt.decision_id)
-    state = (await first._load(game_id)).state
+    state = (await first.games.load(game_id)).state
     await first.close()  # the process dies here: nothing was posted
 
     second = await Host.open(database, clock=clock)
@@ -143,7 +143,7 @@ async def test_crash_between_stored_and_delivered(database, clock) -> None:
         for delivery in unsent:
             await second.mark_sent(delivery.id)
         assert await second.pending_deliveries() == []
-        assert (await second._load(game_id)).state == state  # no game effect lost
+        assert (await second.games.load(game_id)).state == state  # no game effect lost
         with pytest.raises(HostError):  # nor doubled: the same click again is refused
             await second.act(game_id, ALICE, prompt.choices[0].action, prompt.decision_id)
         assert len(await second.store.events(game_id)) == 2
@@ -171,7 +171,7 @@ async def test_snapshots_and_reload_equal_replay(database, clock) -> None:
     assert len(snapshots) >= 2  # seq 0 and at least one every 25 events
     second = await Host.open(database, clock=clock)
     try:
-        loaded = (await second._load(game_id)).state
+        loaded = (await second.games.load(game_id)).state
         assert loaded == await second.replay_state(game_id)
         assert (await second.game_info(game_id)).status == "finished"
     finally:
@@ -321,10 +321,10 @@ async def test_steps_of_a_turn_edit_one_status_message_then_the_board_posts(host
 
 async def test_card_window_deadline_is_a_lobby_option(host: Host) -> None:
     info = await host.create_game("guild", "w1", ALICE, "babylone", {"window": "0.5"})
-    row = await host._row(info.game_id)
+    row = await host.games.row(info.game_id)
     assert row["window_seconds"] == 1800 and "window" not in info.options
     default = await host.create_game("guild", "w2", ALICE, "babylone", {}, deadline_hours=1)
-    assert (await host._row(default.game_id))["window_seconds"] == 3600
+    assert (await host.games.row(default.game_id))["window_seconds"] == 3600
     with pytest.raises(HostError, match="up to the decision deadline"):
         await host.create_game("guild", "w3", ALICE, "babylone", {"window": "30"})
     with pytest.raises(HostError, match="number of hours"):

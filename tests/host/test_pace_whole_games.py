@@ -71,7 +71,7 @@ async def _play(host: Host, clock, channel: str, seed: int) -> tuple[int, int]:
     announced: dict[tuple[int, str], tuple[float, int]] = {}
     kept = total = 0
     for _ in range(MAX_STEPS):
-        live = await host._load(game_id)
+        live = await host.games.load(game_id)
         events = len(await host.store.events(game_id, 0))
         total += _announced(deliveries, announced, clock.now, events)
         await _answer_ahead(host, game_id, deliveries, rng)
@@ -84,7 +84,7 @@ async def _play(host: Host, clock, channel: str, seed: int) -> tuple[int, int]:
                     choice = rng.choice([c.action for c in prompt.choices])
                     await host.answer_ahead_slot(game_id, player, prompt.decision_id, choice)
         pending = live.game.pending(live.state)
-        sealed = await host._sealed_for(live)
+        sealed = await host.games.sealed_for(live)
         # an announced decision the clock has gone past without its answer: the fault
         for (seat, decision_id), (when, seen) in list(announced.items()):
             decision = pending.get(seat)

@@ -44,8 +44,8 @@ def _answer(kind: str, seat: int, actions: list[str]) -> str:
 
 async def _open(host: Host, game_id: int) -> tuple[int, Decision] | None:
     """The first seat the game waits for (a seat whose sealed choice is in waits for the others)."""
-    live = await host._load(game_id)
-    sealed = await host._sealed_for(live)
+    live = await host.games.load(game_id)
+    sealed = await host.games.sealed_for(live)
     waiting = [(s, d) for s, d in sorted(live.game.pending(live.state).items()) if s not in sealed]
     return waiting[0] if waiting else None
 
@@ -118,14 +118,14 @@ async def test_taxes_answered_at_sealing_is_the_click_when_the_action_comes(host
     asked = [d.text for d in seen[before_taxes:] if d.user_id == ALICE.user_id and "Taxes:" in d.text]
     assert any("Your answer given ahead answers this in a moment: Collect" in text for text in asked), asked
     assert not any("standing order answers this" in text for text in asked)
-    gold = (await host._load(ahead)).state["players"]["PMA"]["gold"]
+    gold = (await host.games.load(ahead)).state["players"]["PMA"]["gold"]
     due = await host.next_timer_due()
     assert due is not None and clock.now + 20 <= due <= clock.now + 120  # the auto-pass's random moment
     clock.advance(120)
     fired = await host.fire_due_timers()
     notes = [d for d in fired if "answered by your answer given ahead" in d.text]
     assert len(notes) == 1 and notes[0].user_id == ALICE.user_id
-    answered = await host._load(ahead)
+    answered = await host.games.load(ahead)
     assert answered.state["players"]["PMA"]["gold"] > gold
     assert (await _open(host, ahead)) != (0, taxes)
     with pytest.raises(HostError, match="no longer upcoming"):  # a stale button: the action has come and gone
@@ -138,7 +138,7 @@ async def test_taxes_answered_at_sealing_is_the_click_when_the_action_comes(host
     clicked = await _start(host, "sealed-taxes-2")
     await _play_until(host, clicked, _alice_taxes)
     await host.act(clicked, ALICE, "collect")
-    assert (await host._load(clicked)).state == answered.state
+    assert (await host.games.load(clicked)).state == answered.state
     events = [(e.seat, e.action, e.user_id) for e in await host.store.events(ahead, 0)]
     assert events == [(e.seat, e.action, e.user_id) for e in await host.store.events(clicked, 0)]
     assert (0, "collect", ALICE.user_id) in events  # alice's own move (so /undo treats it as hers)
@@ -197,7 +197,7 @@ async def test_taxes_answered_at_sealing_survives_a_later_answer_given_ahead(
     assert "coming to you" in shown and "Your answer given ahead: Collect" in shown
     assert "Answered ahead" in await host.answer_ahead("sealed-taxes-3", ALICE, "direction ccw")
     assert "Answered ahead" in await host.answer_ahead_slot(game_id, ALICE, QUEUED.id, "direction cw")
-    orders = (await host._load(game_id)).orders[ALICE.user_id]
+    orders = (await host.games.load(game_id)).orders[ALICE.user_id]
     assert orders[AHEAD].names == (QUEUED.id, "direction cw")
     assert orders[AHEAD_PLAN].names == (SLOT, "collect")
     await _play_until(host, game_id, _alice_taxes)

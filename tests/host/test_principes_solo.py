@@ -33,5 +33,5 @@ async def test_resolution_40_solo_one_person_against_two_ai_principalities(host:
         )
     final = await host.game_info(game_id)
     assert final.status == "finished" and final.result is not None
-    assert await host.replay_state(game_id) == (await host._load(game_id)).state
+    assert await host.replay_state(game_id) == (await host.games.load(game_id)).state
     assert info.game_id == game_id

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.host import Host, HostError
-from bot.hosting.core import HostCore
+from bot.hosting.core import Games
 from bot.ratings import STAND_IN_SHARE, rebuild, record_result, summarise
 from bot.stats import ratings_report
 from rules.engine import available_games, get_game
@@ -124,9 +124,7 @@ async def test_a_failed_finishing_transaction_stores_neither_the_end_nor_a_ratin
     async def crash(*args: Any) -> None:
         raise RuntimeError("the process dies before the commit")
 
-    monkeypatch.setattr(
-        HostCore, "_arm_timers", crash
-    )  # runs after the result is recorded, in the same commit
+    monkeypatch.setattr(Games, "arm_timers", crash)  # runs after the result is recorded, in the same commit
     with pytest.raises(RuntimeError):
         await host.resign(CHANNEL, ALICE)
     monkeypatch.undo()

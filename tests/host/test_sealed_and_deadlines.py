@@ -38,7 +38,7 @@ async def test_sealed_choices_commit_then_reveal_together(host: Host, sealed_gam
     with pytest.raises(HostError, match="Pick 1, 2 or 3"):
         await host.act(game_id, BOB, "pick 9")  # judged when sealed, not at the reveal
     await host.act(game_id, BOB, "pick 2")
-    state = (await host._load(game_id)).state
+    state = (await host.games.load(game_id)).state
     assert state["picks"] == [None, None, None]  # nothing applied before the last seal
     last = await host.act(game_id, CAROL, "pick 2")
     assert any("Round 1: picks [3, 2, 2]. alice scores." in d.text for d in last)
@@ -161,10 +161,10 @@ async def test_auto_pass_after_a_random_delay_unless_turned_off(host: Host, cloc
     assert any("bob has sealed" in d.text for d in fired)
     assert await host.has_sealed(game_id, BOB.user_id) and not await host.has_sealed(game_id, ALICE.user_id)
     await host.act(game_id, ALICE, "pick 3")
-    assert (await host._load(game_id)).state["round"] == 2
+    assert (await host.games.load(game_id)).state["round"] == 2
     # bob turns automatic passing off: the next round waits for him, even with its timer already armed
     await host.set_setting(BOB.user_id, "autopass", "off")
     await host.act(game_id, ALICE, "pick 2")
     clock.advance(3600)
     assert not any("bob has sealed" in d.text for d in await host.fire_due_timers())
-    assert (await host._load(game_id)).state["round"] == 2
+    assert (await host.games.load(game_id)).state["round"] == 2

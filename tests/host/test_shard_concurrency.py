@@ -37,13 +37,13 @@ def _meet_before_storing(hosts: tuple[Host, ...]) -> None:
     from the same stored version: the race the version guard must settle."""
     barrier = asyncio.Barrier(len(hosts))
     for host in hosts:
-        original = host._store
+        original = host.games.store_change
 
         async def store_after_meeting(live, after, change, original=original) -> None:
             await barrier.wait()
             await original(live, after, change)
 
-        host._store = store_after_meeting  # type: ignore[method-assign]
+        host.games.store_change = store_after_meeting  # type: ignore[method-assign]
 
 
 async def test_one_action_from_two_processes_is_stored_once(pair: tuple[Host, Host]) -> None:
@@ -68,7 +68,7 @@ async def test_one_action_from_two_processes_is_stored_once(pair: tuple[Host, Ho
     outbox = await second.store.unsent_outbox()
     assert [i for i, _ in outbox] == [d.id for d in stored[0]]  # the refused action left no message behind
     # both processes now see the one stored move, and the refused one may act again on the new state
-    assert (await first._load(game_id)).state == (await second._load(game_id)).state
+    assert (await first.games.load(game_id)).state == (await second.games.load(game_id)).state
     assert (await first.game_info(game_id)).pending_users == [BOB.user_id]
 
 
@@ -98,7 +98,7 @@ async def test_racing_processes_play_a_whole_game_without_a_doubled_event(pair: 
     events = await first.store.events(game_id)
     assert len(events) == applied + 1 and refused == applied
     assert [e.seq for e in events] == list(range(len(events)))
-    assert await first.replay_state(game_id) == (await second._load(game_id)).state
+    assert await first.replay_state(game_id) == (await second.games.load(game_id)).state
 
 
 async def test_two_timer_loops_fire_each_deadline_once(pair: tuple[Host, Host], sealed_game, clock) -> None:
@@ -143,7 +143,7 @@ async def test_a_lapsed_timer_claim_still_fires_once(pair: tuple[Host, Host], cl
     late = []
     for timer in stalled:
         try:
-            late += await first._fire(timer)
+            late += await first.deadlines._fire(timer)
         except HostError:
             pass
     assert late == []

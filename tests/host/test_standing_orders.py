@@ -87,14 +87,14 @@ async def test_an_order_answers_as_the_players_click_would(host: Host, clock, or
     told = [d for d in fired if "answered by standing order" in d.text]
     assert len(told) == 1 and told[0].user_id == BOB.user_id and told[0].kind == "private"
     assert not any("standing order" in d.text for d in fired if d.user_id != BOB.user_id)
-    ordered = await host._load(by_order)
+    ordered = await host.games.load(by_order)
     assert ordered.state["round"] == 2  # the reveal came the moment bob's order answered (a ready barrier)
 
     # the same game with bob clicking the same answer when asked
     clicked = await _start(host, OTHER_CHANNEL, ordered_game.key)
     await host.act(clicked, ALICE, "pick 3")
     await host.act(clicked, BOB, "pick 1")
-    assert (await host._load(clicked)).state == ordered.state
+    assert (await host.games.load(clicked)).state == ordered.state
     events = [(e.seat, e.action, e.user_id) for e in await host.store.events(by_order, 0)]
     assert events == [(e.seat, e.action, e.user_id) for e in await host.store.events(clicked, 0)]
     assert (1, "pick 1", BOB.user_id) in events  # stored as bob's own move (so /undo treats it as his)
@@ -174,7 +174,7 @@ async def test_principes_plan_phase_ends_when_the_last_plan_is_sealed(host: Host
     no deadline of the plan phase is left behind."""
     game_id = await _start(host, CHANNEL, "principes")
     for _ in range(40):  # the opening decisions (Princess missions, direction) until the plans
-        pending = (await host._load(game_id)).game.pending((await host._load(game_id)).state)
+        pending = (await host.games.load(game_id)).game.pending((await host.games.load(game_id)).state)
         if any(decision.kind == "plan" for decision in pending.values()):
             break
         seat, decision = min(pending.items())
@@ -185,7 +185,7 @@ async def test_principes_plan_phase_ends_when_the_last_plan_is_sealed(host: Host
     started = clock.now
     await host.act(game_id, ALICE, "plan taxes assembly building")
     await host.act(game_id, BOB, "plan taxes assembly building")
-    live = await host._load(game_id)
+    live = await host.games.load(game_id)
     assert clock.now == started and live.state["play"]["phase"] != "plan"
     plan_timers = await host.store.fetchall(
         "SELECT decision_id FROM timers WHERE game_id = ? AND decision_id LIKE '%plan%'", (game_id,)
@@ -223,20 +223,20 @@ async def test_an_answer_taken_back_is_not_given_again_by_the_order(host: Host, 
     await host.act(game_id, ALICE, "pick 3")
     clock.advance(120)
     await host.fire_due_timers()
-    assert (await host._load(game_id)).state["round"] == 2  # bob's order picked 1
+    assert (await host.games.load(game_id)).state["round"] == 2  # bob's order picked 1
     await host.undo(CHANNEL, BOB)
     assert (await host.prompt_of(game_id, BOB.user_id)) is not None
     clock.advance(3600)
     await host.fire_due_timers()
-    assert (await host._load(game_id)).state["round"] == 1  # still his to choose
+    assert (await host.games.load(game_id)).state["round"] == 1  # still his to choose
     await host.act(game_id, BOB, "pick 2")
-    live = await host._load(game_id)
+    live = await host.games.load(game_id)
     assert live.state["round"] == 2 and live.state["revealed"][-1] == [3, 2]
     # his next decision is answered by the order again
     await host.act(game_id, ALICE, "pick 3")
     clock.advance(120)
     await host.fire_due_timers()
-    assert (await host._load(game_id)).state["round"] == 3
+    assert (await host.games.load(game_id)).state["round"] == 3
 
 
 class QueuedPick(OrderedGuess):
@@ -309,7 +309,7 @@ async def test_an_answer_given_ahead_is_given_as_the_players_click_at_their_turn
     notes = [d for d in fired if "your answer given ahead" in d.text]
     assert len(notes) == 1 and notes[0].user_id == BOB.user_id and notes[0].kind == "private"
     assert not any("ahead" in d.text.lower() for d in fired if d.user_id != BOB.user_id)
-    answered = await host._load(ahead)
+    answered = await host.games.load(ahead)
     assert answered.state["round"] == 2
     assert "ahead" not in json.dumps(await host.export_game(ahead)).lower()
 
@@ -317,7 +317,7 @@ async def test_an_answer_given_ahead_is_given_as_the_players_click_at_their_turn
     clicked = await _start(host, OTHER_CHANNEL, queued_game.key)
     await host.act(clicked, ALICE, "pick 3")
     await host.act(clicked, BOB, "pick 2")
-    assert (await host._load(clicked)).state == answered.state
+    assert (await host.games.load(clicked)).state == answered.state
     events = [(e.seat, e.action, e.user_id) for e in await host.store.events(ahead, 0)]
     assert events == [(e.seat, e.action, e.user_id) for e in await host.store.events(clicked, 0)]
 
@@ -339,7 +339,7 @@ async def test_principes_princess_mission_answered_ahead_through_the_host(host: 
     is given at their turn, as their own click, told only to them."""
     game_id = await _start(host, CHANNEL, "principes")
     for _ in range(10):  # the turn order direction, until the first mission
-        live = await host._load(game_id)
+        live = await host.games.load(game_id)
         pending = live.game.pending(live.state)
         if any(decision.kind == "princess" for decision in pending.values()):
             break

@@ -79,7 +79,7 @@ async def _play(host: Host, clock, seed: int) -> tuple[dict[int, tuple[float, fl
     estimates: dict[int, tuple[float, float, str]] = {}
     for _ in range(MAX_STEPS):
         await _answer_ahead(host, game_id, deliveries)
-        live = await host._load(game_id)
+        live = await host.games.load(game_id)
         if live.row["status"] != "active":
             return estimates, clock.now
         round_no = live.state.get("round", 0)
@@ -87,7 +87,7 @@ async def _play(host: Host, clock, seed: int) -> tuple[dict[int, tuple[float, fl
             estimate, line = _read(await host.status(CHANNEL))
             estimates[round_no] = (clock.now, estimate, line)
         pending = live.game.pending(live.state)
-        sealed = await host._sealed_for(live)
+        sealed = await host.games.sealed_for(live)
         for seat, decision in pending.items():
             if live.seats[seat].is_ai or seat in sealed or planned.get(seat, ("",))[0] == decision.id:
                 continue

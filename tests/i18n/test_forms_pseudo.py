@@ -14,16 +14,18 @@ import pytest
 
 from bot.digest import Digest, Group, Step, digest_text
 from bot.discord.components import ahead_items
-from bot.discord.forms.base import FormPage
-from bot.discord.forms.the_prince import ThePrinceForm
-from bot.discord.labels import BUTTON_LABEL, OPTION_DESCRIPTION, OPTION_LABEL, PLACEHOLDER
+from bot.discord.forms import form_view
 from bot.models import AHEAD_KIND, Choice, Prompt
+from forms import FormContext, FormPage
+from forms.labels import BUTTON_LABEL, OPTION_DESCRIPTION, OPTION_LABEL, PLACEHOLDER
+from forms.the_prince import ThePrinceForm
 from i18n import PSEUDO, localize, unmarked_words
-from tests.e2e.test_the_prince_forms import plan_context
+from tests.forms.test_the_prince_forms import plan_context
 
 
-def _items(page: FormPage) -> list[Any]:
-    return [item.item for item in page.items if isinstance(item, discord.ui.DynamicItem)]
+def _items(ctx: FormContext, page: FormPage) -> list[Any]:
+    """The discord.py components (Button / Select) of a form page, as the bot posts them."""
+    return [item.item for item in form_view(ctx, page).children]  # type: ignore[attr-defined]
 
 
 def _within_limits(item: Any) -> None:
@@ -59,7 +61,7 @@ def test_a_the_prince_plan_forms_labels_fit_once_translated(language: str) -> No
     ctx = replace(plan_context(bonus=30), language=language)
     state = form.start(ctx)
     for draft in (state, form.change(ctx, "t", state, "1"), form.change(ctx, "f", state, "2")):
-        for item in _items(form.page(ctx, draft)):
+        for item in _items(ctx, form.page(ctx, draft)):
             _within_limits(item)
             if language == PSEUDO and isinstance(item, discord.ui.Select):
                 texts = [str(item.placeholder), *(o.label for o in item.options)]

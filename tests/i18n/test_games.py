@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 
-from bot.discord.forms import FormContext, form_for
-from bot.discord.forms.base import review_page
 from bot.host import Host
 from bot.models import Actor, Delivery, HostError, Prompt
+from forms import FormContext, form_for, review_page
 from i18n import PSEUDO, localize, unmarked_words
 from render import alt_text, render_view
 from rules.engine.registry import get_game

@@ -1,8 +1,11 @@
 """Issue 43: the Polish catalog names each thing one way, counts through plural forms and writes commands as the
 Polish client shows them.
 
-- The glossary (``i18n/glossary/pl.toml``) gives each game and bot term its one Polish word: every catalog entry
-  whose English uses the term has one of the word's stems in each Polish form, and none of its forbidden words.
+- The glossaries give each bot and game term its one Polish word: every catalog entry whose English uses the term
+  has one of the word's stems in each Polish form, and none of its forbidden words. The shared glossary
+  (``i18n/glossary/pl.toml``) holds the bot's terms, for every domain's entries; each game's own
+  (``<its domain>/glossary/pl.toml``, issue 44: a game's words travel with it) holds its terms, for the entries of
+  its domain and of the host's, whose texts may speak of any game's things. A game's title is never a term.
 - A number a player reads next to a noun that declines ("1 złoto", "2 złota", "5 złota") goes through a plural
   entry (selected by ``{n}``), never a fixed form.
 - Every ``/command`` a Polish text names is a command path of the Polish client (the names the catalog's
@@ -25,10 +28,14 @@ from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 
 import i18n
-from i18n import domains, number_params
+from i18n import HOST, domains, number_params
+from rules.engine import registry
 from tests.support.commands import synced_commands
 
+#: the shared glossary: the bot's terms and what no Polish text says
 GLOSSARY = Path(i18n.__file__).parent / "glossary" / "pl.toml"
+#: a game's own glossary, within its catalog domain's directory
+GAME_GLOSSARY = Path("glossary") / "pl.toml"
 #: catalog contexts whose entries are not sentences: command names (identifiers) and the list joiner
 SKIPPED_CONTEXTS = {"command", "list"}
 
@@ -47,6 +54,8 @@ def without_notation(text: str) -> str:
 
 @dataclass(frozen=True)
 class Term:
+    #: the domain whose glossary lists it: ``HOST.name`` (the shared glossary) or a game's key
+    domain: str
     en: str
     pl: str
     pattern: re.Pattern[str]
@@ -56,6 +65,11 @@ class Term:
     excepted: dict[str, str]
     #: long entries excepted by their opening words
     excepted_openings: dict[str, str]
+
+    def applies_to(self, domain: str) -> bool:
+        """Whether the term checks the entries of ``domain``: a shared term every domain's, a game's its own and
+        the host's."""
+        return self.domain in (HOST.name, domain) or domain == HOST.name
 
     def excepts(self, msgid: str) -> bool:
         return msgid in self.excepted or any(msgid.startswith(opening) for opening in self.excepted_openings)
@@ -97,7 +111,24 @@ def load_avoided(path: Path = GLOSSARY) -> list[Avoid]:
     return [Avoid(re.compile(raw["pattern"]), raw["reason"], raw["instead"]) for raw in data.get("avoid", [])]
 
 
-def load_glossary(path: Path = GLOSSARY) -> list[Term]:
+def glossaries() -> dict[str, Path]:
+    """Every glossary by the domain that lists its terms: the shared one, then each registered game's that has
+    one, in the registry's order."""
+    games = {domain.name: domain.directory / GAME_GLOSSARY for domain in domains()[1:]}
+    return {HOST.name: GLOSSARY, **{name: path for name, path in games.items() if path.exists()}}
+
+
+def title_spans() -> tuple[str, ...]:
+    """Regexes of the registered games' titles where they stand as a title (in bold, or opening a text before
+    " -", "," or ":"): a title names a game, not the term a word of it is elsewhere ("The Prince moves...")."""
+    titles = [
+        re.escape(registry.get_game(key, include_unplayable=True).title)
+        for key in registry.available_games(True)
+    ]
+    return tuple(span for title in titles for span in (rf"\*\*{title}\*\*", rf"^{title}(?= -|,|:)"))
+
+
+def load_glossary(path: Path = GLOSSARY, domain: str = HOST.name) -> list[Term]:
     with path.open("rb") as file:
         data = tomllib.load(file)
     terms = []
@@ -105,12 +136,13 @@ def load_glossary(path: Path = GLOSSARY) -> list[Term]:
         flags = 0 if raw.get("case_sensitive") else re.IGNORECASE
         terms.append(
             Term(
+                domain=domain,
                 en=raw["en"],
                 pl=raw["pl"],
                 pattern=re.compile(raw["pattern"], flags),
                 stems=tuple(re.compile(stem, re.IGNORECASE) for stem in raw["stems"]),
                 forbidden=tuple(re.compile(word) for word in raw.get("forbidden", [])),
-                ignore=tuple(re.compile(span, flags) for span in raw.get("ignore", [])),
+                ignore=tuple(re.compile(span, flags) for span in (*raw.get("ignore", []), *title_spans())),
                 excepted={item["msgid"]: item["reason"] for item in raw.get("except", []) if "msgid" in item},
                 excepted_openings={
                     item["starts"]: item["reason"] for item in raw.get("except", []) if "starts" in item
@@ -120,14 +152,16 @@ def load_glossary(path: Path = GLOSSARY) -> list[Term]:
     return terms
 
 
-def entries() -> list[Message]:
-    """The Polish catalogs' sentences, of every domain (the host's and each game's; command names and the list
+def entries_by_domain() -> dict[str, list[Message]]:
+    """The Polish catalogs' sentences of each domain (the host's and each game's; command names and the list
     joiner aside)."""
-    found = []
+    found: dict[str, list[Message]] = {}
     for domain in domains():
         with domain.catalog("pl").open("rb") as file:
             catalog = read_po(file, locale="pl")
-        found += [m for m in catalog if m.id and m.context not in SKIPPED_CONTEXTS and not m.fuzzy]
+        found[domain.name] = [
+            m for m in catalog if m.id and m.context not in SKIPPED_CONTEXTS and not m.fuzzy
+        ]
     return found
 
 
@@ -142,14 +176,21 @@ def singular(message: Message) -> str:
     return str(message.id[0] if isinstance(message.id, tuple) else message.id)
 
 
-TERMS = load_glossary()
+#: every glossary's terms, the shared ones first
+TERMS = [term for domain, path in glossaries().items() for term in load_glossary(path, domain)]
 AVOIDED = load_avoided()
-ENTRIES = entries()
+BY_DOMAIN = entries_by_domain()
+ENTRIES = [message for found in BY_DOMAIN.values() for message in found]
 
 
-def violations(term: Term, catalog: list[Message] = ENTRIES) -> list[str]:
+def checked_by(term: Term) -> list[Message]:
+    """The entries a term checks: of every domain it applies to."""
+    return [message for domain, found in BY_DOMAIN.items() if term.applies_to(domain) for message in found]
+
+
+def violations(term: Term, catalog: list[Message] | None = None) -> list[str]:
     found = []
-    for message in catalog:
+    for message in checked_by(term) if catalog is None else catalog:
         english, polish = forms(message)
         if term.excepts(singular(message)) or not any(term.used_in(text) for text in english):
             continue
@@ -166,19 +207,31 @@ TERM_KEYS = {"en", "pattern", "pl", "stems", "forbidden", "ignore", "case_sensit
 AVOID_KEYS = {"pattern", "reason", "instead"}
 
 
-def test_the_glossary_is_well_formed() -> None:
-    with GLOSSARY.open("rb") as file:
+@pytest.mark.parametrize("domain", list(glossaries()))
+def test_each_glossary_is_well_formed(domain: str) -> None:
+    """The shared glossary has the terms and the ``[[avoid]]`` list, a game's only terms; no term is listed
+    twice in one glossary nor again in the shared one."""
+    with glossaries()[domain].open("rb") as file:
         raw = tomllib.load(file)
-    assert set(raw) == {"term", "avoid"}
+    assert set(raw) == ({"term", "avoid"} if domain == HOST.name else {"term"})
     for item in raw["term"]:
         assert {"en", "pattern", "pl", "stems"} <= set(item) <= TERM_KEYS, item
         for excepted in item.get("except", []):
             named_by = {"msgid", "starts"} & set(excepted)
             assert len(named_by) == 1 and set(excepted) == {*named_by, "reason"}, excepted
-    assert all(set(item) == AVOID_KEYS for item in raw["avoid"])
-    assert len(TERMS) >= 60
-    english = [term.en for term in TERMS]
+    assert all(set(item) == AVOID_KEYS for item in raw.get("avoid", []))
+    english = [item["en"] for item in raw["term"]]
     assert len(english) == len(set(english)), "a term is listed twice"
+    shared = {term.en for term in TERMS if term.domain == HOST.name}
+    assert domain == HOST.name or not shared & set(english), "a game's term is a shared one too"
+
+
+def test_every_built_in_game_has_its_glossary() -> None:
+    assert set(registry.GAMES) <= set(glossaries())
+    assert len(TERMS) >= 60
+
+
+def test_every_term_is_well_formed() -> None:
     ids = set()
     for domain in domains():
         with domain.template.open("rb") as file:
@@ -198,7 +251,7 @@ def test_the_glossary_is_well_formed() -> None:
             )
             assert reason.strip(), f"{term.en}: {opening!r} is excepted without a reason"
         # and the term is used somewhere (a term no entry uses checks nothing)
-        assert any(term.used_in(text) for message in ENTRIES for text in forms(message)[0]), term.en
+        assert any(term.used_in(text) for message in checked_by(term) for text in forms(message)[0]), term.en
 
 
 def test_the_glossary_check_reads_terms_outside_notation() -> None:
@@ -209,6 +262,24 @@ def test_the_glossary_check_reads_terms_outside_notation() -> None:
     commit = next(term for term in TERMS if term.en.startswith("commit"))
     assert commit.problem("Zobowiązanie: `{commit}`.") is None
     assert commit.problem("pokazuje na kanale tylko swój commit") is not None
+
+
+def test_a_games_term_checks_its_own_domain_and_the_hosts() -> None:
+    carpet = next(term for term in TERMS if term.en == "carpet")
+    assert carpet.domain == "game-of-princes"
+    assert carpet.applies_to("game-of-princes") and carpet.applies_to(HOST.name)
+    assert not carpet.applies_to("pharaoh")
+    seat = next(term for term in TERMS if term.en == "seat")
+    assert seat.domain == HOST.name and all(seat.applies_to(domain.name) for domain in domains())
+
+
+def test_a_games_title_is_no_term() -> None:
+    """The titles come from the registry: a title in bold or opening a text is a name, the same words in a
+    sentence are the piece."""
+    prince = next(term for term in TERMS if term.en == "Prince" and term.domain == "game-of-princes")
+    assert not prince.used_in("Game of Princes: {status}.")
+    assert not prince.used_in("**The Prince** (2 players): an island, fog of war.")
+    assert prince.used_in("The Prince moves only orthogonally.")
 
 
 @pytest.mark.parametrize(
@@ -232,7 +303,7 @@ def test_a_principality_keeps_its_latin_name_with_the_polish_one_only_as_a_gloss
     )
 
 
-@pytest.mark.parametrize("term", TERMS, ids=[term.en for term in TERMS])
+@pytest.mark.parametrize("term", TERMS, ids=[f"{term.domain}: {term.en}" for term in TERMS])
 def test_every_entry_names_the_term_by_its_glossary_word(term: Term) -> None:
     found = violations(term)
     assert not found, f"{len(found)} entries name {term.en!r} otherwise:\n" + "\n".join(found)

@@ -1,6 +1,6 @@
 """Issue 46: a label that does not fit its Discord limit says something whole, in English and in Polish.
 
-``bot.discord.labels`` (``fit``, ``distinct_labels``) checked as properties; then what a player sees: The Prince's
+``forms.labels`` (``fit``, ``distinct_labels``) checked as properties; then what a player sees: The Prince's
 sample battle plans (five castles' orders, 224-293 characters as the rules write them, which cut at 100 read
 alike) in the DM prompt's selects and in ``/move``'s autocomplete, The Prince's plan form, PRINCIPES' guided
 forms and prompts over a self-played game, and every game's actions, which ``/move`` receives whole.
@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 from bot.discord.cogs.play import move_choices
 from bot.discord.components import choice_options, prompt_view
-from bot.discord.forms import FormContext, form_for
-from bot.discord.forms.base import review_page
-from bot.discord.forms.the_prince import plan_label
-from bot.discord.labels import (
+from bot.discord.forms import form_view
+from bot.models import Choice, Prompt
+from forms import FormContext, FormPage, form_for, review_page
+from forms.labels import (
     BUTTON_LABEL,
     CHOICE_NAME,
     ELLIPSIS,
@@ -33,7 +33,7 @@ from bot.discord.labels import (
     distinct_labels,
     fit,
 )
-from bot.models import Choice, Prompt
+from forms.the_prince import plan_label
 from i18n import localize
 from rules.engine import State, available_games, get_game
 from rules.engine.playout import start, step
@@ -198,13 +198,18 @@ def test_the_prince_dm_prompt_and_plan_form_fit_discord(language: str) -> None:
     assert form is not None
     ctx = FormContext(7, seat, "b1b", "plan", True, tuple(legal), game.view(state, seat), language)
     draft = form.start(ctx)
-    _check_components(form.page(ctx, draft).items)
-    _check_components(review_page(form, ctx, draft).items)
+    _check_components(_posted(ctx, form.page(ctx, draft)))
+    _check_components(_posted(ctx, review_page(form, ctx, draft)))
 
 
 # ---------------------------------------------------------------------------------------------- PRINCIPES
 def _inner(item: Any) -> Any:
     return getattr(item, "item", item)
+
+
+def _posted(ctx: FormContext, page: FormPage) -> list[Any]:
+    """A form's page as the bot posts it: Discord components."""
+    return list(form_view(ctx, page).children)
 
 
 def _check_components(items: list[Any]) -> None:
@@ -241,7 +246,7 @@ async def test_principes_forms_and_prompts_fit_discord_in_both_languages(tmp_pat
             form = form_for("principes", prompt.kind)
             if form is not None and prompt.choices:
                 ctx = FormContext.of(prompt, view, language)
-                _check_components(form.page(ctx, form.start(ctx)).items)
+                _check_components(_posted(ctx, form.page(ctx, form.start(ctx))))
             checked += 1
     assert checked > 100
 

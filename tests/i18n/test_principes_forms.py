@@ -24,10 +24,10 @@ from typing import Any
 
 import pytest
 
-import bot.discord.forms.principes as principes_form
-from bot.discord.forms import FormContext, form_for
-from bot.discord.forms.base import FormPage, open_button, review_page
-from bot.models import HostError, Prompt
+import forms.principes as principes_form
+from bot.discord.forms import open_button
+from bot.models import Prompt
+from forms import FormContext, FormError, FormPage, form_for, review_page
 from i18n import CLOSE, OPEN, PSEUDO, language_of, localize, unmarked_words
 from rules.principes.data import catalog
 from tests.i18n.principes_play import play_principes
@@ -89,11 +89,11 @@ def _refusals(ctx: FormContext) -> list[str]:
             tries.append(("to", f"s{unit}.{land}", land))  # no unit moves to where it stands
     found = []
     for op, state, value in tries:
-        with pytest.raises(HostError) as refused:
+        with pytest.raises(FormError) as refused:
             form.change(ctx, op, state, value)
         found.append(str(refused.value))
     if ctx.kind not in ("plan", "movement"):
-        with pytest.raises(HostError) as refused:
+        with pytest.raises(FormError) as refused:
             form.page(ctx, "x")
         found.append(str(refused.value))
     return found

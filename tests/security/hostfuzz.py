@@ -136,12 +136,12 @@ class HostFuzz:
         """The stored game equals the replay of its events: as this process has it cached, and as rebuilt."""
         for game_id in self.games.values():
             replayed = await self.host.replay_state(game_id)
-            cached = await self.host._load(game_id)  # noqa: SLF001 - the loaded state is what is checked
+            cached = await self.host.games.load(game_id)  # noqa: SLF001 - the loaded state is what is checked
             assert cached.state == replayed, (
                 f"game {game_id}: the loaded state is not the replay of its events"
             )
-            self.host._known.pop(game_id, None)  # noqa: SLF001 - force a rebuild from snapshot and events
-            rebuilt = await self.host._load(game_id)  # noqa: SLF001
+            self.host.games.known.pop(game_id, None)  # noqa: SLF001 - force a rebuild from snapshot and events
+            rebuilt = await self.host.games.load(game_id)  # noqa: SLF001
             assert rebuilt.state == replayed, f"game {game_id}: snapshot + events is not the replay"
 
     # ---- helpers ------------------------------------------------------------------------------------------

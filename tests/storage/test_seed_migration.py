@@ -92,7 +92,7 @@ async def test_a_new_game_gets_a_256_bit_seed_from_secrets(database) -> None:
         seeds = set()
         for number in range(3):
             info = await host.create_game("g", f"chan-{number}", ALICE, "pharaoh")
-            seed = (await host._row(info.game_id))["seed"]
+            seed = (await host.games.row(info.game_id))["seed"]
             assert isinstance(seed, str) and len(seed) == 64 and int(seed, 16).bit_length() > 128
             assert seed_scheme(seed) == KEYED_SCHEME
             seeds.add(seed)

@@ -17,6 +17,7 @@ from bot.host import Host
 from bot.hosting.core import LOBBY_MESSAGE
 from bot.hosting.lobby import level_share, level_strength, lobby_message
 from bot.models import Delivery, GameInfo, HostError
+from forms.labels import CHOICE_NAME, distinct_labels, fit
 from i18n import localize
 from rules.engine import RulesError, available_games, get_game
 
@@ -33,7 +34,6 @@ from ..common import (
     within_ack,
 )
 from ..components import lobby_view
-from ..labels import CHOICE_NAME, distinct_labels, fit
 
 log = logging.getLogger(__name__)
 OPTION_PAIR = re.compile(r"([\w-]+)\s*[=:]\s*([^\s,;]+)")

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.hosting.rules_pages import ALL, RulesPage
+from bot.leagues.digest import league_lines
 from bot.models import GameInfo
 from i18n import command_path, translate
 
@@ -127,7 +128,12 @@ class InfoCog(commands.Cog):
             await send(interaction, "You are not in any game. Start one with /game new or join a lobby.")
             return
         games.sort(key=lambda info: not info.waiting_on_user(user_id))
-        for part in chunks("\n".join(game_line(info, user_id) for info in games)):
+        leagues = await league_lines(self.bot.host.store, user_id)  # "league <name>, round 3" under its games
+        lines = [
+            game_line(info, user_id) + (f"\n{leagues[info.game_id]}" if info.game_id in leagues else "")
+            for info in games
+        ]
+        for part in chunks("\n".join(lines)):
             await send(interaction, part)
 
     @app_commands.command(

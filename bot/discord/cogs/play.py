@@ -12,6 +12,8 @@ from discord.ext import commands
 
 from bot.host import Host, HostError
 from bot.models import Choice, Delivery
+from forms import short_label
+from forms.labels import CHOICE_NAME, distinct_labels
 from i18n import localize
 
 from ..app import PrincesBot
@@ -30,8 +32,6 @@ from ..common import (
     within_ack,
 )
 from ..components import ahead_prompts_view, show_hand
-from ..forms import short_label
-from ..labels import CHOICE_NAME, distinct_labels
 from ..where import caller_channel, caller_game, caller_game_id, on_caller_game
 
 AUTOCOMPLETE_LIMIT = 25

@@ -39,7 +39,7 @@ class ResultsCog(commands.Cog):
     @heavy("stats")
     @app_commands.command(
         name="stats",
-        description="Games, wins, rating, favourite side, answer time; PRINCIPES win rates (only to you)",
+        description="Games, wins, rating, favourite side, answer time; a game's own figures (only to you)",
     )
     @app_commands.describe(player="whose statistics (default: yours)", game="one game (default: every game)")
     @app_commands.autocomplete(game=game_key_autocomplete)
@@ -102,13 +102,9 @@ async def replay_command(
 async def _channel_game(interaction: Interaction) -> int:
     """The channel's latest game that is over (a game still running says so instead)."""
     host = bot_of(interaction).host
-    row = await host.store.fetchone(
-        "SELECT id FROM games WHERE channel_id = ? AND status IN ('finished', 'abandoned') "
-        "AND num_players IS NOT NULL ORDER BY id DESC LIMIT 1",
-        (channel_key(interaction),),
-    )
-    if row is not None:
-        return int(row["id"])
+    over = await host.last_over_in_channel(channel_key(interaction))
+    if over is not None:
+        return over
     running = await host.game_in_channel(channel_key(interaction))
     if running is not None:
         raise HostError(

@@ -1,50 +1,11 @@
-"""Guided decision forms, one module per game (see :mod:`.base`); importing this package registers them.
+"""The guided forms (``forms``) on Discord: their pages as components, their clicks dispatched (see :mod:`.base`).
 
-To add a game's form: write ``forms/<package>.py`` (the game's package name in ``rules.engine.registry``) with a
-:class:`~.base.Form` subclass instance named ``FORM``; ``prompt_view`` then offers it for the kinds it lists, and
-its components dispatch by themselves. A game without such a module has no form.
+The games' forms themselves live in ``forms/<package>.py``, free of Discord; this package holds only the Discord
+side, the same for every game.
 """
 
 from __future__ import annotations
 
-import importlib
+from .base import FORM_IDS, FORM_ITEMS, form_item, form_view, inline_page, open_button
 
-from rules.engine.registry import GAMES
-
-from .base import (
-    FORM_ITEMS,
-    FORMS,
-    Form,
-    FormContext,
-    FormPage,
-    form_for,
-    inline_page,
-    open_button,
-    short_label,
-)
-
-
-def _register_forms() -> None:
-    for key, package in GAMES.items():
-        try:
-            module = importlib.import_module(f"{__name__}.{package}")
-        except ModuleNotFoundError as error:
-            if error.name == f"{__name__}.{package}":
-                continue  # this game has no form
-            raise
-        FORMS[key] = module.FORM
-
-
-_register_forms()
-
-__all__ = [
-    "FORMS",
-    "FORM_ITEMS",
-    "Form",
-    "FormContext",
-    "FormPage",
-    "form_for",
-    "inline_page",
-    "open_button",
-    "short_label",
-]
+__all__ = ["FORM_IDS", "FORM_ITEMS", "form_item", "form_view", "inline_page", "open_button"]

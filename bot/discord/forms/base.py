@@ -1,8 +1,8 @@
-"""Guided forms: a decision composed over several clicks, reviewed, then sealed like any ``/move``.
+"""A guided form (``forms``) on Discord: its pages as components, and the clicks on them dispatched back to it.
 
-A game registers a :class:`Form` for the decision kinds a flat list of choices serves badly (a battle plan with a
-split, a target and an order per castle). The form keeps no state in memory: every button and select carries the
-whole draft in its custom_id, so a form survives a restart and two open copies cannot disturb each other.
+The form itself (``forms.<package>``) describes each page neutrally; this module gives every button and select a
+custom_id that carries the whole draft, so a form survives a restart and two open copies cannot disturb each
+other.
 
 custom_id layout (``FORM_IDS``, one ``IdFormat`` each, ``bot.discord.custom_ids``: fields percent-quoted,
 <= 100 chars): ``pt:f:<game>:<seat>:<decision>:<op>:<state>`` for a button, ``pt:g:...`` (same fields) for a select
@@ -12,25 +12,22 @@ custom_id layout (``FORM_IDS``, one ``IdFormat`` each, ``bot.discord.custom_ids`
 - ``<state>``: the form's draft, in a compact text of the form's own making
 
 Every click first checks that the decision is still open for the clicker and not sealed yet, so a stale form
-(the game moved on) is refused with a sentence and nothing changes.
-
-Languages: a form's words (its pages, labels, placeholders and option descriptions) are in the reader's language,
-``FormContext.language`` (``reader_language`` for a click, the player's language for a DM prompt); a form
-translates them with ``FormContext.t`` (catalog context ``form``). Its refusals (``HostError``) are plain
-catalog entries, localised like every other refusal when they are answered.
+(the game moved on) is refused with a sentence and nothing changes. A form's refusals (``FormError``) are answered
+like the host's (``user_sentence``).
 """
 
 from __future__ import annotations
 
 import re
-from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from bot.models import HostError, Prompt
-from i18n import DEFAULT, localize, translate_in
+from forms import FormButton, FormContext, FormItem, FormPage, entry_button, first_page, form_for
+from forms.base import BACK, INCOMPLETE, OPEN, REVIEW, SEAL, Form, Style, review_page
+from forms.labels import BUTTON_LABEL, PLACEHOLDER, fit
+from i18n import DEFAULT
 
 from ..common import (
     Handled,
@@ -45,18 +42,19 @@ from ..common import (
     send,
     within_ack,
 )
-from ..custom_ids import CUSTOM_ID as CUSTOM_ID  # the limit a form measures its state against
 from ..custom_ids import GAME, SEAT, TEXT, IdFormat
-from ..labels import BUTTON_LABEL, PLACEHOLDER, fit
 
 _FIELDS = (("game_id", GAME), ("seat", SEAT), ("decision_id", TEXT), ("op", TEXT), ("state", TEXT))
 #: the custom_id layouts of a form's items by kind: ``f`` a button, ``g`` a select
 FORM_IDS = {"f": IdFormat("pt:f", _FIELDS), "g": IdFormat("pt:g", _FIELDS)}
-#: operations the generic part handles; a form's own operations must use other names
-OPEN, REVIEW, BACK, SEAL = "open", "rev", "back", "seal"
-#: catalog context of a form's words
-FORM = "form"
 STALE = "This form answers a decision that is no longer open: the game has moved on. Use the latest message."
+#: a form's button styles as Discord draws them
+STYLES: dict[Style, discord.ButtonStyle] = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
 
 
 def form_custom_id(kind: str, game_id: int, seat: int, decision_id: str, op: str, state: str) -> str:
@@ -65,163 +63,58 @@ def form_custom_id(kind: str, game_id: int, seat: int, decision_id: str, op: str
     return FORM_IDS[kind].build(game_id=game_id, seat=seat, decision_id=decision_id, op=op, state=state)
 
 
-@dataclass(frozen=True)
-class FormContext:
-    """What a form sees: the decision, the legal actions listed for it and the seat's own view (never more)."""
+def _button_state(ctx: FormContext, button: FormButton) -> str:
+    """The draft the button carries: its ``state``, or its ``short_state`` when the state does not fit the id."""
+    if button.short_state is None:
+        return button.state
+    ids = {"game_id": ctx.game_id, "seat": ctx.seat, "decision_id": ctx.decision_id, "op": button.op}
+    return button.state if FORM_IDS["f"].fits(**ids, state=button.state) else button.short_state
 
-    game_id: int
-    seat: int
-    decision_id: str
-    kind: str
-    sealed: bool
-    choices: tuple[str, ...]
-    view: dict[str, Any]
-    #: the reader's language: every word the form shows is in it
-    language: str = DEFAULT
 
-    @classmethod
-    def of(cls, prompt: Prompt, view: dict[str, Any], language: str = DEFAULT) -> FormContext:
-        choices = tuple(choice.action for choice in prompt.choices)
-        return cls(
-            prompt.game_id,
-            prompt.seat,
-            prompt.decision_id,
-            prompt.kind,
-            prompt.sealed,
-            choices,
-            view,
-            language,
+def form_item(ctx: FormContext, item: FormItem) -> discord.ui.DynamicItem[Any]:
+    """A form's button or select as the Discord component that answers it."""
+    ids = (ctx.game_id, ctx.seat, ctx.decision_id, item.op)
+    if isinstance(item, FormButton):
+        style = STYLES[item.style]
+        return FormButtonItem(*ids, _button_state(ctx, item), item.label, style, item.disabled, item.row)
+    options = [
+        discord.SelectOption(
+            label=option.label, value=option.value, description=option.description, default=option.default
         )
-
-    def t(self, msgid: str, /, **params: object) -> str:
-        """A form's words (``msgid``, an English template) in the reader's language."""
-        return translate_in(FORM, self.language, msgid, **params)
-
-    def localized(self, text: str) -> str:
-        """A text the rules or the host wrote in canonical English (a move's description), in the reader's
-        language."""
-        return localize(text, self.language)
-
-    def button(
-        self,
-        label: str,
-        op: str,
-        state: str,
-        *,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> FormButton:
-        return FormButton(self.game_id, self.seat, self.decision_id, op, state, label, style, disabled, row)
-
-    def select(
-        self,
-        op: str,
-        state: str,
-        options: list[discord.SelectOption],
-        placeholder: str,
-        row: int | None = None,
-    ) -> FormSelect:
-        return FormSelect(self.game_id, self.seat, self.decision_id, op, state, options, placeholder, row)
-
-    def review_button(self, state: str, ready: bool, row: int | None = None) -> FormButton:
-        """The button every editing page ends with: on to the summary, once the draft is complete."""
-        return self.button(
-            self.t("Review…"), REVIEW, state, style=discord.ButtonStyle.primary, disabled=not ready, row=row
-        )
+        for option in item.options
+    ]
+    return FormSelectItem(*ids, item.state, options, item.placeholder, item.row)
 
 
-@dataclass
-class FormPage:
-    """One screen of a form: the message text and its components (at most five rows)."""
-
-    content: str
-    items: list[discord.ui.Item[Any]] = field(default_factory=list)
-
-    def as_view(self) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
-        for item in self.items:
-            view.add_item(item)
-        return view
-
-
-class Form(ABC):
-    """A game's guided entry for some decision kinds (see the module docstring for the life of a form)."""
-
-    #: decision kinds this form composes
-    kinds: frozenset[str] = frozenset()
-    #: kinds whose DM prompt opens directly on the form (the others get a "Plan…" button beside the choices)
-    inline_kinds: frozenset[str] = frozenset()
-    #: operations after which the summary shows at once, once the draft is complete (a single pick needs no
-    #: "Review…" click)
-    review_after: frozenset[str] = frozenset()
-    #: operations after which a complete draft of an unsealed decision is sent at once (one step of a
-    #: multi-step action, such as a single move, needs no summary: the game's own undo takes it back)
-    send_after: frozenset[str] = frozenset()
-    entry_label = "Plan…"
-
-    @abstractmethod
-    def start(self, ctx: FormContext) -> str:
-        """The initial draft."""
-
-    @abstractmethod
-    def page(self, ctx: FormContext, state: str) -> FormPage:
-        """The editing screen for a draft."""
-
-    @abstractmethod
-    def change(self, ctx: FormContext, op: str, state: str, value: str | None) -> str:
-        """The draft after the form's own operation ``op`` (``value`` is a select's pick); HostError if bad."""
-
-    @abstractmethod
-    def action(self, ctx: FormContext, state: str) -> str | None:
-        """The notation the draft composes, or None while it is incomplete."""
-
-    @abstractmethod
-    def summary(self, ctx: FormContext, state: str) -> str:
-        """The draft in sentences, shown before sealing."""
-
-    def choice_label(self, language: str, action: str) -> tuple[str, str] | None:
-        """A short label for ``action`` (one of this game's choices, in a select or ``/move``'s list) when the
-        rules' sentence for it does not fit a component, with the option's description, in ``language``. The
-        label must say all the choice does (so two choices never read alike) within 100 characters; None
-        keeps the rules' sentence, fitted (``bot.discord.labels``)."""
-        return None
-
-
-#: forms by game key; filled by ``bot.discord.forms``
-FORMS: dict[str, Form] = {}
-
-
-def short_label(game_key: str | None, action: str, language: str = DEFAULT) -> tuple[str, str] | None:
-    """The game's own short label and description for a choice (``Form.choice_label``), or None."""
-    form = FORMS.get(game_key or "")
-    return form.choice_label(language, action) if form is not None else None
-
-
-def form_for(game_key: str | None, kind: str) -> Form | None:
-    form = FORMS.get(game_key or "")
-    return form if form is not None and kind in form.kinds else None
+def form_view(ctx: FormContext, page: FormPage) -> discord.ui.View:
+    """A form's page as a message's components."""
+    view = discord.ui.View(timeout=None)
+    for item in page.items:
+        view.add_item(form_item(ctx, item))
+    return view
 
 
 def inline_page(
     game_key: str | None, prompt: Prompt, seat_view: dict[str, Any] | None, language: str = DEFAULT
-) -> FormPage | None:
+) -> tuple[FormContext, FormPage] | None:
     """The form's first page when the decision opens directly on it (the seat's view must be at hand), in the
-    reader's ``language``."""
-    form = form_for(game_key, prompt.kind)
-    if form is None or prompt.expiry_id or seat_view is None or prompt.kind not in form.inline_kinds:
+    reader's ``language``, with the context its components need."""
+    if prompt.expiry_id or seat_view is None:
         return None
     ctx = FormContext.of(prompt, seat_view, language)
-    return form.page(ctx, form.start(ctx))
+    page = first_page(game_key, ctx)
+    return (ctx, page) if page is not None else None
 
 
-def open_button(game_key: str | None, prompt: Prompt, language: str = DEFAULT) -> FormButton | None:
+def open_button(
+    game_key: str | None, prompt: Prompt, language: str = DEFAULT
+) -> discord.ui.DynamicItem[Any] | None:
     """The "Plan…" button that opens the form in a new message, for a decision that has one."""
-    form = form_for(game_key, prompt.kind)
-    if form is None or prompt.expiry_id:
+    if prompt.expiry_id:
         return None
     ctx = FormContext.of(prompt, {}, language)
-    return ctx.button(ctx.t(form.entry_label), OPEN, "", style=discord.ButtonStyle.success)
+    button = entry_button(game_key, ctx)
+    return form_item(ctx, button) if button is not None else None
 
 
 # ---------------------------------------------------------------------------------------------- handling
@@ -254,30 +147,9 @@ async def _context(
     return form, FormContext.of(prompt, snapshot.view, await reader_language(interaction))
 
 
-def review_page(form: Form, ctx: FormContext, state: str) -> FormPage:
-    action = form.action(ctx, state)
-    if action is None:
-        raise HostError("The form is not complete yet: fill in every part first.")
-    lines = [
-        ctx.t("**Check before sealing.**" if ctx.sealed else "**Check before sending.**"),
-        form.summary(ctx, state),
-        ctx.t("Notation: `{action}`", action=action),
-        ctx.t("Once sent it cannot be changed; a sealed choice shows only its commit in the channel."),
-    ]
-    return FormPage(
-        "\n".join(lines),
-        [
-            ctx.button(
-                ctx.t("Seal" if ctx.sealed else "Send"), SEAL, state, style=discord.ButtonStyle.success
-            ),
-            ctx.button(ctx.t("Change"), BACK, state),
-        ],
-    )
-
-
-async def _show(interaction: Interaction, page: FormPage) -> None:
+async def _show(interaction: Interaction, ctx: FormContext, page: FormPage) -> None:
     """Replace the clicked message's text and components by ``page``."""
-    view = page.as_view() if page.items else None  # no items: the form is done, its components go
+    view = form_view(ctx, page) if page.items else None  # no items: the form is done, its components go
     if interaction.response.is_done():
         await interaction.edit_original_response(content=page.content, view=view)
     else:
@@ -290,14 +162,14 @@ async def _seal(interaction: Interaction, form: Form, ctx: FormContext, state: s
     """Send the composed notation through the host, exactly like ``/move`` with the decision's id."""
     action = form.action(ctx, state)
     if action is None:
-        raise HostError("The form is not complete yet: fill in every part first.")
+        raise HostError(INCOMPLETE)
     bot = bot_of(interaction)
     at_once = await ai_plays(interaction, ctx.game_id)  # the AI answers before the host returns
     work = bot.host.act(ctx.game_id, actor_of(interaction), action, ctx.decision_id)
     deliveries = await within_ack(interaction, work, update=True, at_once=at_once)
     done_msgid = "Sealed: {summary}" if ctx.sealed else "Sent: {summary}"
     done = FormPage(f"{ctx.t(done_msgid, summary=form.summary(ctx, state))}\n`{action}`")
-    await bot.sender.deliver_while(deliveries, _show(interaction, done))
+    await bot.sender.deliver_while(deliveries, _show(interaction, ctx, done))
 
 
 UNREADABLE_DRAFT = (
@@ -328,15 +200,15 @@ async def _handle_form_op(
 ) -> None:
     if op == OPEN:
         page = form.page(ctx, form.start(ctx))
-        view = page.as_view()
+        view = form_view(ctx, page)
         await send(interaction, page.content or ctx.t("Compose your choice:"), ephemeral=True, view=view)
         view.stop()
     elif op == SEAL:
         await _seal(interaction, form, ctx, state)
     elif op == REVIEW:
-        await _show(interaction, review_page(form, ctx, state))
+        await _show(interaction, ctx, review_page(form, ctx, state))
     elif op == BACK:
-        await _show(interaction, form.page(ctx, state))
+        await _show(interaction, ctx, form.page(ctx, state))
     else:
         state = form.change(ctx, op, state, value)
         complete = form.action(ctx, state) is not None
@@ -346,11 +218,11 @@ async def _handle_form_op(
         shown = (
             review_page(form, ctx, state) if complete and op in form.review_after else form.page(ctx, state)
         )
-        await _show(interaction, shown)
+        await _show(interaction, ctx, shown)
 
 
 # ---------------------------------------------------------------------------------------------- items
-class FormButton(Handled, discord.ui.DynamicItem[Any], template=FORM_IDS["f"].template):
+class FormButtonItem(Handled, discord.ui.DynamicItem[Any], template=FORM_IDS["f"].template):
     """A form's button."""
 
     def __init__(
@@ -379,14 +251,14 @@ class FormButton(Handled, discord.ui.DynamicItem[Any], template=FORM_IDS["f"].te
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> FormButton:
+    ) -> FormButtonItem:
         return rebuilt(cls, item, lambda: FORM_IDS["f"].parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
         await handle_form(interaction, self.game_id, self.seat, self.decision_id, self.op, self.state, None)
 
 
-class FormSelect(Handled, discord.ui.DynamicItem[Any], template=FORM_IDS["g"].template):
+class FormSelectItem(Handled, discord.ui.DynamicItem[Any], template=FORM_IDS["g"].template):
     """A form's select: its pick is the operation's value."""
 
     def __init__(
@@ -415,7 +287,7 @@ class FormSelect(Handled, discord.ui.DynamicItem[Any], template=FORM_IDS["g"].te
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> FormSelect:
+    ) -> FormSelectItem:
         return rebuilt(cls, item, lambda: FORM_IDS["g"].parse(match))
 
     async def handle(self, interaction: Interaction) -> None:
@@ -429,4 +301,4 @@ class FormSelect(Handled, discord.ui.DynamicItem[Any], template=FORM_IDS["g"].te
 
 
 #: registered at start-up with the other dynamic items
-FORM_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (FormButton, FormSelect)
+FORM_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (FormButtonItem, FormSelectItem)

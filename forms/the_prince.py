@@ -11,7 +11,7 @@ more than the player may know. Drafts (the ``state`` each component carries) are
 
 Every word shown is in the reader's language (``FormContext.t``); the terrain and resource names are the ones
 the board's legend writes (catalog context ``image``). A label, placeholder or description is fitted to Discord's
-limit (``bot.discord.labels.fit``) once translated, since a translation may be longer than the English. The
+limit (``forms.labels.fit``) once translated, since a translation may be longer than the English. The
 compass buttons show an arrow and the notation's direction (``nw``), as ``/move`` takes it.
 """
 
@@ -19,18 +19,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
-
-from bot.models import HostError
 from i18n import translate_in
 from rules.engine import InvalidAction
 from rules.the_prince.battle import Order, format_plan, parse_plan
 from rules.the_prince.board import DIRECTION_WORDS, known_tiles, parse_tile, parse_tile_token, strength
 from rules.the_prince.notation import describe_action
 
-from ..labels import OPTION_DESCRIPTION, OPTION_LABEL, fit
 from .base import FORM as FORM_CONTEXT
-from .base import Form, FormContext, FormPage
+from .base import Form, FormContext, FormError, FormItem, FormOption, FormPage, Style
+from .labels import OPTION_DESCRIPTION, OPTION_LABEL, fit
 
 SELECT_SIZE = 25
 SELECTS_AT_MOST = 4
@@ -80,7 +77,7 @@ class ThePrinceForm(Form):
             return value + state[1] if op == "p" else state[0] + value
         if ctx.kind == "plan":
             return _plan_change(ctx, op, state, value)
-        raise HostError("That control does not belong to this decision.")
+        raise FormError("That control does not belong to this decision.")
 
     def action(self, ctx: FormContext, state: str) -> str | None:
         if ctx.kind == "landing":
@@ -144,13 +141,11 @@ def _castle_line(ctx: FormContext, castle: dict[str, Any]) -> str:
 # ---------------------------------------------------------------------------------------------- landing
 def _landing_page(ctx: FormContext) -> FormPage:
     tiles = [action.split()[1] for action in ctx.choices if action.startswith("land ")]
-    items: list[discord.ui.Item[Any]] = []
+    items: list[FormItem] = []
     for start in range(0, min(len(tiles), SELECT_SIZE * SELECTS_AT_MOST), SELECT_SIZE):
         group = tiles[start : start + SELECT_SIZE]
         options = [
-            discord.SelectOption(
-                label=tile, value=tile, description=fit(_coast_words(ctx, tile), OPTION_DESCRIPTION)
-            )
+            FormOption(label=tile, value=tile, description=fit(_coast_words(ctx, tile), OPTION_DESCRIPTION))
             for tile in group
         ]
         placeholder = (
@@ -175,7 +170,7 @@ def _coast_words(ctx: FormContext, tile: str) -> str:
 def _turn_state(state: str) -> tuple[str, str, int]:
     parts = state.split(".")
     if len(parts) != 3 or parts[0] not in DIRECTION_WORDS or not parts[2].isdigit():
-        raise HostError(DAMAGED)
+        raise FormError(DAMAGED)
     return parts[0], parts[1], int(parts[2])
 
 
@@ -198,7 +193,7 @@ def _turn_options(ctx: FormContext) -> tuple[list[str], list[str], bool]:
 def _index(tile: str) -> int:
     index = parse_tile(tile)
     if index is None:
-        raise HostError(f"{tile} is not a tile of the island.")
+        raise FormError(f"{tile} is not a tile of the island.")
     return index
 
 
@@ -210,12 +205,12 @@ def _turn_change(ctx: FormContext, op: str, state: str, value: str | None) -> st
     if op == "b" and value is not None:
         chosen = "" if value == NO_BUILD else value
         if chosen and chosen not in sites:
-            raise HostError(f"You cannot build on {chosen} this turn.")
+            raise FormError(f"You cannot build on {chosen} this turn.")
         return f"{direction}.{chosen}.{page}"
     if op == "more":
         pages = max(1, -(-len(sites) // _sites_per_page(forced)))
         return f"{direction}.{tile}.{(page + 1) % pages}"
-    raise HostError("That control does not belong to this turn.")
+    raise FormError("That control does not belong to this turn.")
 
 
 def _sites_per_page(forced: bool) -> int:
@@ -225,10 +220,10 @@ def _sites_per_page(forced: bool) -> int:
 def _turn_page(ctx: FormContext, state: str) -> FormPage:
     direction, tile, page = _turn_state(state)
     directions, sites, forced = _turn_options(ctx)
-    items: list[discord.ui.Item[Any]] = []
+    items: list[FormItem] = []
     for row, line in enumerate(COMPASS):
         for word in line:
-            style = discord.ButtonStyle.success if word == direction else discord.ButtonStyle.secondary
+            style: Style = "success" if word == direction else "secondary"
             label = f"{ARROWS[word]} {word}" if word != "stay" else ctx.t("Stay")
             items.append(
                 ctx.button(label, f"d{word}", state, style=style, disabled=word not in directions, row=row)
@@ -246,7 +241,7 @@ def _complete_turn(ctx: FormContext, direction: str, tile: str) -> bool:
 
 def _site_select(
     ctx: FormContext, state: str, sites: list[str], forced: bool, tile: str, page: int
-) -> list[discord.ui.Item[Any]]:
+) -> list[FormItem]:
     if not sites:
         return []
     size = _sites_per_page(forced)
@@ -255,11 +250,7 @@ def _site_select(
     options = (
         []
         if forced
-        else [
-            discord.SelectOption(
-                label=fit(ctx.t("Build nothing"), OPTION_LABEL), value=NO_BUILD, default=not tile
-            )
-        ]
+        else [FormOption(label=fit(ctx.t("Build nothing"), OPTION_LABEL), value=NO_BUILD, default=not tile)]
     )
     for site in shown:
         power = strength(known, _index(site))
@@ -271,7 +262,7 @@ def _site_select(
             gold=power["bonus"],
         )
         options.append(
-            discord.SelectOption(
+            FormOption(
                 label=fit(ctx.t("Build on {tile}", tile=site), OPTION_LABEL),
                 value=site,
                 description=fit(description, OPTION_DESCRIPTION),
@@ -326,13 +317,13 @@ def _turn_text(ctx: FormContext, direction: str, tile: str, forced: bool) -> str
 # ---------------------------------------------------------------------------------------------- hiding
 def _hide_page(ctx: FormContext, state: str) -> FormPage:
     alive = [castle for castle in _own(ctx) if castle["alive"]]
-    items: list[discord.ui.Item[Any]] = []
+    items: list[FormItem] = []
     for op, label, placeholder, current in (
         ("p", "Hide the Prince in castle {castle} ({tile})", "Hide the Prince in…", state[0]),
         ("g", "Imperial Guard in castle {castle} ({tile})", "Imperial Guard in…", state[1]),
     ):
         options = [
-            discord.SelectOption(
+            FormOption(
                 label=fit(ctx.t(label, castle=castle["number"], tile=castle["tile"]), OPTION_LABEL),
                 value=str(castle["number"]),
                 description=fit(_castle_line(ctx, castle), OPTION_DESCRIPTION),
@@ -381,12 +372,12 @@ def _plan_state(state: str) -> tuple[int, list[Order]]:
     """The castle being edited and the orders, attackers first in attack order (as drafted)."""
     body = state[1:]
     if not state or not state[0].isdigit() or len(body) % 3:
-        raise HostError(DAMAGED)
+        raise FormError(DAMAGED)
     orders = []
     for start in range(0, len(body), 3):
         castle, gold, target = body[start], body[start + 1], body[start + 2]
         if not (castle.isdigit() and gold in DIGITS and target.isdigit()):
-            raise HostError(DAMAGED)
+            raise FormError(DAMAGED)
         orders.append(Order(int(castle), DIGITS.index(gold), int(target) or None))
     return int(state[0]), orders
 
@@ -403,7 +394,7 @@ def _plan_change(ctx: FormContext, op: str, state: str, value: str | None) -> st
     focus, orders = _plan_state(state)
     index = next((i for i, order in enumerate(orders) if order.castle == focus), None)
     if index is None:
-        raise HostError("That castle is not in your plan.")
+        raise FormError("That castle is not in your plan.")
     order = orders[index]
     if op == "f" and value and value.isdigit() and any(o.castle == int(value) for o in orders):
         return _plan_text_state(int(value), orders)
@@ -414,7 +405,7 @@ def _plan_change(ctx: FormContext, op: str, state: str, value: str | None) -> st
     elif op in ("up", "dn"):
         orders = _reorder(orders, index, -1 if op == "up" else 1)
     else:
-        raise HostError("That control does not belong to this plan.")
+        raise FormError("That control does not belong to this plan.")
     return _plan_text_state(focus, orders)
 
 
@@ -437,7 +428,7 @@ def _retarget(orders: list[Order], index: int, target: int | None) -> list[Order
 def _reorder(orders: list[Order], index: int, step: int) -> list[Order]:
     other = index + step
     if orders[index].target is None or not (0 <= other < len(orders)) or orders[other].target is None:
-        raise HostError("Only an attacking castle moves in the attack order, and not past either end.")
+        raise FormError("Only an attacking castle moves in the attack order, and not past either end.")
     orders[index], orders[other] = orders[other], orders[index]
     return orders
 
@@ -446,12 +437,12 @@ def _plan_page(ctx: FormContext, state: str) -> FormPage:
     focus, orders = _plan_state(state)
     own = {castle["number"]: castle for castle in _own(ctx)}
     ranks = _ranks(orders)
-    items: list[discord.ui.Item[Any]] = [
+    items: list[FormItem] = [
         ctx.select(
             "f",
             state,
             [
-                discord.SelectOption(
+                FormOption(
                     label=fit(
                         ctx.t("Castle {castle} ({tile})", castle=o.castle, tile=own[o.castle]["tile"]),
                         OPTION_LABEL,
@@ -502,7 +493,7 @@ def _order_words(ctx: FormContext, order: Order, ranks: dict[int, int]) -> str:
     )
 
 
-def _gold_options(ctx: FormContext, castle: dict[str, Any], order: Order) -> list[discord.SelectOption]:
+def _gold_options(ctx: FormContext, castle: dict[str, Any], order: Order) -> list[FormOption]:
     bonus = castle["bonus"]
     values = list(range(bonus + 1))
     if len(values) > SELECT_SIZE:  # more gold than a select holds: even steps, always 0 and everything
@@ -511,7 +502,7 @@ def _gold_options(ctx: FormContext, castle: dict[str, Any], order: Order) -> lis
         )
         values = values[:SELECT_SIZE]
     return [
-        discord.SelectOption(
+        FormOption(
             label=fit(
                 ctx.t("{gold} to offence, {rest} to defence", gold=gold, rest=bonus - gold), OPTION_LABEL
             ),
@@ -530,11 +521,11 @@ def _gold_options(ctx: FormContext, castle: dict[str, Any], order: Order) -> lis
     ]
 
 
-def _target_options(ctx: FormContext, order: Order) -> list[discord.SelectOption]:
+def _target_options(ctx: FormContext, order: Order) -> list[FormOption]:
     guards = ctx.view.get("guards") or [None, None]
     enemy_guard = guards[1 - ctx.seat]
     hold = fit(ctx.t("Hold (no attack)"), OPTION_LABEL)
-    options = [discord.SelectOption(label=hold, value="0", default=order.target is None)]
+    options = [FormOption(label=hold, value="0", default=order.target is None)]
     for castle in _enemy(ctx):
         if not castle["alive"]:
             continue
@@ -548,7 +539,7 @@ def _target_options(ctx: FormContext, order: Order) -> list[discord.SelectOption
         if number == enemy_guard:
             description += ctx.t("; the Guard stops the first attack here")
         options.append(
-            discord.SelectOption(
+            FormOption(
                 label=fit(
                     ctx.t("Attack enemy castle {castle} ({tile})", castle=number, tile=castle["tile"]),
                     OPTION_LABEL,

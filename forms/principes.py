@@ -23,12 +23,9 @@ Every word shown is in the reader's language: the form's own words through ``For
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 from urllib.parse import quote
 
-import discord
-
-from bot.models import HostError
 from i18n import localize, ntranslate
 from rules.principes.play.battle import swords_and_shields
 from rules.principes.play.common import ACTION_TITLES, ACTIONS, ROMAN, name
@@ -36,9 +33,20 @@ from rules.principes.play.labels import describe_action
 from rules.principes.play.naming import place_label
 from rules.principes.schema import Battle, PView
 
-from ..labels import BUTTON_LABEL, OPTION_DESCRIPTION, OPTION_LABEL, distinct_labels, fit
-from .base import BACK, CUSTOM_ID, Form, FormContext, FormPage, form_custom_id
+from .base import (
+    BACK,
+    Form,
+    FormButton,
+    FormContext,
+    FormError,
+    FormItem,
+    FormOption,
+    FormPage,
+    FormSelect,
+    Style,
+)
 from .base import FORM as FORM_CONTEXT
+from .labels import BUTTON_LABEL, OPTION_DESCRIPTION, OPTION_LABEL, distinct_labels, fit
 
 SELECT_SIZE = 25
 ROWS = 5
@@ -100,7 +108,7 @@ class PrincipesForm(Form):
             return _plan_change(ctx, op, state, value)
         if ctx.kind == "movement" and op in (GROUP, DESTINATION) and value is not None:
             return _movement_change(ctx, op, state, value)
-        raise HostError("That control does not belong to this decision.")
+        raise FormError("That control does not belong to this decision.")
 
     def action(self, ctx: FormContext, state: str) -> str | None:
         if state[:1] in PICKED:
@@ -135,7 +143,7 @@ def _resolve(ctx: FormContext, token: str) -> str | None:
 def _picked(ctx: FormContext, token: str) -> str:
     action = _resolve(ctx, token)
     if action is None:
-        raise HostError("That choice is not open any more; use the latest message or /move.")
+        raise FormError("That choice is not open any more; use the latest message or /move.")
     return _token(ctx, ctx.choices.index(action), room=SHORT_TOKEN)
 
 
@@ -164,27 +172,24 @@ def _n(ctx: FormContext, singular: str, plural: str, n: int, **params: object) -
     return ntranslate(ctx.language, singular, plural, n, context=FORM_CONTEXT, **params)
 
 
-def _options(ctx: FormContext, indexes: tuple[int, ...]) -> list[discord.SelectOption]:
+def _options(ctx: FormContext, indexes: tuple[int, ...]) -> list[FormOption]:
     """Choices as a select's options: each sentence (whole words, no two alike: ``distinct_labels``), with the
     notation (what ``/move`` takes) beneath."""
     actions = [ctx.choices[index] for index in indexes]
     labels = distinct_labels([_label(ctx, action) for action in actions], OPTION_LABEL, actions)
     return [
-        discord.SelectOption(
-            label=label, value=_token(ctx, index), description=fit(action, OPTION_DESCRIPTION)
-        )
+        FormOption(label=label, value=_token(ctx, index), description=fit(action, OPTION_DESCRIPTION))
         for index, action, label in zip(indexes, actions, labels, strict=True)
     ]
 
 
-def _now_button(ctx: FormContext, index: int, row: int, label: str | None = None) -> discord.ui.Item[Any]:
+def _now_button(ctx: FormContext, index: int, row: int, label: str | None = None) -> FormButton:
+    """A button that sends choice ``index`` at once: it carries the action itself, or its index when the action
+    does not fit the front-end's room for a draft (see ``_token``)."""
     action = ctx.choices[index]
-    style = (
-        discord.ButtonStyle.secondary if action in ("done", "pass", "undo") else discord.ButtonStyle.primary
-    )
-    room = CUSTOM_ID - len(form_custom_id("f", ctx.game_id, ctx.seat, ctx.decision_id, NOW, ""))
+    style: Style = "secondary" if action in ("done", "pass", "undo") else "primary"
     shown = _label(ctx, action) if label is None else label
-    return ctx.button(shown, NOW, _token(ctx, index, room), style=style, row=row)
+    return ctx.button(shown, NOW, f"={action}", style=style, row=row, short_state=f"#{index}")
 
 
 @dataclass(frozen=True)
@@ -211,7 +216,7 @@ def _chunks(ctx: FormContext, indexes: list[int]) -> list[Chunk]:
     return chunks
 
 
-def _chunk_select(ctx: FormContext, state: str, chunk: Chunk, row: int) -> discord.ui.Item[Any]:
+def _chunk_select(ctx: FormContext, state: str, chunk: Chunk, row: int) -> FormSelect:
     """The select of one chunk; its draft carries the row too, since two components may not share an id."""
     verb = PLACEHOLDERS.get(chunk.verb)
     placeholder = ctx.t(verb) if verb else ctx.t(OTHER_VERB, text=chunk.verb)
@@ -224,7 +229,7 @@ def _chunk_select(ctx: FormContext, state: str, chunk: Chunk, row: int) -> disco
 def _page_number(state: str) -> int:
     state = state.split(".")[0]  # a select's draft ends with its row
     if not state.isdigit():
-        raise HostError(DAMAGED)
+        raise FormError(DAMAGED)
     return int(state)
 
 
@@ -233,7 +238,7 @@ def _list_page(ctx: FormContext, state: str) -> FormPage:
     """Single-word answers (done, pass, collect…) as buttons on the last row, the others as selects by verb,
     paged when they need more rows; a card window starts with a row showing both sides' strength."""
     page = _page_number(state)
-    items: list[discord.ui.Item[Any]] = []
+    items: list[FormItem] = []
     text = [_kind_heading(ctx)]
     first_row = 0
     if ctx.kind in WINDOW_KINDS:
@@ -318,7 +323,7 @@ def _battle_strength(ctx: FormContext) -> list[str]:
 # ---------------------------------------------------------------------------------------------- plan
 def _plan_words(state: str) -> list[str]:
     if not all(char.isdigit() and int(char) < len(ACTIONS) for char in state):
-        raise HostError(DAMAGED)
+        raise FormError(DAMAGED)
     return [ACTIONS[int(char)] for char in state]
 
 
@@ -338,19 +343,17 @@ def _plan_change(ctx: FormContext, op: str, state: str, value: str | None) -> st
     if op == PLAN_UNDO:
         return state[:-1]
     if len(state) >= len(ROMAN) or value not in _plan_next(ctx, state):
-        raise HostError("That action cannot take this place in your plan.")
+        raise FormError("That action cannot take this place in your plan.")
     return state + str(ACTIONS.index(value))
 
 
 def _plan_page(ctx: FormContext, state: str) -> FormPage:
     picked = _plan_words(state)
-    items: list[discord.ui.Item[Any]] = []
+    items: list[FormItem] = []
     if len(picked) < len(ROMAN):
         place = ROMAN[len(picked)]
         options = [
-            discord.SelectOption(
-                label=fit(f"{place}: {ctx.t(ACTION_TITLES[word])}", OPTION_LABEL), value=word
-            )
+            FormOption(label=fit(f"{place}: {ctx.t(ACTION_TITLES[word])}", OPTION_LABEL), value=word)
             for word in _plan_next(ctx, state)
         ]
         if options:
@@ -396,7 +399,7 @@ def _group_of(ctx: FormContext, text: str) -> tuple[str, str]:
     """A group named ``<unit>.<land>`` (by name, not position: the list may change while the decision is open)."""
     unit, _, land = text.partition(".")
     if (unit, land) not in _groups(ctx):
-        raise HostError("Those units cannot move any more; use the latest message or /move.")
+        raise FormError("Those units cannot move any more; use the latest message or /move.")
     return unit, land
 
 
@@ -405,11 +408,11 @@ def _movement_change(ctx: FormContext, op: str, state: str, value: str) -> str:
         unit, land = _group_of(ctx, value)
         return f"s{unit}.{land}"
     if not state.startswith("s"):
-        raise HostError("Pick the units to move first.")
+        raise FormError("Pick the units to move first.")
     unit, land = _group_of(ctx, state[1:])
     action = f"move {unit} {land} {value}"
     if action not in ctx.choices:
-        raise HostError(f"Those units cannot reach {place_label(value)} now.")
+        raise FormError(f"Those units cannot reach {place_label(value)} now.")
     return _token(ctx, ctx.choices.index(action), room=SHORT_TOKEN)
 
 
@@ -430,7 +433,7 @@ def _pieces_words(ctx: FormContext, unit: str, land: str) -> str:
 
 def _movement_page(ctx: FormContext, state: str) -> FormPage:
     groups = _groups(ctx)
-    items: list[discord.ui.Item[Any]] = []
+    items: list[FormItem] = []
     text = [ctx.t("**Movement**: pick a group of units, then where it goes (one border per step).")]
     if state.startswith("s"):
         unit, land = _group_of(ctx, state[1:])
@@ -450,7 +453,7 @@ def _movement_page(ctx: FormContext, state: str) -> FormPage:
         shown = groups[page * SELECT_SIZE : (page + 1) * SELECT_SIZE]
         if shown:
             options = [
-                discord.SelectOption(
+                FormOption(
                     label=fit(
                         ctx.t("{unit} in {land}", unit=_unit(ctx, unit), land=_land(ctx, land)), OPTION_LABEL
                     ),
@@ -486,7 +489,7 @@ def _movement_page(ctx: FormContext, state: str) -> FormPage:
     return FormPage("\n".join(text), items)
 
 
-def _destination_select(ctx: FormContext, state: str, unit: str, land: str) -> discord.ui.Item[Any]:
+def _destination_select(ctx: FormContext, state: str, unit: str, land: str) -> FormSelect:
     mine = (ctx.view.get("you") or {}).get("principality")
     options = []
     for action in ctx.choices:
@@ -503,7 +506,7 @@ def _destination_select(ctx: FormContext, state: str, unit: str, land: str) -> d
             else ctx.t("no foreign units there")
         )
         options.append(
-            discord.SelectOption(
+            FormOption(
                 label=fit(_land(ctx, words[3]), OPTION_LABEL),
                 value=words[3],
                 description=fit(note, OPTION_DESCRIPTION),
