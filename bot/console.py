@@ -54,8 +54,8 @@ Commands (the same words as on Discord):
   /orders [TOPIC CHOICE [NAMES, ...]]  your standing orders (answers given in advance), or set one
   /away until DATE | off | status | allowance DAYS   away (a day or more): the AI plays your later decisions
   /settings [name=value ...]   your notification settings (no value: show them)
-  /ahead [ANSWER[, SECOND, THIRD]]   your upcoming turn of a queue (Urbanization...), or answer it now;
-                      after sealing a plan with Taxes: /ahead collect (collect when it comes) or /ahead ask
+  /ahead [ANSWER[, SECOND, THIRD]]   a decision of yours still to come (a later turn of a queue, or what your
+                      sealed plan implies): list it, or answer it now
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
 

@@ -95,6 +95,8 @@ TEXT_PARAMS = frozenset(
         "meaning",
         "events",
         "waits",
+        # a round's status line: the game's own note on the round (``RoundStatus.note``)
+        "note",
         "duration",
         "low",
         "high",

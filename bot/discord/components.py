@@ -617,8 +617,8 @@ def ahead_view(prompt: Prompt, language: str = DEFAULT) -> discord.ui.View | Non
 
 
 def ahead_prompts_view(prompts: list[Prompt], language: str = DEFAULT) -> discord.ui.View | None:
-    """The components of several answer-ahead offers in one message (``/ahead``: a queued turn and the plan's
-    Taxes), each offer on rows of its own; ``prompts`` are already in the reader's ``language``."""
+    """The components of several answer-ahead offers in one message (``/ahead``: a queued turn and what a sealed
+    plan implies), each offer on rows of its own; ``prompts`` are already in the reader's ``language``."""
     view = discord.ui.View(timeout=None)
     row = 0
     for prompt in prompts:

@@ -427,9 +427,9 @@ def has_rounds(live: Live) -> bool:
 
 
 def round_status(live: Live, after: Live, change: Change, turn: Turn, sealed: Collection[int] = ()) -> None:
-    """Keep one status message per round up to date (round, Period, History card, whose decision, deadline): a
-    delivery with the edit key ``round:<n>`` each time the awaited decisions change (a new round, Period or
-    History card always comes with new decisions, so an unchanged wait needs no look at the view), and each time
+    """Keep one status message per round up to date (round, period, the game's note on it, whose decision,
+    deadline): a delivery with the edit key ``round:<n>`` each time the awaited decisions change (a new round,
+    period or note always comes with new decisions, so an unchanged wait needs no look at the view), and each time
     a seat seals its choice (``sealed``: the seats whose sealed choice is in)."""
     awaited = waiting(after)
     if awaited == waiting(live) and not sealed:
@@ -440,7 +440,7 @@ def round_status(live: Live, after: Live, change: Change, turn: Turn, sealed: Co
     if facts is None:
         return
     head = f"**{after.game.title} #{after.id} · Round {facts.round}** · Period {facts.period}"
-    lines = [head + (f" · History card: {facts.card}" if facts.card else "")]
+    lines = [head + (f" · {facts.note}" if facts.note else "")]
     if finished:
         lines.append("The game is over.")
         awaited = ()

@@ -110,8 +110,9 @@ class RoundStatus:
 
     round: int
     period: str | int
-    #: the card that rules this round (PRINCIPES' History card), named for players
-    card: str | None = None
+    #: the game's own words for what rules this round beside its period (PRINCIPES: "History card: <title>"),
+    #: canonical English its catalog translates; None: nothing more to say
+    note: str | None = None
 
 
 # ---- seats' sides and a game's report (issue 44) -----------------------------------------------------------

@@ -183,7 +183,8 @@ class Principes(Game[PState, PView]):
             return None
         history = state.get("history")
         card = history["revealed"] if history else None
-        return RoundStatus(state["round"], state["period"], self.describe(state, card) if card else None)
+        note = f"History card: {self.describe(state, card)}" if card else None
+        return RoundStatus(state["round"], state["period"], note)
 
     def progress(self, state: PState) -> float | None:
         """Rounds played of the last Round planned (the game may end sooner, at a coronation)."""

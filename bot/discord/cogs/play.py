@@ -199,9 +199,9 @@ class PlayCog(commands.Cog):
         name="orders", description="Your standing orders: answers the host gives for you (only to you)"
     )
     @app_commands.describe(
-        topic="what the order answers (consent, windows, council...); leave empty to list your orders",
+        topic="what the order answers (a topic of the game's: /orders lists them); leave empty to list your orders",
         choice="the answer: ask (ask me, the default) or one the list offers",
-        names="for the choices that take names: principalities allowed, or cards marked, separated by commas",
+        names="for the choices that take names (places, cards...), separated by commas",
         game="game number, when you play several and type this in a DM",
     )
     @app_commands.autocomplete(topic=order_topic_autocomplete, choice=order_choice_autocomplete)
@@ -228,10 +228,10 @@ class PlayCog(commands.Cog):
 
     @app_commands.command(
         name="ahead",
-        description="Answer now a turn of a queue (Urbanization...) or your plan's Taxes choice (only to you)",
+        description="Answer now a decision of yours still to come (a later turn, or what your sealed plan implies)",
     )
     @app_commands.describe(
-        answers="your answer and up to 2 fallbacks, comma-separated (plan's Taxes: collect or ask); empty: list them",
+        answers="your answer and up to 2 fallbacks, comma-separated; empty: list them",
         game="game number, when you play several and type this in a DM",
     )
     async def ahead(
