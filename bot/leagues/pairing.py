@@ -12,12 +12,14 @@ Formats:
 
   1. the bye (odd count) goes to a player who has had fewer byes: never twice to one player while someone
      active has had none, because a bye is a free win;
-  2. no rematch while a pairing without one exists (then as few and as rarely repeated meetings as possible),
-     because meeting new opponents is what makes a Swiss table rank players;
-  3. first-player balance: every player's (games seated first - games seated second) stays within [-1, 1], so
-     two players who both need the same seat do not meet while another pairing avoids it; the player with
+  2. first-player balance: every player's (games seated first - games seated second) stays within [-1, 1], so
+     two players who both need the same seat never meet while another pairing avoids it; the player with
      fewer firsts is seated first (ties: the higher score, then the earlier entrant). Moving first is an
-     advantage in most games, so it is shared out;
+     advantage in most games, so it is shared out; it comes before rematches because a balance lost is never
+     won back, while a rematch is only a lost chance to meet someone new (and such a pairing is rare: only
+     drops can leave more players needing one seat than the other can serve);
+  3. no rematch while a pairing without one exists (then as few and as rarely repeated meetings as possible),
+     because meeting new opponents is what makes a Swiss table rank players;
   4. the bye goes to the lowest-ranked player (score, then rating when given, then the later entrant);
   5. players of equal or close scores meet: the sum of squared score differences is minimised;
   6. inside a score group the top half meets the bottom half (ordered by rating when given, else sign-up
@@ -193,7 +195,7 @@ def _level_multipliers(maxima: Sequence[int], pairs: int) -> list[int]:
 def _pair_penalties(
     a: str, b: str, history: _History, dutch: Mapping[str, tuple[int, int]]
 ) -> tuple[int, ...]:
-    """(bye, rematch, colour, bye rank, score, Dutch) penalties of seating ``a`` against ``b``."""
+    """(bye, colour, rematch, bye rank, score, Dutch) penalties of seating ``a`` against ``b``."""
     rematch = history.met.get(frozenset((a, b)), 0)
     balance_a, balance_b = history.balance.get(a, 0), history.balance.get(b, 0)
     colour = int((balance_a >= 1 and balance_b >= 1) or (balance_a <= -1 and balance_b <= -1))
@@ -203,7 +205,7 @@ def _pair_penalties(
     if score == 0:
         (index_a, half), (index_b, _) = dutch[a], dutch[b]
         dutch_penalty = (abs(index_a - index_b) - half) ** 2
-    return (0, rematch, colour, 0, score, dutch_penalty)
+    return (0, colour, rematch, 0, score, dutch_penalty)
 
 
 def _bye_penalties(player: str, bye_rank: int, history: _History) -> tuple[int, ...]:
