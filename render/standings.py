@@ -360,15 +360,22 @@ def standings_text(view: StandingsView, language: str = "en") -> str:
     title = fit_columns(_one_line(view.title), TITLE_COLUMNS).rstrip()
     head = [f"**{_markdown_escaped(title)}** · {round_line(view, locale)}", FENCE]
     tail = [FENCE, _markdown_escaped(" · ".join(legend(view, locale)))]
-    kept = len(view.rows)
-    while True:
+
+    def message(kept: int) -> str:
         lines = _table_lines(view, view.rows[:kept], locale)
         if kept < len(view.rows):
             lines.append(more_line(len(view.rows) - kept, locale))
-        text = "\n".join([*head, *lines, *tail])
-        if _message_length(text) <= MESSAGE_LIMIT or kept == 0:
-            return text
-        kept -= 1
+        return "\n".join([*head, *lines, *tail])
+
+    # the most rows that fit, by bisection: fewer rows never make a longer message
+    fits, too_many = 0, len(view.rows) + 1
+    while too_many - fits > 1:
+        middle = (fits + too_many) // 2
+        if _message_length(message(middle)) <= MESSAGE_LIMIT:
+            fits = middle
+        else:
+            too_many = middle
+    return message(fits)
 
 
 # ---- alt text ---------------------------------------------------------------------------------------------------
