@@ -397,7 +397,7 @@ class _Replay:
         records: dict[tuple[str, int], Mapping[str, Any]],
     ) -> State:
         seq, seat, action = event["seq"], event["seat"], event["action"]
-        problem = self.sealed_problem(game, state, seat, action, records)
+        problem = self.sealed_problem(game, state, seat, action, records, seq)
         if problem:
             raise Mismatch(problem, seq)
         rng = Rng.for_event(self.row["seed"], seq)
@@ -444,8 +444,10 @@ class _Replay:
         seat: int,
         action: str,
         records: dict[tuple[str, int], Mapping[str, Any]],
+        seq: int,
     ) -> str:
-        """At a sealed decision: the commit must match the published nonce and choice, and the choice the action."""
+        """At a sealed decision: the commit must match the published nonce and choice, and the choice the action
+        (or, for a choice the sealer's own free actions made illegal before its reveal, its deadline answer)."""
         decision = game.pending(state).get(seat)
         if decision is None or not decision.sealed:
             return ""
@@ -460,12 +462,24 @@ class _Replay:
         problem = self.commit_problem(record)
         if problem:
             return problem
-        if record["action"] != action:
+        if record["action"] != action and not self.gave_way(game, state, seat, record["action"], action, seq):
             return (
                 f"{self.who(seat)} played `{action[:200]}`, but the sealed choice for {decision.id!r} is "
                 f"`{record['action'][:200]}`"
             )
         return ""
+
+    def gave_way(self, game: Game, state: State, seat: int, sealed: str, played: str, seq: int) -> bool:
+        """Whether ``played`` rightly replaced the sealed choice at its reveal (``bot.hosting.step.apply_move``):
+        the rules refuse the sealed choice in the replayed state and ``played`` is the decision's deadline
+        answer there. Both are read from the replay, so no host could pass off another answer this way."""
+        if played != game.on_deadline(state, seat):
+            return False
+        try:
+            game.apply(state, seat, sealed, Rng.for_event(self.row["seed"], seq))
+        except RulesError:
+            return True
+        return False
 
     def commit_problem(self, record: Mapping[str, Any]) -> str:
         expected = commit_hash(

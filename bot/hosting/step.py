@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
-from rules.engine import Decision, Event, InvalidAction, Rng, RulesError, State
+from rules.engine import Applied, Decision, Event, InvalidAction, Rng, RulesError, State
 from rules.engine.standing import AHEAD_KEYS, AHEAD_PLAN, ASK, Orders, PlanAhead
 
 from ..models import AHEAD_KIND, Choice, HostError, Prompt
@@ -122,11 +122,7 @@ def turn_step(
     state, seq, events = live.state, live.seq, []
     for seat, action in moves:
         seq += 1
-        rng = Rng.for_event(live.row["seed"], seq)
-        try:
-            applied = live.game.apply(state, seat, action, rng)
-        except RulesError as error:
-            raise HostError(str(error)) from None
+        action, applied, rng = apply_move(live, state, seat, action, seq, revealing=sealer is not None)
         state = applied.state
         events += applied.events
         log_lines = [[e.kind, e.text] for e in applied.events]
@@ -139,6 +135,43 @@ def turn_step(
         plan_offer(after, sealer, None, change)  # from the revealed plan, if its decision is to come
     round_status(live, after, change, turn)
     return Stepped(after, change, run)
+
+
+def apply_move(
+    live: Live, state: State, seat: int, action: str, seq: int, revealing: bool = False
+) -> tuple[str, Applied, Rng]:
+    """Apply one move as event ``seq``: the action played, what the rules made of it and the draws it used. An
+    illegal move raises ``HostError``, except a sealed choice at its reveal (``revealing``) that the rules no
+    longer allow: the decision's own deadline answer is played in its place (``replaced_move``)."""
+    rng = Rng.for_event(live.row["seed"], seq)
+    try:
+        return action, live.game.apply(state, seat, action, rng), rng
+    except RulesError as error:
+        default = live.game.on_deadline(state, seat) if revealing else None
+        if default is None or default == action:
+            raise HostError(str(error)) from None
+    return replaced_move(live, state, seat, default, seq)
+
+
+def replaced_move(live: Live, state: State, seat: int, default: str, seq: int) -> tuple[str, Applied, Rng]:
+    """A sealed choice made illegal before its reveal gives way to the decision's deadline answer, logged first
+    as such. The commit and its record keep the sealed choice and its nonce (the verifier accepts the default
+    only where the replay shows the sealed choice illegal). Only the sealer's own free actions can make it
+    illegal: choices are judged legal when sealed, and in the games with sealed windows gold is only given away
+    and a card only sold or played for support by its holder (receiving gold never takes an answer away), while
+    the others' sealed choices are only stored until the last one is in; so no seat's choice is lost to
+    another's, and the choices stay simultaneous."""
+    rng = Rng.for_event(live.row["seed"], seq)  # drawn afresh: the refused choice's draws are not played
+    try:
+        applied = live.game.apply(state, seat, default, rng)
+    except RulesError as error:
+        raise HostError(str(error)) from None
+    described = live.game.describe(state, default)
+    line = Event(
+        "sealed_replaced",
+        f"{live.seats[seat].name}'s sealed answer is no longer allowed: the default is applied ({described}).",
+    )
+    return default, replace(applied, events=[line, *applied.events]), rng
 
 
 def seal_step(
