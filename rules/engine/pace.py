@@ -152,6 +152,7 @@ def paced_play(
     answer_plan: bool = False,
     paired: bool = False,
     watch: Callable[[State, int, Decision, str, str], None] | None = None,
+    options: Mapping[str, str] | None = None,
 ) -> PacedGame:
     """Self-play with the AI ``level`` for every seat, counting waits. Automatic answers (the auto-pass when
     ``autopass``, each seat's standing ``orders``, its answer given ahead) are given first and start no wait;
@@ -166,8 +167,8 @@ def paced_play(
     its random generator as it would have without the order. So an order that answers as the AI would have
     changes nothing: the game is the game without it, move for move, dice and all. ``watch``, if given, sees
     each answer before it is applied: the state, the seat, its decision, the answer and its source ("ai", or
-    the automatic answer's)."""
-    playout = start(game, num_players, {}, seed)
+    the automatic answer's). ``options``: the game's lobby options (default: every option's default)."""
+    playout = start(game, num_players, options or {}, seed)
     chooser = random.Random(seed)
     counter = WaitCounter()
     automatic: Counter[str] = Counter()

@@ -92,7 +92,7 @@ class Principes(Game[PState, PView]):
     exercise = Exercise(
         level="strong",
         actions=900,
-        golden_options=((2, {"neutrals": "active"}),),
+        golden_options=((2, {"neutrals": "active"}), (4, {"together": "on"})),
         quick=(4, "basic"),
         strength=StrengthMatch("expert", "strong", 40, 0.70),
     )
@@ -126,7 +126,24 @@ class Principes(Game[PState, PView]):
         ),
         Option("gold_supply", "unlimited", ("unlimited", "limited"), "Unlimited gold or the box's 66 coins."),
         Option("elimination", "on", ("on", "off"), "off = the no-elimination variant (no Heir card)."),
+        Option(
+            "together",
+            "off",
+            ("on", "off"),
+            "on: asked of everyone at once, sealed, fewer waits (Division, Urbanization, Release to Home, "
+            "History choices, a Period's new Prince, the Princess missions); off (default): one after another, "
+            "as the rulebook.",
+        ),
     )
+
+    def resolve_options(self, given: Mapping[str, str]) -> dict[str, str]:
+        """Defaults filled in, each value checked; option ``together`` is kept only when on. Off, a game's
+        options (and so its state) are those of a game stored before the option existed, which the rules read
+        as off: one game, stored and replayed the same, state and log."""
+        resolved = super().resolve_options(given)
+        if resolved["together"] == "off":
+            del resolved["together"]
+        return resolved
 
     def setup(self, num_players: int, options: Mapping[str, str], rng: Rng) -> PState:
         self.check_players(num_players)

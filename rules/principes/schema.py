@@ -288,6 +288,7 @@ class Private(TypedDict, total=False):
     drawn: list[str]  # Politics: the 3 cards drawn, one to return
     after: list[str]  # the sealed 'after battle' cards
     peek: list[str]  # cards seen with a peek
+    together: dict[str, list[str]]  # kind -> [slot, answer] sealed together (option together), for its turn
 
 
 class PlayView(TypedDict):
@@ -320,6 +321,8 @@ class PlayView(TypedDict):
     respawn: NotRequired[list[RespawnEntry]]
     icons_round: NotRequired[int]
     teutons: NotRequired[bool]
+    together: NotRequired[dict[str, str]]  # kind -> the last slot asked together (option together)
+    sealing: NotRequired[list[str]]  # players asked together who have not sealed their answer yet
 
 
 class Play(PlayView):

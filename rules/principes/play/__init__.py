@@ -76,7 +76,7 @@ from ..schema import PlayView, PState, PView
 
 # every rules module is imported here (through ``decisions``, which wires them) and so is every AI level: the
 # effect primitives and AI levels they register are complete before anything runs
-from . import ai, ai_expert, battle, flow, invaders, princesses
+from . import ai, ai_expert, battle, flow, invaders, princesses, together
 from . import ai_strong as ai_strong  # registers the strong level in ai.LEVELS
 from .common import Ctx, clear_prompt, principality_of, sync_assets
 from .currency import FREE_VERBS, apply_free, is_any_time_play
@@ -141,18 +141,21 @@ def apply(state: PState, seat: int, action: str, rng: Rng) -> Applied[PState]:
             raise IllegalAction(why_not(state, code, kind.deciding, action, offered, verb))
         if kind.posed:
             clear_prompt(ctx, code)
-        kind.apply(ctx, code, words)
+        if not together.seal(ctx, code, decision, words):  # an answer sealed together waits for its turn
+            kind.apply(ctx, code, words)
     flow.advance(ctx)
     _settle(ctx)
     return Applied(ctx.state, ctx.events)
 
 
 def _drop_dead_prompts(ctx: Ctx) -> None:
-    """A conversion may take away the cards a prompt offered (a drawn card sold before its return): such a
-    prompt is withdrawn and the machine moves on."""
+    """A conversion may take away the cards a prompt offered (a drawn card sold before its return, or the cards
+    of a discard asked together): such a prompt is withdrawn and the machine moves on."""
     for code, entry in list(ctx.play["prompts"].items()):
-        if not entry["sealed"] and not answers(ctx.state, code, entry["kind"]):
+        sealable = not entry["sealed"] or together.asked_together(entry["id"])  # a plan always has answers
+        if sealable and not answers(ctx.state, code, entry["kind"]):
             clear_prompt(ctx, code)
+            together.withdraw(ctx, code)
 
 
 def _settle(ctx: Ctx) -> None:

@@ -22,6 +22,7 @@ from .common import (
 )
 from .effects_engine import Effect, effect_of, run
 from .ending import check_last_standing
+from .together import ask_together, sealed_answer
 
 
 def prince_period(prince: str) -> int:
@@ -171,13 +172,61 @@ def _choose_stage(ctx: Ctx, entry: Succession) -> None:
         crown(ctx, entry, options[0])
         return
     entry["candidates"] = options
-    names = ", ".join(f"{prince_name(p)} ({p})" for p in options)
-    prompt(ctx, code, "prince_choice", f"Choose your new Prince: {names}.")
+    sealed = sealed_answer(ctx, code, "prince_choice", choice_options(ctx, code))
+    if sealed is not None:
+        choice_answer(ctx, code, sealed.split())
+        return
+    choosing = [other for other in _period_successions(ctx) if len(_choices(ctx, other)) > 1]
+    for other in choosing:
+        other["candidates"] = _choices(ctx, other)
+    slot = f"r{ctx.state['round']}:prince_choice"
+    asked = {other["who"]: ("prince_choice", _choice_prompt(other["candidates"])) for other in choosing}
+    if entry["why"] != "period" or not ask_together(ctx, asked, slot):
+        prompt(ctx, code, "prince_choice", _choice_prompt(options))
+
+
+def _choice_prompt(options: list[str]) -> str:
+    return f"Choose your new Prince: {', '.join(f'{prince_name(p)} ({p})' for p in options)}."
+
+
+def _place_prompt(ctx: Ctx, code: str) -> str:
+    where = prince_land(ctx.state, code)
+    return "Place your Prince's figure on a land you control" + (
+        " or keep it where it stands." if where else "."
+    )
+
+
+def _period_successions(ctx: Ctx) -> list[Succession]:
+    """The Period's Prince changes still to come (at a Period's end, one per player, in turn order) whose player
+    will change Prince: those asked together (option together)."""
+    return [
+        entry
+        for entry in ctx.play["succession"]
+        if entry["why"] == "period" and active(ctx.state, entry["who"]) and _changes(ctx, entry)
+    ]
+
+
+def _changes(ctx: Ctx, entry: Succession) -> bool:
+    """Whether the succession crowns a Prince (chosen already, or a candidate to choose)."""
+    if entry["stage"] is not None:
+        return True
+    ruling = ctx.state["players"][entry["who"]]["prince"]
+    new_rules = ruling is not None and prince_period(ruling) >= ctx.state["period"]
+    return not new_rules and bool(candidates(ctx, entry["who"], entry["why"]))
+
+
+def _choices(ctx: Ctx, entry: Succession) -> list[str]:
+    return [] if entry["stage"] is not None else candidates(ctx, entry["who"], entry["why"])
+
+
+def _entry_of(ctx: Ctx, code: str) -> Succession:
+    """The first Prince change of the player still to come (the one being decided, or asked together)."""
+    return next(entry for entry in ctx.play["succession"] if entry["who"] == code)
 
 
 def choice_options(ctx: Ctx, code: str) -> list[str]:
-    """``prince <card>`` for each candidate of the succession being decided."""
-    return [f"prince {p.lower()}" for p in ctx.play["succession"][0]["candidates"]]
+    """``prince <card>`` for each candidate of the player's succession being decided."""
+    return [f"prince {p.lower()}" for p in _entry_of(ctx, code).get("candidates", [])]
 
 
 def choice_answer(ctx: Ctx, code: str, words: list[str]) -> None:
@@ -204,14 +253,18 @@ def _place_stage(ctx: Ctx, entry: Succession) -> None:
     if not lands:
         ctx.play["succession"].pop(0)  # the figure waits off the map for an Assembly (resolution 8)
         return
-    where = prince_land(ctx.state, code)
-    prompt(
-        ctx,
-        code,
-        "prince_place",
-        "Place your Prince's figure on a land you control"
-        + (" or keep it where it stands." if where else "."),
-    )
+    sealed = sealed_answer(ctx, code, "prince_place", place_options(ctx, code))
+    if sealed is not None:
+        place_answer(ctx, code, sealed.split())
+        return
+    slot = f"r{ctx.state['round']}:prince_place"
+    placing = {
+        other["who"]: ("prince_place", _place_prompt(ctx, other["who"]))
+        for other in _period_successions(ctx)
+        if controlled_lands(ctx.state, other["who"])
+    }
+    if entry["why"] != "period" or not ask_together(ctx, placing, slot):
+        prompt(ctx, code, "prince_place", _place_prompt(ctx, code))
 
 
 def place_options(ctx: Ctx, code: str) -> list[str]:

@@ -35,6 +35,7 @@ The event sub-state is ``play["event"] = {"part": "text"|"icons", "card", "queue
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 from ..data import catalog, city_token
@@ -60,6 +61,7 @@ from .common import (
 from .council import council_options, pledge, positions, qualifying_tracks, tracks_needed
 from .effects_engine import Effect, apply_term, effect_of, fire
 from .ending import finish
+from .together import ask_together, has_sealed, sealed_answer
 
 #: text primitives that ask each player, and the prompt kind they pose
 PROMPTED = {"choose": "history_choice", "build": "history_build", "relocate": "history_relocate"}
@@ -197,14 +199,7 @@ def _text_step(ctx: Ctx, event: Event) -> None:
     while event["statements"]:
         kind = PROMPTED[_statement(event).name]
         while event["queue"]:
-            code = event["queue"][0]
-            answers = _text_options(ctx, code, kind) if active(ctx.state, code) else []
-            if not answers or answers == ["pass"]:
-                event["queue"].pop(0)
-            elif kind == "history_choice" and len(answers) == 1:
-                _text_answer(ctx, code, kind, answers[0].split())
-            else:
-                prompt(ctx, code, kind, _text_prompt(event, kind))
+            if _serve_turn(ctx, event, kind, _text_prompt(event, kind), _text_answer):
                 return
         event["statements"].pop(0)
         event["queue"] = list(round_order(ctx.state))
@@ -274,14 +269,7 @@ def _icons_step(ctx: Ctx, event: Event) -> None:
         return
     kind = ICON_KINDS[icon]
     while event["queue"]:
-        code = event["queue"][0]
-        answers = _icon_options(ctx, code, kind) if active(ctx.state, code) else []
-        if not answers or answers == ["pass"]:
-            event["queue"].pop(0)
-        elif kind == "release" and len(answers) == 1:
-            _icon_answer(ctx, code, kind, answers[0].split())
-        else:
-            prompt(ctx, code, kind, ICON_PROMPTS[kind])
+        if _serve_turn(ctx, event, kind, ICON_PROMPTS[kind], _icon_answer):
             return
     if icon == "council":
         ctx.play["council"] = None
@@ -434,8 +422,12 @@ def queued_kind(play: PlayView) -> str | None:
 def slot(play: PlayView, round_no: int, kind: str) -> str | None:
     """The name of the queued decision of ``kind`` asked now (the same for each player of the queue, and never
     again in the game): its Round, its icon or text statement, and how many are left after it."""
+    return _slot(play, round_no, kind) if kind in AHEAD_KINDS else None
+
+
+def _slot(play: PlayView, round_no: int, kind: str) -> str | None:
     event = play["event"]
-    if kind not in AHEAD_KINDS or event is None or queued_kind(play) != kind:
+    if event is None or queued_kind(play) != kind:
         return None
     if event["part"] == "icons":
         return f"r{round_no}:icon:{event['icon']}:{len(event['icons'])}"
@@ -455,14 +447,10 @@ def ahead(ctx: Ctx) -> dict[str, str]:
         return {}
     found: dict[str, str] = {}
     for code in queue[1:]:
-        if code in play["prompts"] or not active(ctx.state, code):
-            continue
+        if code in play["prompts"] or not active(ctx.state, code) or has_sealed(ctx, code, kind):
+            continue  # asked now, out of the game, or its answer sealed with the others' already
         answers = options(ctx, code, kind)
-        if (
-            answers
-            and answers != ["pass"]
-            and not (kind in ("release", "history_choice") and len(answers) == 1)
-        ):
+        if asks(kind, answers):
             found[code] = kind
     return found
 
@@ -472,6 +460,53 @@ def ahead_prompt(play: PlayView, kind: str) -> str:
     assert event is not None, "a queued decision belongs to an event"
     text = ICON_PROMPTS[kind] if event["part"] == "icons" else _text_prompt(event, kind)
     return f"{text} (answered ahead: given when your turn comes, if still allowed then)"
+
+
+# ---- asked together (option together, issue 47; ``together``) ------------------------------------------------
+
+#: the queued prompts whose lone answer applies without asking (a Release, a History choice)
+FORCED = ("release", "history_choice")
+#: applies a queued prompt's answer (``_text_answer``, ``_icon_answer``)
+Answer = Callable[[Ctx, str, str, list[str]], None]
+
+
+def asks(kind: str, answers: list[str]) -> bool:
+    """Whether a queued prompt with these answers is asked (nothing, a lone pass, a lone forced choice: not)."""
+    return bool(answers) and answers != ["pass"] and not (kind in FORCED and len(answers) == 1)
+
+
+#: the queued prompts asked of every player at once with option ``together``: those that may be answered ahead,
+#: and a History text's move of one's own Prince (onto one's own lands: no other player's answers change)
+TOGETHER_KINDS = (*AHEAD_KINDS, "history_relocate")
+
+
+def _ask_queue(ctx: Ctx, event: Event, kind: str, text: str) -> None:
+    """Ask the head of the queue; the first time a queue of ``TOGETHER_KINDS`` is served with option
+    ``together``, every player of it with something to decide at once, sealed (``together.ask_together``)."""
+    here = _slot(ctx.play, ctx.state["round"], kind) if kind in TOGETHER_KINDS else None
+    queue = [code for code in event["queue"] if active(ctx.state, code)]
+    asked = [code for code in queue if asks(kind, options(ctx, code, kind))] if here else []
+    if here is None or not ask_together(ctx, dict.fromkeys(asked, (kind, text)), here):
+        prompt(ctx, event["queue"][0], kind, text)
+
+
+def _serve_turn(ctx: Ctx, event: Event, kind: str, text: str, apply: Answer) -> bool:
+    """The turn of the player at the head of the queue: nothing to decide (no answer, a lone pass) skips it, a
+    lone forced choice applies, an answer sealed together applies if still allowed; else the player is asked.
+    True: asked, the machine waits."""
+    code = event["queue"][0]
+    answers = options(ctx, code, kind) if active(ctx.state, code) else []
+    sealed = sealed_answer(ctx, code, kind, answers)
+    if not answers or answers == ["pass"]:
+        event["queue"].pop(0)
+    elif kind in FORCED and len(answers) == 1:
+        apply(ctx, code, kind, answers[0].split())
+    elif sealed is not None:
+        apply(ctx, code, kind, sealed.split())
+    else:
+        _ask_queue(ctx, event, kind, text)
+        return True
+    return False
 
 
 # ---- entry points ------------------------------------------------------------------------------------------

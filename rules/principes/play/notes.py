@@ -239,4 +239,26 @@ after card, and the verdict follows the tracks as they stand).
 A player who seals a plan with Taxes may also answer its Taxes choice at once (collect when the action comes, or
 be asked then; /ahead collect or /ahead ask changes it until the action comes): the answer is given as their
 click when that Round's planned Taxes action comes, if allowed then (a Progress token used as Taxes is asked).
+
+## together: Decisions asked together
+Option together, a table's choice. on: asked of everyone at once, sealed, fewer waits; off (default): one after
+another, as the rulebook. Off is the default because on changes what a player sees: a later player no longer sees
+the earlier players' choices before making their own. With together=on, where the rulebook asks the players one
+after the other and each answer is the player's own, every player with something to decide is asked at once,
+sealed as the plans are, and nobody sees another's answer before all are sealed. The answers then apply in
+turn order, each at its player's turn as that player's click; one no longer allowed then (an earlier player founded
+that City first, an earlier Princess took that area) is dropped and that player is asked again, seeing the board.
+The order of play is kept: a later player only gives up seeing the earlier answers before choosing. Asked together:
+Division, Urbanization, Release to Home and the History texts that let each player choose, build or move their
+Prince ("each player (in the set order)"); at the end of a Period the choice of the new Prince, then the placement
+of his figure (45: each player chooses among their own Princes and places on their own lands); the Princess
+missions (31), then the draws and discards they cause, which come once every mission is placed (a draw or a discard
+changes no one's areas), and the second Round's draws and discards. With together=off (and in a game begun
+before the option existed) they are asked one player after the other, and the later players may answer ahead (see
+ahead).
+Kept one after the other, because a later player sees and may answer what an earlier one did: the battle card
+windows ("The attacking player decides first whether to play cards, followed by the defending player"; the extra
+sword and shield cards likewise; the 'after battle' cards are already chosen together, 43), the Councils ("Players
+play their cards one after another"), passage consent, and the players' own actions. Taxes is only the acting
+player's decision.
 """

@@ -48,6 +48,7 @@ from .common import (
     to_pool,
 )
 from .effects_engine import Effect, register_primitive, rule_terms
+from .together import ask_together, has_sealed, sealed_answer, together
 
 KINDS = ("princess", "princess_draw", "princess_discard")
 SEND_PROMPT = (
@@ -225,34 +226,58 @@ def arrival_steps(state: PState, code: str) -> list[PrincessStep]:
     return []
 
 
+def _kind(entry: PrincessStep) -> str:
+    return KINDS[("send", "draw", "discard").index(entry["do"])]
+
+
+def _prompt_text(entry: PrincessStep) -> str:
+    if entry["do"] == "send":
+        return SEND_PROMPT
+    if entry["do"] == "draw":
+        return "Your Princess holds court in your Capital: draw a Court or a Neighbour card."
+    return (
+        f"{name(entry['by'])}'s Princess plots in your Capital: discard a "
+        "Court or Neighbour card (you may sell or play cards for support first)."
+    )
+
+
 def step(ctx: Ctx) -> None:
-    """Pose the first waiting step's prompt, or skip it when there is nothing to choose."""
+    """Pose the first waiting step's prompt (with option ``together``, the steps of its kind asked of every
+    player at once the first time, and an answer sealed so applied at its turn), or skip it when there is
+    nothing to choose."""
     queue = ctx.play["princess_queue"]
     entry = queue[0]
     who = entry["who"]
-    answers = options(ctx, who, KINDS[("send", "draw", "discard").index(entry["do"])])
+    kind = _kind(entry)
+    answers = options(ctx, who, kind)
+    sealed = sealed_answer(ctx, who, kind, answers)
     if not active(ctx.state, who) or not answers:
         queue.pop(0)
         if entry["do"] == "discard" and active(ctx.state, who):
             ctx.log("princess_discard", f"{name(who)} has no Court or Neighbour card to discard.")
         return
-    if entry["do"] == "send":
-        prompt(ctx, who, "princess", SEND_PROMPT)
-    elif entry["do"] == "draw":
-        prompt(
-            ctx,
-            who,
-            "princess_draw",
-            "Your Princess holds court in your Capital: draw a Court or a Neighbour card.",
-        )
-    else:
-        prompt(
-            ctx,
-            who,
-            "princess_discard",
-            f"{name(entry['by'])}'s Princess plots in your Capital: discard a "
-            "Court or Neighbour card (you may sell or play cards for support first).",
-        )
+    if sealed is not None:
+        answer(ctx, who, kind, sealed.split())
+    elif not _ask_together(ctx, entry):
+        prompt(ctx, who, kind, _prompt_text(entry))
+
+
+def _ask_together(ctx: Ctx, head: PrincessStep) -> bool:
+    """Option ``together``: the Period's missions are asked of every player at once, then the draws and
+    discards they cause (each player's first; the missions' arrivals wait until every mission is placed,
+    ``send``), as are the second Round's. True: asked."""
+    queue = ctx.play["princess_queue"]
+    sending = head["do"] == "send"
+    batch = [e for e in queue if (e["do"] == "send") == sending]
+    if not sending:
+        batch = queue[: next((i for i, e in enumerate(queue) if e["do"] == "send"), len(queue))]
+    asked: dict[str, tuple[str, str]] = {}
+    for entry in batch:
+        who = entry["who"]
+        if who not in asked and active(ctx.state, who) and options(ctx, who, _kind(entry)):
+            asked[who] = (_kind(entry), _prompt_text(entry))
+    slot = f"r{ctx.state['round']}:princess" if sending else f"r{ctx.state['round']}:princess_arrivals"
+    return ask_together(ctx, asked, slot)
 
 
 # ---- missions collected ahead (issue 18) --------------------------------------------------------------------
@@ -287,6 +312,7 @@ def ahead(ctx: Ctx) -> dict[str, str]:
             and code not in ctx.play["prompts"]
             and active(ctx.state, code)
             and legal_areas(ctx.state, code)
+            and not has_sealed(ctx, code, "princess")
         ):
             found[code] = "princess"
     return found
@@ -347,7 +373,11 @@ def send(ctx: Ctx, code: str, area: str) -> None:
         host = catalog().lands[area]["principality"]
         role = "holds court at home" if host == code else f"plots at the court of {name(host)}"
         ctx.log("princess_sent", f"{name(code)}'s Princess goes to {land_name(area)}: she {role}.")
-    ctx.play.setdefault("princess_queue", [])[:0] = arrival_steps(state, code)
+    queue = ctx.play.setdefault("princess_queue", [])
+    # with option together the missions' arrivals come once every mission is placed (asked together then)
+    later = together(state) and any(entry["do"] == "send" for entry in queue)
+    at = next((i for i, entry in enumerate(queue) if entry["do"] != "send"), len(queue)) if later else 0
+    queue[at:at] = arrival_steps(state, code)
 
 
 def card_send(ctx: Ctx, code: str, area: str | None) -> bool:

@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("components: the data files", ("data",)),
     ("position: setup, control, Might, views of P1", ("state",)),
     ("shared mechanics: the apply context, names, notation", ("play.common", "play.ending", "play.naming")),
+    ("decisions asked together, sealed (option together)", ("play.together",)),
     ("the effect interpreter and the modifiers in force", ("play.effects_engine",)),
     ("rules that cards and tiles change directly", ("play.princes", "play.princesses")),
     ("Court cards played for their text, tiles taken", ("play.cards",)),
