@@ -6,8 +6,10 @@ count once, an automatic answer is no wait).
 Each game and player count is played on the same seeds in the same run, the AI (PRINCIPES: ``strong``) choosing
 every answer a simulated player gives, as the bot is shipped: the automatic pass on everywhere. The player model:
 
-- **baseline**: every decision is asked and answered when asked; nothing else (no standing orders, no answers
-  given ahead). The figure the others are divided by.
+- **baseline**: every decision is asked and answered when asked, with the game's shipped default options
+  (PRINCIPES: ``together`` off, each player asked after the one before, as the rulebook); nothing else (no
+  standing orders, no answers given ahead). The figure the others are divided by. The defaults, keen and orders
+  lines play the default options too.
 - **defaults**: nobody sets anything: no standing orders beyond what the bot ships set (``SHIPPED_ORDERS``:
   none today, every topic is "ask me"), and a player answers only the decision the bot waits on, when asked:
   the messages that ask ahead (the later turns of a queue, the Taxes choice offered when a plan is sealed) go
@@ -24,6 +26,9 @@ every answer a simulated player gives, as the bot is shipped: the automatic pass
   output) and answers ahead as the keen seats do. The queued prompts (Division, Urbanization, Release, History
   texts, Princess missions) the orders leave to be asked are collected ahead too: each later seat answers when
   the first is asked.
+- **together** (PRINCIPES): the keen line at a table that chose option ``together=on`` (``OPTION_LINES``):
+  Division, Urbanization, Release to Home, the History texts' choices, a Period's Prince changes and the Princess
+  missions asked of every player at once, sealed (one wait for all).
 
 Goals (issue 47, PRINCIPES with 4 players, as ratios of the baseline's median waits): keen at most 0.50,
 defaults at most 0.75, orders at most 0.35. They are printed with "met" or "NOT met"; nothing here is tuned to
@@ -57,6 +62,9 @@ SHIPPED_ORDERS: dict[str, dict[str, Order]] = {}
 TYPICAL_ORDERS: dict[str, dict[str, Order]] = {
     key: orders for key, _counts, _level in GAMES if (orders := recommended_orders(get_game(key)))
 }
+#: the lines of options a table may choose (line name -> the options), each played as the keen line: PRINCIPES's
+#: ``together`` on (off, the default, is the other lines')
+OPTION_LINES: dict[str, dict[str, dict[str, str]]] = {"principes": {"together": {"together": "on"}}}
 
 
 def _median(games: list[PacedGame]) -> float:
@@ -71,15 +79,23 @@ def _by_kind(games: list[PacedGame]) -> str:
 
 
 def measure(key: str, players: int, level: str, seeds: range) -> dict[str, list[PacedGame]]:
-    """The games of each line of the player model ("baseline", "defaults", "keen", "orders") on the same
-    seeds, the automatic pass on in all of them."""
+    """The games of each line of the player model ("baseline", "defaults", "keen", "orders", then the game's
+    ``OPTION_LINES``) on the same seeds, the automatic pass on in all of them."""
     game = get_game(key)
 
-    def play(orders: Orders, ahead: bool) -> list[PacedGame]:
+    def play(orders: Orders, ahead: bool, options: dict[str, str] | None = None) -> list[PacedGame]:
         every = {seat: orders for seat in range(players)} if orders else None
         return [
             paced_play(
-                game, players, seed, level, every, autopass=True, collect_ahead=ahead, answer_plan=ahead
+                game,
+                players,
+                seed,
+                level,
+                every,
+                autopass=True,
+                collect_ahead=ahead,
+                answer_plan=ahead,
+                options=options,
             )
             for seed in seeds
         ]
@@ -94,6 +110,7 @@ def measure(key: str, players: int, level: str, seeds: range) -> dict[str, list[
         "defaults": play(shipped, False) if shipped else baseline,
         "keen": keen,
         "orders": play(TYPICAL_ORDERS.get(key, {}), True) if asks_ahead or key in TYPICAL_ORDERS else keen,
+        **{name: play({}, True, options) for name, options in OPTION_LINES.get(key, {}).items()},
     }
 
 
@@ -116,14 +133,17 @@ def run(seeds: int = SEEDS, games: Sequence[tuple[str, tuple[int, ...], str]] = 
         for players in counts:
             lines = measure(key, players, level, range(1, seeds + 1))
             base = _median(lines["baseline"])
-            ratios = {name: _median(lines[name]) / base if base else 1.0 for name in GOALS}
+            compared = [name for name in lines if name != "baseline"]
+            ratios = {name: _median(lines[name]) / base if base else 1.0 for name in compared}
             shown = " ".join(
-                f"{name} {ratios[name]:.2f} ({_median(lines[name]):g} waits)"
-                for name in ("defaults", "keen", "orders")
+                f"{name} {ratios[name]:.2f} ({_median(lines[name]):g} waits)" for name in compared
             )
             print(f"pace {key} {players}p {shown} (baseline {base:g}, automatic pass on, {level})")
-            for name in ("baseline", "keen", "orders"):
-                print(f"  {name} waits by kind (per game): {_by_kind(lines[name])}")
+            for name in lines:
+                if (
+                    name != "defaults" or lines[name] is not lines["baseline"]
+                ):  # not the baseline's games again
+                    print(f"  {name} waits by kind (per game): {_by_kind(lines[name])}")
             if (key, players) == ("principes", 4):
                 goal = ratios
     for name, limit in GOALS.items():

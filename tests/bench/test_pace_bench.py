@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bench import bench_pace
@@ -18,3 +20,5 @@ def test_the_pace_bench_measures_every_available_game(
     out = capsys.readouterr().out
     line = next(line for line in out.splitlines() if line.startswith(f"pace {key} {players}p "))
     assert f"automatic pass on, {level})" in line and "baseline" in line
+    for name in ("defaults", "keen", "orders", *bench_pace.OPTION_LINES.get(key, {})):  # each with its ratio
+        assert re.search(rf"\b{name} \d+\.\d\d \(\d+ waits\)", line), (name, line)
