@@ -16,11 +16,11 @@ from __future__ import annotations
 import pytest
 
 from bot.leagues.service import LeagueService
-from bot.models import Actor
 from bot.storage import leagues as repo
 from tests.e2e.conftest import Table
 from tests.e2e.fake_discord import FakeDiscord, FakeUser
 from tests.e2e.test_league_swiss import MANAGE_GUILD, THREAD, league_cog
+from tests.support.played import play_first_choices
 
 ROUND_OPEN = "The round's games are open."
 
@@ -86,16 +86,7 @@ async def test_a_thread_opened_just_before_a_crash_is_adopted(table: Table, fake
 
 async def play_out(table: Table, game_id: int, names: dict[str, str]) -> None:
     """Each player answers with the first choice offered, to the game's end."""
-    host = table.running.host
-    for _ in range(2_000):
-        info = await host.game_info(game_id)
-        if info.status != "active":
-            return
-        user = info.pending_users[0]
-        prompt = await host.prompt_of(game_id, user)
-        assert prompt is not None
-        await host.act(game_id, Actor(user, names[user]), prompt.choices[0].action, prompt.decision_id)
-    raise AssertionError(f"game {game_id} did not end")
+    await play_first_choices(table.running.host, game_id, names)
 
 
 async def test_a_new_season_follows_a_finished_divisions_league(

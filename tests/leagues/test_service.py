@@ -16,6 +16,7 @@ from bot.leagues.service import LeagueService
 from bot.models import Actor
 from bot.storage import leagues as repo
 from tests.conftest import FakeClock
+from tests.support.played import play_first_choices
 
 CHANNEL = "league-channel"
 GUILD = "guild"
@@ -50,15 +51,7 @@ async def _signed_up(service: LeagueService, count: int, **kwargs: object) -> No
 
 async def _play_out(host: Host, game_id: int) -> None:
     """Every pending player answers with the first choice offered, to the game's end."""
-    for _ in range(2_000):
-        info = await host.game_info(game_id)
-        if info.status != "active":
-            return
-        user = info.pending_users[0]
-        prompt = await host.prompt_of(game_id, user)
-        assert prompt is not None
-        await host.act(game_id, Actor(user, NAMES[user]), prompt.choices[0].action, prompt.decision_id)
-    raise AssertionError(f"game {game_id} did not end")
+    await play_first_choices(host, game_id, NAMES)
 
 
 async def _round_games(service: LeagueService, round_number: int) -> list[repo.TableRow]:
