@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.leagues.pairing import Bye, Played, game_points, pair_swiss  # noqa: E402
-from bot.leagues.standings import standings  # noqa: E402
-from render.standings import StandingRow, StandingsView, standings_png  # noqa: E402
+from bot.leagues.standings import standing_row, standings  # noqa: E402
+from render.standings import StandingsView, standings_png  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "images" / "league-standings.png"
 NAMES = ("Agnieszka", "Bartosz", "Celina", "Dawid", "Ewa", "Filip", "Grażyna")
@@ -52,20 +52,7 @@ def league_view() -> StandingsView:
         played += [Played(round_number, seats, play(rng, seats)) for seats in pairing.tables]
         if round_number == WITHDRAWS[1]:
             dropped.add(WITHDRAWS[0])
-    rows = tuple(
-        StandingRow(
-            line.rank,
-            line.player,
-            line.points,
-            line.buchholz,
-            line.sonneborn_berger,
-            line.wins,
-            line.games,
-            line.byes,
-            line.dropped,
-        )
-        for line in standings(list(NAMES), played, byes, dropped)
-    )
+    rows = tuple(standing_row(line, line.player) for line in standings(list(NAMES), played, byes, dropped))
     return StandingsView("Babylone Swiss league #3", ROUNDS, ROUNDS, rows)
 
 

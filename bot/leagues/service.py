@@ -44,7 +44,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from i18n import DEFAULT, localize, translate
-from render.standings import StandingRow, StandingsView
+from render.standings import StandingsView
 from rules.engine import Game, RulesError, get_game
 
 from ..host import Host
@@ -65,7 +65,7 @@ from .pairing import (
     round_robin_rounds,
 )
 from .scoring import finish_table, table_points
-from .standings import Standing, standings
+from .standings import Standing, standing_row, standings
 
 log = logging.getLogger(__name__)
 
@@ -857,17 +857,7 @@ class LeagueService:
     async def _view(self, league: repo.LeagueRow) -> StandingsView:
         names = await self._names(league.id)
         rows = tuple(
-            StandingRow(
-                line.rank,
-                names.get(line.player, line.player),
-                line.points,
-                line.buchholz,
-                line.sonneborn_berger,
-                line.wins,
-                line.games,
-                line.byes,
-                line.dropped,
-            )
+            standing_row(line, names.get(line.player, line.player))
             for line in await self.standings(league.id)
         )
         return StandingsView(league.name, await self.rounds_done(league), league.rounds, rows)

@@ -26,6 +26,8 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from render.standings import StandingRow
+
 from .pairing import Bye, Played, final_points
 
 #: decimal places kept when comparing tie-breaks (means over 3-4 player tables are thirds)
@@ -47,6 +49,21 @@ class Standing:
     games: int
     byes: int
     dropped: bool
+
+
+def standing_row(line: Standing, name: str) -> StandingRow:
+    """The line as the standings image and table show it, under the player's display ``name``."""
+    return StandingRow(
+        line.rank,
+        name,
+        line.points,
+        line.buchholz,
+        line.sonneborn_berger,
+        line.wins,
+        line.games,
+        line.byes,
+        line.dropped,
+    )
 
 
 def _others_mean(game: Played, seat: int, points: dict[str, float]) -> float:

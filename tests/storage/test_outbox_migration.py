@@ -4,10 +4,10 @@ posted again after it must still carry the same one; and new rows get ids above 
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from bot.storage import Store, migration_files, runs_on
+from bot.storage import Store, runs_on
+from tests.support.migrations import migrations_up_to
 
 INSERT_GAME = (
     "INSERT INTO games (guild_id, channel_id, kind, status, options, seed, num_players, creator_id, created_at, "
@@ -16,16 +16,8 @@ INSERT_GAME = (
 INSERT_ROW = "INSERT INTO outbox (game_id, payload, created_at) VALUES (?, ?, 1) RETURNING id"
 
 
-def _migrations_up_to(folder: Path, last: int) -> Path:
-    folder.mkdir()
-    for number, path in migration_files():
-        if number <= last:
-            shutil.copy(path, folder / path.name)
-    return folder
-
-
 async def test_outbox_rows_keep_their_ids_and_may_belong_to_no_game(database: str, tmp_path: Path) -> None:
-    store = await Store.open(database, migrations=_migrations_up_to(tmp_path / "old", 14))
+    store = await Store.open(database, migrations=migrations_up_to(tmp_path / "old", 14))
     try:
         async with store.transaction() as db:
             game_id = await store.insert_returning_id(db, INSERT_GAME, ())

@@ -4,25 +4,17 @@ keeps replaying and verifying with the derivation it was played with; new seeds 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 from bot.host import Host
-from bot.storage import Store, migration_files
+from bot.storage import Store
 from rules.engine import ReplayRng, Rng, get_game
 from rules.engine.playout import play
 from rules.engine.rng import KEYED_SCHEME, LEGACY_SCHEME, seed_scheme
 from tests.conftest import ALICE
+from tests.support.migrations import migrations_up_to
 
 LEGACY_SEED = 2**48 - 3
-
-
-def _migrations_up_to(folder: Path, last: int) -> Path:
-    folder.mkdir()
-    for number, path in migration_files():
-        if number <= last:
-            shutil.copy(path, folder / path.name)
-    return folder
 
 
 async def _store_legacy_game(database: str, tmp_path: Path) -> tuple[int, list[list[int]]]:
@@ -30,7 +22,7 @@ async def _store_legacy_game(database: str, tmp_path: Path) -> tuple[int, list[l
     game = get_game("pharaoh")
     playout = play(game, 2, LEGACY_SEED)
     assert game.outcome(playout.state).finished
-    store = await Store.open(database, migrations=_migrations_up_to(tmp_path / "old", 3))
+    store = await Store.open(database, migrations=migrations_up_to(tmp_path / "old", 3))
     try:
         async with store.transaction() as db:
             game_id = await store.insert_returning_id(
