@@ -11,15 +11,13 @@ from typing import Any
 import discord
 
 from bot.leagues.service import LeagueInfo, LeagueService
-from forms.labels import fit
+from forms.labels import BUTTON_LABEL, fit
 from i18n import DEFAULT, localize
 
 from .common import Handled, Interaction, actor_of, bot_of, rebuilt, within_ack
 from .custom_ids import IdFormat, digits, one_of
 
 LEAGUE_BUTTON_ID = IdFormat("pt:lg", (("league_id", digits(18)), ("op", one_of("join"))))
-#: Discord's longest button label
-BUTTON_LABEL = 80
 
 
 class LeagueButton(Handled, discord.ui.DynamicItem[Any], template=LEAGUE_BUTTON_ID.template):
