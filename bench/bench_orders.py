@@ -25,8 +25,13 @@ of at least that many "lost" among them if the order changed nothing, ``loss_p_v
 significant loss" or "LOSS (p<0.05)". ``REFERENCE`` orders, not recommended (why: next to the recommended set,
 ``rules/principes/play/standing.py``), are measured the same way for the record.
 
+Each line also says on how many seeds the order answered anything for its seat in the control game
+("answered") and on how many it answered otherwise than the AI did ("changed"): an order for a rare decision
+(Invader and Neighbour moves in 2-player games) is measured only on those seeds, whatever the sample's size.
+
 ``SEEDS`` seeds from 1 (``BENCH_ORDERS_SEEDS`` and ``BENCH_ORDERS_FIRST_SEED`` to change them), the games played
-by two worker processes: 3 to 4 minutes on the 2-core machine.
+by two worker processes: 3 to 4 minutes on the 2-core machine. ``BENCH_ORDERS_TOPICS`` (topic keys, comma
+separated) measures only the lines whose orders set one of those topics.
 """
 
 from __future__ import annotations
@@ -52,12 +57,19 @@ FIRST_SEED = int(os.environ.get("BENCH_ORDERS_FIRST_SEED", "1"))
 #: a loss is significant below this one-sided p-value
 ALPHA = 0.05
 WORKERS = 2
+#: only the lines whose orders set one of these topics (all lines when empty)
+TOPICS = tuple(key for key in os.environ.get("BENCH_ORDERS_TOPICS", "").split(",") if key.strip())
 #: orders measured for the record, not recommended (the measured reason is next to the recommended set)
 REFERENCE: dict[str, Orders] = {
     "council keep (not recommended)": {"council": Order("keep")},
     "council pledge (not recommended)": {"council": Order("pledge")},
     "release default (not recommended)": {"release": Order("default")},
     "division default (not recommended)": {"division": Order("default")},
+    "invader_move default (not recommended)": {"invader_move": Order("default")},
+    "hand_limit default (not recommended)": {"hand_limit": Order("default")},
+    # the strong AI never plays a Neighbour card: these answer nothing here (their line says "answered on 0")
+    "neighbour_move default (not measured: never asked)": {"neighbour_move": Order("default")},
+    "neighbour_move leader (not measured: never asked)": {"neighbour_move": Order("leader")},
 }
 
 
@@ -77,6 +89,8 @@ class Paired:
     pairs: tuple[tuple[bool, bool], ...]
     #: the seeds on which the order changed an answer (the others' test game is the control game)
     changed: int = 0
+    #: the seeds on which the order answered anything for its seat in the control game
+    answered: int = 0
 
     @property
     def lost(self) -> int:
@@ -101,7 +115,8 @@ class Paired:
         verdict = f"LOSS (p<{ALPHA:g})" if self.loses else "no significant loss"
         return (
             f"orders {GAME} {PLAYERS}p {self.name}: {games} games, the order's seat won {test:.1%} with it, "
-            f"{control:.1%} without (control), an answer changed on {self.changed} seeds, discordant "
+            f"{control:.1%} without (control), answered on {self.answered} seeds, an answer changed on "
+            f"{self.changed} seeds, discordant "
             f"{self.lost} lost / {self.gained} gained, p={self.p_value:.3f}: {verdict}"
         )
 
@@ -115,12 +130,14 @@ def holder(seed: int) -> int:
 class Changes:
     """Watches a control game (``paced_play``'s ``watch``) for the candidates that would change one of the
     holder's answers: an order that answers the holder's decision otherwise than the AI did. A candidate that
-    changes none plays, paired, the control game itself, move for move: its test game need not be played."""
+    changes none plays, paired, the control game itself, move for move: its test game need not be played. It
+    notes too the candidates that answer anything (``answered``), up to the first answer they change."""
 
     game: Game
     seat: int
     candidates: Mapping[str, Orders]
     changed: set[str] = field(default_factory=set)
+    answered: set[str] = field(default_factory=set)
 
     def __call__(self, state: State, seat: int, decision: Decision, action: str, source: str) -> None:
         unchanged = [name for name in self.candidates if name not in self.changed]
@@ -129,6 +146,8 @@ class Changes:
         view, legal = self.game.view(state, seat), self.game.legal_actions(state, seat)
         for name in unchanged:
             answer = standing_answer(self.game, view, seat, decision, legal, self.candidates[name])
+            if answer is not None:
+                self.answered.add(name)
             if answer is not None and answer != action:
                 self.changed.add(name)
 
@@ -137,12 +156,22 @@ def _won(game: Game, paced: PacedGame, seat: int) -> bool:
     return game.outcome(paced.playout.state).returns(PLAYERS)[seat] > 0
 
 
-def control_game(seed: int, candidates: Mapping[str, Orders]) -> tuple[bool, frozenset[str]]:
-    """The control game of a seed: whether the holder's seat won it, and the candidates that change it."""
+@dataclass(frozen=True)
+class Control:
+    """A seed's control game: whether the holder's seat won it, the candidates that change it and those that
+    answer anything in it."""
+
+    won: bool
+    changed: frozenset[str]
+    answered: frozenset[str]
+
+
+def control_game(seed: int, candidates: Mapping[str, Orders]) -> Control:
+    """The control game of a seed, watched for the candidates (``Changes``)."""
     game = get_game(GAME)
     changes = Changes(game, holder(seed), candidates)
     paced = paced_play(game, PLAYERS, seed, LEVEL, None, autopass=True, paired=True, watch=changes)
-    return _won(game, paced, holder(seed)), frozenset(changes.changed)
+    return Control(_won(game, paced, holder(seed)), frozenset(changes.changed), frozenset(changes.answered))
 
 
 def paired_game(seed: int, orders: Orders) -> bool:
@@ -154,7 +183,7 @@ def paired_game(seed: int, orders: Orders) -> bool:
     )
 
 
-def _control(task: tuple[int, Mapping[str, Orders]]) -> tuple[bool, frozenset[str]]:
+def _control(task: tuple[int, Mapping[str, Orders]]) -> Control:
     return control_game(*task)
 
 
@@ -167,27 +196,30 @@ def measure(candidates: Mapping[str, Orders], seeds: range, workers: int = WORKE
     the test games of the seeds whose control game the candidate would change (the others are that game)."""
     with ProcessPoolExecutor(workers) as pool:
         controls = dict(zip(seeds, pool.map(_control, [(seed, candidates) for seed in seeds]), strict=True))
-        played = [(name, seed) for name in candidates for seed in seeds if name in controls[seed][1]]
+        played = [(name, seed) for name in candidates for seed in seeds if name in controls[seed].changed]
         tested = pool.map(_test, [(seed, candidates[name]) for name, seed in played], chunksize=2)
         won = dict(zip(played, tested, strict=True))
     return [
         Paired(
             name,
-            tuple((controls[seed][0], won.get((name, seed), controls[seed][0])) for seed in seeds),
-            sum(name in controls[seed][1] for seed in seeds),
+            tuple((controls[seed].won, won.get((name, seed), controls[seed].won)) for seed in seeds),
+            sum(name in controls[seed].changed for seed in seeds),
+            sum(name in controls[seed].answered for seed in seeds),
         )
         for name in candidates
     ]
 
 
-def candidates(game_key: str = GAME) -> dict[str, Orders]:
-    """Each recommended order alone (named by its line of ``describe_orders``), the whole set, the references."""
+def candidates(game_key: str = GAME, topics: tuple[str, ...] = ()) -> dict[str, Orders]:
+    """Each recommended order alone (named by its line of ``describe_orders``), the whole set, the references;
+    with ``topics``, only the lines whose orders set one of them."""
     game = get_game(game_key)
     recommended = recommended_orders(game)
     alone: dict[str, Orders] = {}
     for key, order in recommended.items():
         alone[next(line for line in describe_orders(game, {key: order}) if f"({key})" in line)] = {key: order}
-    return {**alone, "the whole recommended set": recommended, **REFERENCE}
+    every = {**alone, "the whole recommended set": recommended, **REFERENCE}
+    return {name: orders for name, orders in every.items() if not topics or set(orders) & set(topics)}
 
 
 def run(seeds: int = SEEDS) -> None:
@@ -199,7 +231,7 @@ def run(seeds: int = SEEDS) -> None:
         "(the player model: bench/bench_orders.py)",
         flush=True,
     )
-    results = measure(candidates(), range(FIRST_SEED, FIRST_SEED + seeds))
+    results = measure(candidates(topics=TOPICS), range(FIRST_SEED, FIRST_SEED + seeds))
     for result in results:
         print(result.line())
     recommended = [result for result in results if result.name not in REFERENCE]

@@ -19,8 +19,13 @@ every answer a simulated player gives, as the bot is shipped: the automatic pass
 - **keen**: no standing orders, but every seat answers every message the bot offers the moment it arrives: the
   decision asked, each later turn of a queue asked ahead (``ask_ahead``: asked together with the first seat's
   turn, one wait; the AI gives its three first choices from the decision as posed then, the first still legal
-  at the turn is given, none: the seat is asked again, a new wait) and the Taxes choice offered with the sealing
-  of a plan that has Taxes ("collect", answered with the seal: no wait of its own).
+  at the turn is given, none: the seat is asked again, a new wait), the Taxes choice offered with the sealing
+  of a plan that has Taxes ("collect", answered with the seal: no wait of its own), and each own turn offered
+  ahead (``collect_turns``, ``Game.turn_ahead``: PRINCIPES's next action of a seat, its pledges at a Council,
+  the defender's card window; offered as the host offers it, with the seat's own wait or at the public moment
+  a Council or a window opens; the AI goes through the turn on the preview, answer after answer, until the
+  preview stops at a draw, a die or someone else's decision; each answer is given in turn while still legal,
+  the first one that is not, and whatever the preview did not reach, is asked: a wait).
 - **orders**: every seat holds the recommended standing orders (``TYPICAL_ORDERS``: the game's own
   ``Game.recommended_orders``, the orders ``python -m bench orders`` measured not to cost strength; named in the
   output) and answers ahead as the keen seats do. The queued prompts (Division, Urbanization, Release, History
@@ -94,6 +99,7 @@ def measure(key: str, players: int, level: str, seeds: range) -> dict[str, list[
                 every,
                 autopass=True,
                 collect_ahead=ahead,
+                collect_turns=ahead,
                 answer_plan=ahead,
                 options=options,
             )

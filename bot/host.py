@@ -378,6 +378,9 @@ class Host:
     async def answer_ahead_slot(self, game_id: int, actor: Actor, slot: str, action: str) -> str:
         return await self.standing.answer_ahead_slot(game_id, actor, slot, action)
 
+    async def turn_step_prompt(self, game_id: int, actor: Actor) -> Prompt | None:
+        return await self.standing.turn_step_prompt(game_id, actor)
+
     # ---- languages (``language.Language``) -------------------------------------------------------
     async def user_language(self, user_id: str | None, interaction_locale: str | None = None) -> str:
         return await self.language.user_language(user_id, interaction_locale)

@@ -28,10 +28,12 @@ from typing import Any
 import discord
 
 from bot.hosting.lobby import lobby_message
+from bot.hosting.turns import read_step_slot
 from bot.models import AHEAD_KIND, Choice, GameInfo, HostError, Prompt
 from forms import short_label
 from forms.labels import OPTION_DESCRIPTION, OPTION_LABEL, PLACEHOLDER, distinct_labels, fit, fit_with_rest
 from i18n import DEFAULT, localize, translate
+from rules.engine.standing import ASK
 
 from .common import (
     Handled,
@@ -547,8 +549,16 @@ async def answer_ahead(interaction: Interaction, game_id: int, seat: int, slot: 
     upcoming, or an action that does not answer it); the message keeps its buttons, so another click changes
     the answer until the decision comes. Only the clicker sees the answer."""
     await require_seat(interaction, game_id, seat)
-    work = bot_of(interaction).host.answer_ahead_slot(game_id, actor_of(interaction), slot, action)
-    await send(interaction, await within_ack(interaction, work), ephemeral=True)
+    host = bot_of(interaction).host
+    said = await within_ack(interaction, host.answer_ahead_slot(game_id, actor_of(interaction), slot, action))
+    view = None
+    if read_step_slot(slot) is not None and action != ASK:  # a turn answered step by step: the next step
+        step = await host.turn_step_prompt(game_id, actor_of(interaction))
+        language = await reader_language(interaction)
+        view = ahead_view(localized_prompt(step, language) or step, language) if step is not None else None
+        if step is not None:
+            said = f"{said}\n\n{step.text}"
+    await send(interaction, said, ephemeral=True, view=view)
 
 
 class AheadButton(Handled, discord.ui.DynamicItem[Any], template=AHEAD_BUTTON_ID.template):

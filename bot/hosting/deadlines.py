@@ -8,7 +8,7 @@ from typing import Any
 from rules.engine import (
     Decision,
 )
-from rules.engine.standing import AHEAD_KEYS
+from rules.engine.standing import given_ahead
 
 from ..models import Actor, Choice, Delivery, HostError, Prompt
 from ..storage import decisions as stored_decisions
@@ -150,10 +150,10 @@ class Deadlines:
         action = telling.standing_action(live, seat, decision, orders)
         if user is None or action is None:
             return []
-        change = Change()
-        ahead = {key: orders[key] for key in AHEAD_KEYS if key in orders} if orders else None
-        given_ahead = telling.standing_action(live, seat, decision, ahead)
-        source = "your answer given ahead" if given_ahead == action else "standing order"
+        change = Change(automatic=True)
+        ahead = given_ahead(orders) if orders else None
+        from_ahead = telling.standing_action(live, seat, decision, ahead)
+        source = "your answer given ahead" if from_ahead == action else "standing order"
         note = telling.private(
             live,
             seat,

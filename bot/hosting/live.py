@@ -84,6 +84,8 @@ class Change:
     finishes: bool = False
     #: seats whose standing orders must not answer their current decision (they just took an answer back)
     orders_off: set[int] = field(default_factory=set)
+    #: the step's move is an automatic answer in its player's name (a standing order's, one given ahead)
+    automatic: bool = False
 
 
 def named(live: Live, text: str) -> str:

@@ -19,7 +19,7 @@ from rules.engine import (
     listing,
     plural,
 )
-from rules.engine.pace import expected_waits, log_pace, quantile
+from rules.engine.pace import SelfPlayPace, log_pace, quantile, self_play_pace
 from rules.engine.playout import setup_state
 from rules.engine.registry import package_of
 from rules.engine.rng import seed_scheme
@@ -63,24 +63,29 @@ async def games_awaiting_ai(store: Store) -> list[int]:
     return await stored_games.games_awaiting_ai(store)
 
 
-def _expected_waits(game_key: str, players: int) -> float:
-    """A whole game's waits in self-play (run in ``ESTIMATES``' process)."""
-    return expected_waits(get_game(game_key), players)
+#: a game's options, as a key: (name, value) pairs in name order
+OptionsKey = tuple[tuple[str, str], ...]
+
+
+def _self_play_pace(game_key: str, players: int, options: OptionsKey) -> SelfPlayPace:
+    """A game's waits in self-play, whole and per Round (run in ``ESTIMATES``' process)."""
+    return self_play_pace(get_game(game_key), players, options=dict(options))
 
 
 #: the process that self-plays the games behind an estimate of the time to finish (issue 46: three games of
 #: the slowest game are over 3 s of Python, which in a thread held the interpreter's lock the bot's loop needs)
 ESTIMATES = Workers(1)
 atexit.register(ESTIMATES.shutdown)
-#: (game, players) -> a whole game's waits in self-play, once computed; and those being computed
-_EXPECTED: dict[tuple[str, int], float] = {}
-_EXPECTING: dict[tuple[str, int], asyncio.Future[float]] = {}
+#: (game, players, options) -> its waits in self-play, once computed; and those being computed
+_EXPECTED: dict[tuple[str, int, OptionsKey], SelfPlayPace] = {}
+_EXPECTING: dict[tuple[str, int, OptionsKey], asyncio.Future[SelfPlayPace]] = {}
 
 
-async def whole_game_waits(game_key: str, players: int) -> float:
-    """A whole game's waits in self-play (``rules.engine.pace.expected_waits``), computed once per game and
-    player count in a worker process; asked again meanwhile, the computation under way is awaited."""
-    key = (game_key, players)
+async def self_played(game_key: str, players: int, options: OptionsKey) -> SelfPlayPace:
+    """A game's waits in self-play, whole and per Round (``rules.engine.pace.self_play_pace``), computed once per
+    game, player count and options in a worker process; asked again meanwhile, the computation under way is
+    awaited."""
+    key = (game_key, players, options)
     if key in _EXPECTED:
         return _EXPECTED[key]
     loop = asyncio.get_running_loop()
@@ -89,9 +94,9 @@ async def whole_game_waits(game_key: str, players: int) -> float:
         # a game registered at run time (a test's) or changed at run time is unknown to the worker: a thread
         shared = package_of(game_key) is not None and not vars(get_game(game_key))
         work = (
-            ESTIMATES.run(_expected_waits, game_key, players)
+            ESTIMATES.run(_self_play_pace, game_key, players, options)
             if shared
-            else asyncio.to_thread(_expected_waits, game_key, players)
+            else asyncio.to_thread(_self_play_pace, game_key, players, options)
         )
         running = _EXPECTING[key] = asyncio.ensure_future(work)
     try:
@@ -258,18 +263,25 @@ class Queries:
 
     async def _estimate(self, live: Live) -> str:
         """How long the rest of the game may take, from its own pace so far (issue 47): the waits still to come
-        times this game's mean answer time, each wait's time being the time from its start to the waited seat's
-        answer (stored event times; a sealed choice's own moment). Only a person's answer is waited for: the AI's, a standing
-        order's or an answer given ahead (``automatic_answers``), the automatic pass's and a deadline's default are
-        automatic; a person's card window is a wait however it was answered, weighed by the share of windows that
-        do not pass by themselves (``Game.window_pass_share``), its answer time not sampled (``_window``).
-        A game whose rules tell the share played (``Game.progress``, its Rounds) is read at the
-        start of its current Round (so the line changes Round by Round, never with one window's automatic pass),
-        its waits to come are its waits so far times the share still to play over the share played; another
-        game's come from self-play (``whole_game_waits``). The mean, not the median: the waits add up, and a few
-        long answers weigh in the sum (the median fell to half of what remained in simulated games,
-        ``tests/host/test_time_to_finish.py``). The range: the mean's own uncertainty (the answers' spread over
-        their number) and that of the waits to come (``WAITS_SPREAD``), +- ``RANGE_Z`` of them."""
+        times this game's mean wait, each wait's time running from its start until the last of the seats asked
+        at its start answered (stored event times; a sealed choice's own moment): a decision asked of several
+        seats at once (a sealed plan, the option ``together``) waits for the slowest. Only a person's answer is
+        waited for: the AI's, a standing order's or an answer given ahead (``automatic_answers``), the automatic
+        pass's and a deadline's default are automatic; a person's card window is a wait however it was answered,
+        weighed by the share of windows that do not pass by themselves (``Game.window_pass_share``), its answer
+        time not sampled (``_window``). A game whose rules tell the share played (``Game.progress``, its Rounds)
+        is read at the start of its current Round (so the line changes Round by Round, never with one window's
+        automatic pass), and its waits to come are its waits so far times the self-played waits of the Rounds
+        still to play over those of the Rounds played (``SelfPlayPace.later_over_earlier``): Rounds differ (a
+        Period's first Round asks the Prince choice and placement), so the share of Rounds played is not the
+        share of waits (in 4-player PRINCIPES self-play Rounds 2-6 hold 4.3 times Round 1's waits, not 5: the
+        share of Rounds counted a quarter more waits to come than came, over 30 simulated games);
+        another game's come from a whole self-played game (``self_played``). The mean, not the median: the
+        waits add up, and a few long answers weigh in the sum (the median fell to half of what remained in
+        simulated games, ``tests/host/test_time_to_finish.py``). The range: the mean's own uncertainty (the
+        waits' spread over their number) and that of the waits to come (``WAITS_SPREAD``), +- ``RANGE_Z`` of
+        them; at the start of Round 2 the mean rests on one Round's 15-25 waits, whose answers spread as
+        people's do (a log-normal sigma of 1: that mean is uncertain by about 30%)."""
         events = await self.games.store.events(live.id, -1)
         game, players = live.game, live.row["num_players"]
         start = setup_state(game, players, json.loads(live.row["options"]), events[0])
@@ -299,15 +311,13 @@ class Queries:
             at_round,
             _window,
         )
-        share = pace.share
         # a person's window is a wait only when it did not pass by itself: weighed by the share that does not
         waits = pace.waits - pace.unsampled_waits * game.window_pass_share
-        if share is not None and share > 0:
-            to_come = waits * (1 - share) / share
-        else:
-            to_come = await whole_game_waits(game.key, players) - waits
-        to_come = max(1.0, to_come)
-        times = sorted(seconds for _seat, seconds in pace.samples)
+        options = tuple(sorted(json.loads(live.row["options"]).items()))
+        played = await self_played(game.key, players, options)
+        later = played.later_over_earlier(pace.share) if pace.share is not None else None
+        to_come = max(1.0, waits * later if later is not None else played.waits - waits)
+        times = sorted(pace.wait_times)
         if len(times) < 2 or pace.waits < 2 or pace.elapsed <= 0:
             return (
                 f"Time to finish: about {plural(round(to_come), 'more wait')} for a player; too few answers "

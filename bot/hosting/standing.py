@@ -6,7 +6,8 @@ an order's answer, as the player's own click, a random moment after the decision
 
 Answers given ahead are orders too: ``/ahead`` (``answer_ahead``) or a click (``answer_ahead_slot``) answers a later
 turn of a queue (``Game.ahead``, kept under ``AHEAD``) or what a sealed plan implies (``Game.plan_ahead``, kept
-under ``AHEAD_PLAN``); the two keys never replace each other. Only their owner sees them.
+under ``AHEAD_PLAN``); the two keys never replace each other. A player's own turn answered ahead, step by step
+(``Game.turn_ahead``, ``turns``), is kept under its turn's own key (``turn_key``). Only their owner sees them.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from __future__ import annotations
 import json
 from functools import partial
 
-from rules.engine import InvalidAction, OptionError, RulesError, State, get_game
+from rules.engine import Decision, InvalidAction, OptionError, RulesError, State, get_game
 from rules.engine.standing import (
     AHEAD,
     AHEAD_CHOICES,
     AHEAD_PLAN,
     ASK,
+    OFFERED,
     Order,
     Orders,
     PlanAhead,
@@ -29,7 +31,10 @@ from rules.engine.standing import (
     describe_orders,
     describe_recommended,
     topics_of,
+    turn_key,
+    turn_order,
 )
+from rules.engine.turn_ahead import preview_after
 
 from ..models import AHEAD_KIND, Actor, HostError, Prompt
 from ..storage import Connection
@@ -39,6 +44,7 @@ from . import live as telling
 from .core import Change, Games, Live
 from .live import kind_words
 from .step import plan_choices, queued_choices
+from .turns import given_steps, read_step_slot, step_prompt, step_slot, turn_preview
 
 NOTHING_AHEAD = (
     "Nothing to answer ahead now: /ahead works while an earlier player is asked a turn of yours, and for what a "
@@ -48,6 +54,8 @@ NOT_UPCOMING = (
     "That decision is no longer upcoming: its turn has come (answer it in its own message) or it is over. "
     "Nothing was changed; /ahead shows what you may answer ahead now."
 )
+TURN_REST_ASKED = "The rest of this turn is asked when it comes."
+TURN_STOPPED = "The rest of this turn cannot be answered ahead: it is asked when your turn comes."
 #: what ``/ahead`` reads as "ask me then" for a decision the plan implies
 ASK_WORDS = frozenset({ASK, "ask me", "ask me then"})
 
@@ -157,7 +165,23 @@ class Standing:
             prompts.append(
                 Prompt(live.id, seat, offer.slot, AHEAD_KIND, offer.title, False, plan_choices(offer))
             )
+        turn = live.game.turn_ahead(live.state).get(seat)
+        step = step_prompt(live, seat, turn, live.orders.get(actor.user_id, {})) if turn is not None else None
+        if step is not None:
+            prompts.append(step)
         return [prompt for prompt in map(partial(telling.named_prompt, live), prompts) if prompt is not None]
+
+    async def turn_step_prompt(self, game_id: int, actor: Actor) -> Prompt | None:
+        """The next step of the caller's turn in sight that they may answer ahead (``turns.step_prompt``), or
+        None: what a front-end shows under the answer to the step before."""
+        live = await self.games.load(game_id)
+        if not live.state or live.row["status"] not in ("active", "paused"):
+            return None
+        seat = self.games.seat_for(live, actor).seat
+        turn = live.game.turn_ahead(live.state).get(seat)
+        if turn is None:
+            return None
+        return telling.named_prompt(live, step_prompt(live, seat, turn, live.orders.get(actor.user_id, {})))
 
     async def ahead_text(self, channel_id: str, actor: Actor) -> str:
         """The caller's upcoming decisions they may answer ahead: a later turn of a queue the rules order
@@ -182,9 +206,35 @@ class Standing:
             ]
         for offer in await self._plan_offers(live, seat):
             lines += self._plan_lines(live, offer, orders)
+        turn = live.game.turn_ahead(live.state).get(seat)
+        if turn is not None:
+            lines += self._turn_lines(live, seat, turn, orders)
         if not lines:
             return NOTHING_AHEAD
         return "\n".join(lines)
+
+    @staticmethod
+    def _turn_lines(live: Live, seat: int, turn: Decision, orders: Orders) -> list[str]:
+        """The caller's turn in sight: the answers given ahead so far, and the next step's answers now."""
+        given = given_steps(orders, turn.id)
+        preview = turn_preview(live, seat, turn.id, orders)
+        lines = [f"{live.game.title} #{live.id}, {turn.prompt} (only you see this)."]
+        if given:
+            described = "; ".join(f"`{action}`" for _kind, action in given)
+            lines.append(f"Your answers given ahead, in order: {described}.")
+        if preview is None:
+            lines.append(TURN_REST_ASKED)
+            return lines
+        answers = [
+            a for a in live.game.legal_actions(preview, seat) if not live.game.is_free(preview, seat, a)
+        ]
+        lines += [
+            f"Next: {live.game.pending(preview)[seat].prompt}",
+            "Answers now: " + ", ".join(f"`{answer}`" for answer in answers),
+            f"/ahead ANSWER adds it (given when your turn comes, if allowed then); /ahead {ASK} withdraws this "
+            "turn's answers.",
+        ]
+        return lines
 
     @staticmethod
     def _ahead_answers(live: Live, preview: State, seat: int) -> list[str]:
@@ -208,6 +258,11 @@ class Standing:
         if (decision is None or preview is None) and offers:
             words = " or ".join([*(action for o in offers for action, _label in o.answers), ASK])
             raise HostError(f"'{text.strip()[:40]}' does not answer {offers[0].title}: answer {words}.")
+        turn = live.game.turn_ahead(live.state).get(seat)
+        if (decision is None or preview is None) and turn is not None:
+            given = len(given_steps(live.orders.get(actor.user_id, {}), turn.id))
+            action = ASK if word in ASK_WORDS else self._turn_answer(live, seat, turn, text)
+            return await self.answer_ahead_slot(live.id, actor, step_slot(turn.id, given), action)
         if decision is None or preview is None:
             raise HostError("Nothing to answer ahead now: /ahead works while an earlier player is asked.")
         parts = [part.strip() for part in text.split(",") if part.strip()]
@@ -237,6 +292,54 @@ class Standing:
             "if allowed then; /ahead again changes it."
         )
 
+    @staticmethod
+    def _turn_answer(live: Live, seat: int, turn: Decision, text: str) -> str:
+        """A typed answer to the next step of the caller's turn in sight, read as a move of that step."""
+        preview = turn_preview(live, seat, turn.id, live.orders.get(live.seats[seat].user_id or "", {}))
+        if preview is None:
+            raise HostError(
+                "The rest of this turn cannot be answered ahead: it is asked when your turn comes."
+            )
+        try:
+            return live.game.parse(preview, seat, text)
+        except InvalidAction as error:  # the rules' sentence quotes what was typed
+            raise HostError(str(error)) from None
+        except RulesError as error:
+            raise HostError(f"'{text.strip()[:40]}': {error}") from None
+
+    async def _answer_turn_step(self, live: Live, actor: Actor, slot: str, given: int, action: str) -> str:
+        """One more answer of the caller's turn in sight, given ahead (``turns``), or ``ask``: withdraw them
+        all. A step already answered (an old message's button) or not this turn's is refused; nothing changes."""
+        seat = self.games.seat_for(live, actor).seat
+        turn = live.game.turn_ahead(live.state).get(seat)
+        orders = live.orders.get(actor.user_id, {})
+        steps = given_steps(orders, slot)
+        if turn is None or turn.id != slot:
+            raise HostError(NOT_UPCOMING)
+        if action == ASK:
+            await self._put_ahead(live, actor.user_id, turn_key(slot), Order(OFFERED, (slot,)))
+            return "No answers given ahead for this turn: you are asked when it comes."
+        if given != len(steps):
+            raise HostError("That step is already answered: use the newest message (or /ahead).")
+        preview = turn_preview(live, seat, slot, orders)
+        if preview is None:
+            raise HostError(
+                "The rest of this turn cannot be answered ahead: it is asked when your turn comes."
+            )
+        if action not in self._ahead_answers(live, preview, seat):
+            raise HostError(f"'{action[:60]}' does not answer this step now.")
+        posed = live.game.pending(preview)[seat]
+        await self._put_ahead(
+            live, actor.user_id, turn_key(slot), turn_order(slot, [*steps, (posed.kind, action)])
+        )
+        said = (
+            f"Answered ahead (only you see it): {live.game.describe(preview, action)}.\n"
+            "It is given as your click when your turn comes, if allowed then."
+        )
+        if preview_after(live.game, preview, seat, slot, action) is None:
+            return f"{said}\n{TURN_REST_ASKED}"
+        return f"{said}\nNext step below (or /ahead)."
+
     async def answer_ahead_slot(self, game_id: int, actor: Actor, slot: str, action: str) -> str:
         """One answer given ahead, by a button or a select (untrusted: ``slot`` and ``action`` come from a
         custom_id or a select's value) or by ``/ahead`` for the plan: the caller's upcoming decision of ``slot``,
@@ -247,6 +350,8 @@ class Standing:
             live = await self.games.load(game_id)
             if live.row["status"] not in ("active", "paused") or not live.state:
                 raise HostError(NOT_UPCOMING)
+            if (stepped := read_step_slot(slot)) is not None:
+                return await self._answer_turn_step(live, actor, *stepped, action)
             seat = self.games.seat_for(live, actor).seat
             queued = live.game.ahead(live.state).get(seat)
             preview = live.game.ahead_state(live.state, seat) if queued is not None else None

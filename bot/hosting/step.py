@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
 from rules.engine import Applied, Decision, Event, InvalidAction, Rng, RulesError, State
-from rules.engine.standing import AHEAD_KEYS, AHEAD_PLAN, ASK, Orders, PlanAhead
+from rules.engine.standing import AHEAD_PLAN, ASK, Orders, PlanAhead, given_ahead
 
 from ..models import AHEAD_KIND, Choice, HostError, Prompt
 from ..storage import decisions as stored_decisions
@@ -38,6 +38,7 @@ from .live import (
     waiting_line,
     waiting_lines,
 )
+from .turns import is_person, turn_offers, use_turn_answers
 
 ASK_LABEL = "Ask me then"
 
@@ -120,17 +121,21 @@ def turn_step(
     change.statements = list(change.statements)
     before = live.game.pending(live.state)
     state, seq, events = live.state, live.seq, []
+    orders = {user: dict(held) for user, held in live.orders.items()}
     for seat, action in moves:
+        use_turn_answers(live, state, seat, action, orders, change, turn.now)
         seq += 1
         action, applied, rng = apply_move(live, state, seat, action, seq, revealing=sealer is not None)
         state = applied.state
         events += applied.events
         log_lines = [[e.kind, e.text] for e in applied.events]
         change.events.append((seat, action, list(rng.draws), (actors or {}).get(seat, who), log_lines))
-    after = hand_over_kept(live, live.with_state(state), before, change)
+    after = hand_over_kept(live, replace(live.with_state(state), orders=orders), before, change)
     acting = moves[0][0] if len({seat for seat, _ in moves}) == 1 else None
     run = turn_deliveries(after, before, events, change, turn.now, turn.run, acting)
     ahead_deliveries(live, after, change)
+    movers = set() if change.automatic or not is_person(who) else {seat for seat, _action in moves}
+    after = turn_offers(live, after, change, turn.now, movers)
     if sealer is not None and not after.game.outcome(after.state).finished:
         plan_offer(after, sealer, None, change)  # from the revealed plan, if its decision is to come
     round_status(live, after, change, turn)
@@ -293,7 +298,7 @@ def prompt_dm(live: Live, seat: int, decision: Decision, change: Change, now: fl
 def standing_notice(live: Live, seat: int, decision: Decision, orders: Orders, standing: str) -> str:
     """The line a prompt's DM gets when the seat's orders will answer it: an answer the player gave ahead
     (``/ahead``, or when sealing their plan) is named as such, not as a standing order."""
-    ahead = {key: orders[key] for key in AHEAD_KEYS if key in orders}
+    ahead = given_ahead(orders)
     if ahead and standing_action(live, seat, decision, ahead) == standing:
         source, changes = "Your answer given ahead", "/ahead changes it"
     else:

@@ -124,7 +124,12 @@ async def put_order(
     db: Connection, game_id: int, user_id: str, topic: str, choice: str, names: str, now: float
 ) -> None:
     """Keep a player's standing order on ``topic`` (``names``: JSON), replacing the one they had."""
-    await db.execute(
+    await db.execute(*put_order_row(game_id, user_id, topic, choice, names, now))
+
+
+def put_order_row(game_id: int, user_id: str, topic: str, choice: str, names: str, now: float) -> Statement:
+    """``put_order`` as a statement of a step's change (a turn answered ahead used up as it is played)."""
+    return (
         "INSERT INTO standing_orders (game_id, user_id, topic, choice, names, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id, topic) DO UPDATE SET "
         "choice = excluded.choice, names = excluded.names, updated_at = excluded.updated_at",

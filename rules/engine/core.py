@@ -381,6 +381,38 @@ class Game(ABC, Generic[S, V]):
         it when the decision of that slot arises, if it is legal then. None by default."""
         return []
 
+    def turn_ahead(self, state: S) -> dict[int, Decision]:
+        """Seats whose own next turn (an action of several decisions in a row, all theirs) they may answer now,
+        ahead, while an earlier seat plays (issue 47): the rules' order is kept, the answers are given in turn
+        when it comes, each while it is still legal (``standing.AHEAD_TURN``). A decision's ``id`` is the turn's
+        *slot* (``turn_slot`` gives the same for each decision of that turn), its ``kind`` the turn's first
+        decision's. None by default."""
+        return {}
+
+    def turn_ahead_state(self, state: S, seat: int) -> S | None:
+        """The state as if the seat's upcoming turn (``turn_ahead``) had come, its first decision posed: what the
+        seat answers ahead from. None if it has none, or if getting there would draw on chance or show anyone
+        something hidden (``reveals_hidden``)."""
+        return None
+
+    def turn_comes_publicly(self, decision: Decision) -> bool:
+        """Whether a turn of ``turn_ahead`` comes in sight by something the whole table sees ask someone at once
+        (a Council summoned, a battle's card window opened): it is then offered at that moment. Otherwise (the
+        default) it is offered only with its own seat's wait (the seat has just answered, or is asked), so the
+        moment of an offer tells its seat nothing of how the others' decisions were answered."""
+        return False
+
+    def turn_slot(self, view: V, seat: int, decision: Decision) -> str | None:
+        """The slot of the turn that the seat's decision belongs to, from the seat's view (None: the decision is
+        not part of a turn that ``turn_ahead`` offers)."""
+        return None
+
+    def reveals_hidden(self, before: S, after: S, seat: int) -> bool:
+        """Whether going from ``before`` to ``after`` shows the seat something hidden (a card drawn, a tile
+        turned up): answering a turn ahead stops there (``turn_ahead.preview_after``). False by default: a game
+        of perfect information hides nothing."""
+        return False
+
     def can_undo(self, state_before: S, seat: int, action: str) -> bool:
         """Whether ``seat`` may take ``action`` back (the host also requires no chance and nobody since)."""
         return False

@@ -17,7 +17,21 @@ from dataclasses import dataclass, field
 from .core import Decision, Game, State
 from .playout import Playout, Recorded, start, step
 from .rng import ReplayRng
-from .standing import AHEAD, AHEAD_CHOICES, AHEAD_PLAN, Order, Orders, ahead_order, standing_answer
+from .standing import (
+    AHEAD,
+    AHEAD_CHOICES,
+    AHEAD_PLAN,
+    MAX_TURN_STEPS,
+    OFFERED,
+    Order,
+    Orders,
+    ahead_order,
+    standing_answer,
+    turn_key,
+    turn_order,
+    turn_rest,
+)
+from .turn_ahead import preview_after
 
 
 @dataclass
@@ -71,13 +85,16 @@ def automatic_answer(
     autopass: bool,
     given_ahead: Order | None = None,
     given_plan: Order | None = None,
+    given_turns: Orders | None = None,
 ) -> tuple[str, str] | None:
     """(the answer, its source) that the host gives for the seat without asking it, or None: ask. The source
     is "autopass", "ahead" (``given_ahead``: the seat's answer given ahead; ``given_plan``: its answer given when
-    it sealed its plan, ``Game.plan_ahead``) or "standing"."""
+    it sealed its plan, ``Game.plan_ahead``; ``given_turns``: its own turns answered ahead, ``Game.turn_ahead``) or
+    "standing"."""
     if autopass and (passed := game.auto_pass(state, seat)) is not None:
         return passed, "autopass"
-    given_early = {key: order for key, order in ((AHEAD, given_ahead), (AHEAD_PLAN, given_plan)) if order}
+    early = ((AHEAD, given_ahead), (AHEAD_PLAN, given_plan))
+    given_early = {**{key: order for key, order in early if order}, **(given_turns or {})}
     for source, given in (("ahead", given_early), ("standing", orders)):
         if given:
             legal = game.legal_actions(state, seat)
@@ -133,6 +150,48 @@ def ask_ahead(
     return asked
 
 
+def ask_turns(
+    game: Game,
+    state: State,
+    given: dict[int, dict[str, Order]],
+    level: str,
+    chooser: random.Random,
+    riding: Collection[int],
+    sighted: Collection[str] = (),
+) -> dict[int, Decision]:
+    """Ask every seat whose own turn is in sight (``Game.turn_ahead``) and was not asked it yet, when its seat is
+    in a wait of its own (``riding``: it has just answered, or is asked) or the turn has just come in sight
+    publicly (not in ``sighted``, ``Game.turn_comes_publicly``): the AI goes
+    through the turn on the preview (``turn_ahead.preview_after``), its answers kept in ``given`` (under
+    ``standing.turn_key``) until the preview stops. Returns the seats asked, with their decisions."""
+    asked = {}
+    for seat, decision in game.turn_ahead(state).items():
+        public = game.turn_comes_publicly(decision) and decision.id not in sighted
+        if seat not in riding and not public:
+            continue  # offered only with its seat's own wait, or at the public moment it comes in sight
+        turns = given.setdefault(seat, {})
+        if turn_key(decision.id) in turns:
+            continue  # asked already
+        preview = game.turn_ahead_state(state, seat)
+        if preview is not None and game.auto_pass(preview, seat) is not None:
+            continue  # nothing to decide: its only answer is passed for it when the turn comes
+        steps: list[tuple[str, str]] = []
+        while preview is not None and len(steps) < MAX_TURN_STEPS:
+            posed = game.pending(preview)[seat]
+            answers = [a for a in game.legal_actions(preview, seat) if not game.is_free(preview, seat, a)]
+            if not answers:
+                break
+            action = _choose(
+                game, preview, seat, level, chooser, answers
+            )  # free actions: any time, not ahead
+            steps.append((posed.kind, action))
+            preview = preview_after(game, preview, seat, decision.id, action)
+        if steps:
+            turns[turn_key(decision.id)] = turn_order(decision.id, steps)
+            asked[seat] = decision
+    return asked
+
+
 def _next_seat(pending: Mapping[int, Decision], answers: Mapping[int, tuple[str, str]], paired: bool) -> int:
     """The seat that answers next: the lowest answered automatically, else the lowest asked; ``paired``: the
     lowest passed automatically, else the lowest asked (the order of a game without standing orders)."""
@@ -153,6 +212,7 @@ def paced_play(
     paired: bool = False,
     watch: Callable[[State, int, Decision, str, str], None] | None = None,
     options: Mapping[str, str] | None = None,
+    collect_turns: bool = False,
 ) -> PacedGame:
     """Self-play with the AI ``level`` for every seat, counting waits. Automatic answers (the auto-pass when
     ``autopass``, each seat's standing ``orders``, its answer given ahead) are given first and start no wait;
@@ -177,6 +237,9 @@ def paced_play(
     given: dict[int, Order] = {}
     planned: dict[int, Order] = {}  # each seat's answer given when it sealed its plan
     ahead_kinds: dict[int, str] = {}  # the kind of the decision each answer of ``given`` is for
+    turns: dict[int, dict[str, Order]] = {}  # each seat's own turns answered ahead (``collect_turns``)
+    clicked: set[int] = set()  # the seat that has just answered by its own click
+    sighted: set[str] = set()  # the turns in sight before this step
     seat_orders = orders or {}
     for _ in range(max_actions):
         state = playout.state
@@ -196,12 +259,20 @@ def paced_play(
                     autopass,
                     given.get(seat),
                     planned.get(seat),
+                    turns.get(seat),
                 )
             )
         }
         ahead = ask_ahead(game, state, given, seat_orders, autopass, level, chooser) if collect_ahead else {}
         ahead_kinds.update({seat: decision.kind for seat, decision in ahead.items()})
-        counter.observe(pending, answers, ahead)
+        # a turn is offered with a step that asks someone new (the host's rule, ``bot.hosting.turns``: never a
+        # message of its own; which seats are answered automatically is private, so it is not read)
+        # a turn is offered only with its own seat's wait (the host's rule, ``bot.hosting.turns``): to the seat
+        # that has just answered by its own click, or that is asked now
+        riding = {seat for seat in pending if seat not in answers} | clicked
+        turned = ask_turns(game, state, turns, level, chooser, riding, sighted) if collect_turns else {}
+        sighted = {decision.id for decision in game.turn_ahead(state).values()} if collect_turns else set()
+        counter.observe(pending, answers, {**turned, **ahead})
         seat = _next_seat(pending, answers, paired)
         if seat in answers:
             action, source = answers[seat]
@@ -212,10 +283,12 @@ def paced_play(
                     _choose(game, state, seat, level, chooser)  # the draws the AI makes without the order
         else:
             action, source = _choose(game, state, seat, level, chooser), "ai"
+        clicked = {seat} if source == "ai" else set()
         if watch is not None:
             watch(state, seat, pending[seat], action, source)
         if seat in ahead_kinds and ahead_kinds[seat] == pending[seat].kind:
             del given[seat], ahead_kinds[seat]  # its turn came: an answer given ahead serves once
+        _use_turn(game, state, seat, pending[seat], action, turns.get(seat))
         if answer_plan and pending[seat].sealed:
             offers = game.plan_ahead(state, seat, action)
             planned.pop(seat, None)  # each new sealing starts again from "ask me"
@@ -223,6 +296,23 @@ def paced_play(
                 planned[seat] = ahead_order(offers[0].slot, [offers[0].answers[0][0]])
         step(game, playout, seat, action)
     return PacedGame(playout, counter, automatic, by_order, by_ahead)
+
+
+def _use_turn(
+    game: Game, state: State, seat: int, decision: Decision, action: str, turns: dict[str, Order] | None
+) -> None:
+    """The seat answered ``action`` in its turn: the answer it gave ahead for it is used up, or (another answer)
+    the rest of the turn answered ahead is dropped."""
+    if not turns:
+        return
+    slot = game.turn_slot(game.view(state, seat), seat, decision)
+    key = turn_key(slot) if slot is not None else None
+    if key in turns:
+        rest = turn_rest(turns[key], action, slot)
+        if rest is None:
+            turns[key] = Order(OFFERED, (str(slot),))  # answered, so never asked again
+        else:
+            turns[key] = rest
 
 
 @dataclass
@@ -243,6 +333,57 @@ class LogPace:
     #: the point's moment, and the number of events up to it
     at: float
     events: int
+    #: per wait that ended with a sampled answer: its time, until the last of the seats asked at its start gave
+    #: its first answer (a decision asked of several seats at once, a sealed plan say, waits for the slowest)
+    wait_times: list[float] = field(default_factory=list)
+
+
+@dataclass
+class _OpenWaits:
+    """The waits under way while a log is replayed (``log_pace``): since when each asked seat is waited for, and
+    each wait's seats that have not answered yet, so that a wait is timed until its last seat's first answer."""
+
+    since: dict[int, float] = field(default_factory=dict)
+    #: seat -> the number of the wait it was asked in
+    wait_of: dict[int, int] = field(default_factory=dict)
+    #: wait number -> its seats that have not answered yet
+    unanswered: dict[int, set[int]] = field(default_factory=dict)
+    #: wait number -> the longest sampled answer time of its seats so far
+    longest: dict[int, float] = field(default_factory=dict)
+    samples: list[tuple[int, float]] = field(default_factory=list)
+    wait_times: list[float] = field(default_factory=list)
+
+    def start(self, number: int, seats: Collection[int], moment: float) -> None:
+        """Wait ``number`` starts at ``moment``, asking ``seats``."""
+        for seat in seats:
+            self._leave(seat)  # a seat asked again whose earlier decision went without its answer
+            self.since[seat] = moment
+            self.wait_of[seat] = number
+        self.unanswered[number] = set(seats)
+
+    def answer(self, seat: int, answered: float, sampled: bool) -> None:
+        """The seat answered at ``answered``; ``sampled``: its answer time tells how long people take."""
+        if seat not in self.since:
+            return  # not waited for: asked again the moment it answered, or answered for it
+        waited = max(0.0, answered - self.since[seat])
+        if sampled:
+            self.samples.append((seat, waited))
+            number = self.wait_of[seat]
+            self.longest[number] = max(waited, self.longest.get(number, 0.0))
+        self._leave(seat)
+
+    def _leave(self, seat: int) -> None:
+        """The seat is no longer waited for in its wait; the wait ends with its last seat."""
+        self.since.pop(seat, None)
+        number = self.wait_of.pop(seat, None)
+        if number is None:
+            return
+        seats = self.unanswered[number]
+        seats.discard(seat)
+        if not seats:
+            del self.unanswered[number]
+            if number in self.longest:
+                self.wait_times.append(self.longest.pop(number))
 
 
 def log_pace(
@@ -288,8 +429,7 @@ def log_pace(
         rises = [i for i in range(1, len(shares)) if (shares[i] or 0.0) > (shares[i - 1] or 0.0)]
         point = rises[-1] if rises else point
     counter = WaitCounter()
-    since: dict[int, float] = {}
-    samples: list[tuple[int, float]] = []
+    open_waits = _OpenWaits()
     starts: list[float] = []
     unsampled_waits = 0
     moment = started
@@ -298,31 +438,83 @@ def log_pace(
         pending = pendings[index]
         started_now = counter.observe(pending, autos[index])
         if started_now:
+            open_waits.start(len(starts), started_now, moment)
             starts.append(moment)
             unsampled_waits += all(unsampled(pending[seat]) for seat in started_now)
-        for seat in started_now:
-            since[seat] = moment
         seat = record.seat or 0
         decision = pending.get(seat)
         answered = (answered_at or {}).get((decision.id, seat), stored_at) if decision else stored_at
-        if seat in since:
-            waited = max(0.0, answered - since.pop(seat))
-            if decision is None or not unsampled(decision):
-                samples.append((seat, waited))
+        open_waits.answer(seat, answered, decision is None or not unsampled(decision))
         moment = stored_at
     # each wait's span runs to the next wait's start, the last one's to the point (no wait: no span)
     ends = [*starts[1:], moment] if starts else []
     spans = [later - earlier for earlier, later in zip(starts, ends, strict=True)]
-    return LogPace(len(starts), sum(spans), unsampled_waits, spans, samples, shares[point], moment, point)
-
-
-def expected_waits(game: Game, num_players: int, seeds: int = 3) -> float:
-    """The median waits of a whole game in self-play with the game's simplest AI level and the automatic pass
-    (for a game whose progress the rules cannot tell)."""
-    level = game.ai_levels[-1] if game.ai_levels else "random"
-    return statistics.median(
-        paced_play(game, num_players, seed, level, autopass=True).waits.waits for seed in range(1, seeds + 1)
+    return LogPace(
+        len(starts),
+        sum(spans),
+        unsampled_waits,
+        spans,
+        open_waits.samples,
+        shares[point],
+        moment,
+        point,
+        open_waits.wait_times,
     )
+
+
+@dataclass
+class SelfPlayPace:
+    """A game's waits in self-play (``self_play_pace``): a whole game's, and how they fall Round by Round."""
+
+    #: the median waits of a whole game
+    waits: float
+    #: ``Game.progress`` at a Round's start -> the mean waits that started in that Round, a game that ended
+    #: before it counting none (empty: the rules cannot tell the share played)
+    by_round: dict[float, float]
+
+    def later_over_earlier(self, share: float) -> float | None:
+        """The waits of the Rounds from ``share`` on over those of the Rounds before it, or None (none before)."""
+        earlier = sum(waits for start, waits in self.by_round.items() if start < share - _SAME_SHARE)
+        later = sum(waits for start, waits in self.by_round.items() if start >= share - _SAME_SHARE)
+        return later / earlier if earlier > 0 else None
+
+
+#: shares of the game played closer than this are the same Round's start
+_SAME_SHARE = 1e-9
+
+
+def self_play_pace(
+    game: Game, num_players: int, seeds: int = 3, options: Mapping[str, str] | None = None
+) -> SelfPlayPace:
+    """Self-play ``seeds`` games with the game's simplest AI level and the automatic pass (``paced_play``), and
+    count their waits, in all and per Round (keyed by ``Game.progress`` where each wait started)."""
+    level = game.ai_levels[-1] if game.ai_levels else "random"
+    totals: list[int] = []
+    by_round: Counter[float] = Counter()
+    for seed in range(1, seeds + 1):
+        watch = _RoundWaits(game, by_round)
+        played = paced_play(game, num_players, seed, level, autopass=True, watch=watch, options=options)
+        totals.append(played.waits.waits)
+    return SelfPlayPace(
+        statistics.median(totals), {share: waits / seeds for share, waits in by_round.items()}
+    )
+
+
+@dataclass
+class _RoundWaits:
+    """``paced_play``'s ``watch``: counts one game's waits as ``paced_play`` does (the automatic pass its only
+    automatic answer) into ``by_round``, under ``Game.progress`` where each started."""
+
+    game: Game
+    by_round: Counter[float]
+    counter: WaitCounter = field(default_factory=WaitCounter)
+
+    def __call__(self, state: State, seat: int, decision: Decision, action: str, source: str) -> None:
+        pending = self.game.pending(state)
+        passing = {asked for asked in pending if self.game.auto_pass(state, asked) is not None}
+        share = self.game.progress(state)
+        if self.counter.observe(pending, passing) and share is not None:
+            self.by_round[share] += 1
 
 
 def quantile(ordered: list[float], fraction: float) -> float:

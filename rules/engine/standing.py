@@ -87,8 +87,63 @@ AHEAD_CHOICES = 3
 #: PRINCIPES's Taxes choice, answered when the plan is sealed); the same form as ``AHEAD``'s, kept under its own key
 #: so that neither replaces the other
 AHEAD_PLAN = "ahead:plan"
-#: every key an answer given ahead is kept under, in the order ``ahead_action`` reads them
+#: every key a single answer given ahead is kept under, in the order ``ahead_action`` reads them
 AHEAD_KEYS = (AHEAD, AHEAD_PLAN)
+#: the start of the key of a seat's own turn answered ahead (``Game.turn_ahead``; ``turn_key``): an
+#: ``Order("steps", (slot, "kind:action", ...))``, the answers of the turn's decisions in order, each tagged with
+#: its decision's kind, given one by one when decisions of that kind of that turn arise and are legal then
+#: (``turn_rest`` keeps the rest); ``Order(OFFERED, (slot,))`` while it was offered and nothing answered
+AHEAD_TURN = "ahead:turn"
+OFFERED = "offered"
+#: at most this many answers in one turn given ahead
+MAX_TURN_STEPS = 24
+#: separates a step's decision kind from its action (kinds are identifiers; actions are words)
+STEP_SEPARATOR = ":"
+
+
+def turn_key(slot: str) -> str:
+    """The key of the seat's answers given ahead for its turn of ``slot`` (one per turn: a seat may have its
+    next action and its pledges at a Council answered at once)."""
+    return f"{AHEAD_TURN}:{slot}"
+
+
+def given_ahead(orders: Orders) -> dict[str, Order]:
+    """The answers a seat gave ahead among its orders (``AHEAD_KEYS`` and its turns'), not its standing orders."""
+    return {
+        key: order for key, order in orders.items() if key in AHEAD_KEYS or key.startswith(f"{AHEAD_TURN}:")
+    }
+
+
+def turn_order(slot: str, steps: Sequence[tuple[str, str]]) -> Order:
+    """The order that keeps a turn's answers given ahead: (decision kind, action) pairs, first first."""
+    tagged = tuple(f"{kind}{STEP_SEPARATOR}{action}" for kind, action in steps[:MAX_TURN_STEPS])
+    return Order("steps", (slot, *tagged))
+
+
+def turn_steps(order: Order | None, slot: str | None) -> list[tuple[str, str]]:
+    """The (kind, action) answers still to give of the turn of ``slot`` (none when the order is another turn's)."""
+    if order is None or slot is None or not order.names or order.names[0] != slot:
+        return []
+    pairs = (step.partition(STEP_SEPARATOR) for step in order.names[1:])
+    return [(kind, action) for kind, separator, action in pairs if separator]
+
+
+def turn_action(orders: Orders, slot: str | None, kind: str, legal: Sequence[str]) -> str | None:
+    """The next answer of the seat's turn given ahead, when it answers a decision of ``kind`` and is legal now."""
+    steps = turn_steps(orders.get(turn_key(slot)), slot) if slot is not None else []
+    if steps and steps[0][0] == kind and steps[0][1] in legal:
+        return steps[0][1]
+    return None
+
+
+def turn_rest(order: Order, action: str, slot: str | None) -> Order | None:
+    """What is left of a turn answered ahead once the seat answered ``action`` to its next decision: the
+    remaining answers when it was the one given ahead; None (nothing left, or the seat answered otherwise: the
+    rest no longer follows from the turn as it was answered)."""
+    steps = turn_steps(order, slot)
+    if not steps or steps[0][1] != action or len(steps) == 1:
+        return None
+    return turn_order(order.names[0], steps[1:])
 
 
 @dataclass(frozen=True)
@@ -159,6 +214,10 @@ def standing_answer(
     says ``ask``, or gives an action that is not legal now is no answer."""
     if not orders:
         return None
+    if any(key.startswith(AHEAD_TURN) for key in orders):
+        given = turn_action(orders, game.turn_slot(view, seat, decision), decision.kind, legal)
+        if given is not None:
+            return given
     action = game.standing_answer(view, seat, decision, list(legal), orders)
     return action if action is not None and action in legal else None
 

@@ -27,6 +27,7 @@ from rules.engine.standing import Orders, PlanAhead
 
 from . import play
 from .data import checked_catalog
+from .play import turn_ahead
 from .report import principality_sides, win_rates
 from .schema import PState, PView
 from .state import COMBINATIONS, build_view, new_game
@@ -190,6 +191,21 @@ class Principes(Game[PState, PView]):
 
     def plan_ahead(self, state: PState, seat: int, sealed: str | None) -> list[PlanAhead]:
         return play.plan_ahead(state, seat, sealed)
+
+    def turn_ahead(self, state: PState) -> dict[int, Decision]:
+        return turn_ahead.turn_ahead(state)
+
+    def turn_ahead_state(self, state: PState, seat: int) -> PState | None:
+        return turn_ahead.turn_ahead_state(state, seat)
+
+    def turn_comes_publicly(self, decision: Decision) -> bool:
+        return turn_ahead.comes_publicly(decision)
+
+    def turn_slot(self, view: PView, seat: int, decision: Decision) -> str | None:
+        return turn_ahead.turn_slot(view, seat, decision)
+
+    def reveals_hidden(self, before: PState, after: PState, seat: int) -> bool:
+        return turn_ahead.reveals_hidden(before, after, seat)
 
     def view(self, state: PState, seat: int | None) -> PView:
         return play.view_play(state, self.copy_state(build_view(state, seat)), seat)

@@ -118,7 +118,7 @@ def _seen_by_others(deliveries: list[Delivery], owner: int) -> list[tuple[Any, .
             d.user_id,
             _unnumbered(d.text, d.game_id),
             d.view,
-            d.prompt and replace(d.prompt, game_id=0),
+            d.prompt and replace(d.prompt, game_id=0, text=_unnumbered(d.prompt.text, d.game_id)),
         )
         for d in deliveries
         if d.user_id != PLAYERS[owner].user_id

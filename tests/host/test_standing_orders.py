@@ -169,6 +169,35 @@ async def test_orders_show_the_recommended_set_and_what_each_gives_up(host: Host
     assert "Zalecane" in polish and "Tracisz: nigdy nie przepuszczasz" in polish and "Gives up" not in polish
 
 
+async def test_orders_list_and_set_the_invader_neighbour_and_hand_limit_orders(host: Host) -> None:
+    """Issue 47: the armies a player moves and the hand limit have their orders, "ask me" until set, listed in
+    English and Polish; a choice they do not have is refused with a sentence."""
+    await _start(host, CHANNEL, "principes")
+    listed = (await host.orders_text(CHANNEL, ALICE)).split("Recommended")[0]
+    for line in (
+        "Invader moves (invader_move): ask me",
+        "Neighbour moves (neighbour_move): ask me",
+        "Hand limit (hand_limit): ask me",
+    ):
+        assert line in listed
+    answer = await host.set_order(CHANNEL, ALICE, "hand_limit", "battle_first")
+    assert (
+        "Hand limit (hand_limit): sell Battle cards first, then play cards for support on my lower track"
+        in (answer)
+    )
+    await host.set_order(CHANNEL, ALICE, "invader_move", "leader")
+    text = await host.orders_text(CHANNEL, ALICE)
+    assert (
+        "Invader moves (invader_move): at the rival with the most Might: onto their lands, then end" in text
+    )
+    polish = localize(text, "pl")
+    assert "Ruchy Najeźdźców (invader_move): na inną dzielnicę o największej Potędze" in polish
+    assert "Limit kart na ręce (hand_limit): najpierw sprzedaj karty Bitwy" in polish
+    assert "Ruchy Sąsiadów (neighbour_move): pytaj mnie" in polish
+    with pytest.raises(HostError, match="takes one of ask, default, leader"):
+        await host.set_order(CHANNEL, ALICE, "neighbour_move", "anywhere")
+
+
 async def test_principes_plan_phase_ends_when_the_last_plan_is_sealed(host: Host, clock) -> None:
     """Ready barrier: the sealed plans are revealed the moment the last seat seals, not at the deadline, and
     no deadline of the plan phase is left behind."""
@@ -207,12 +236,14 @@ async def test_status_estimates_the_time_to_finish_from_the_games_own_answers(
         await host.act(game_id, BOB, "pick 3")  # the same pick: nobody scores, the game goes on
     status = await host.status(CHANNEL)
     estimate = next(line for line in status.splitlines() if line.startswith("Time to finish"))
-    # bob, asked again the moment he answered round 1, was not "away" for round 2 (no new wait)
+    # bob, asked again the moment he answered round 1, was not "away" for round 2 (no new wait); alice's round 2
+    # pick is a wait of its own
     assert (
-        "3 answers so far)" in estimate and "bob holds the game up most (10 h of waiting so far)" in estimate
+        "2 answers so far)" in estimate and "bob holds the game up most (10 h of waiting so far)" in estimate
     )
-    # answers of 1, 10 and 1 h: a mean of 4 h (the waits add up), the median beside it
-    assert "mean answer time of 4 h (median 1 h" in estimate and "for a player" in estimate
+    # round 1 asked both at once: one wait until the slower answered (10 h), then alice's 1 h: a mean of 5.5 h
+    # (the waits add up), the median beside it
+    assert "mean answer time of 6 h (median 1 h" in estimate and "for a player" in estimate
 
 
 async def test_an_answer_taken_back_is_not_given_again_by_the_order(host: Host, clock, open_game) -> None:

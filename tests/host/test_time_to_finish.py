@@ -118,16 +118,20 @@ async def _play(host: Host, clock, seed: int) -> tuple[dict[int, tuple[float, fl
     raise AssertionError(f"the game did not end in {MAX_STEPS} steps")
 
 
-#: the first six seeds; seeds 2 and 6 miss at Round 2 (estimates 26 and 20 days, 18.6 and 13.3 remained: 1.40
-#: and 1.50, since the recommended orders lost Council, Release and Division on 2026-11-29), the mean of their 20
-#: or so answers so far being that far from the rest's (with sigma 1, the mean of 20 answers is uncertain by ~30%)
+#: the first six seeds. Seed 5 misses at Round 2 (8 days estimated, 17.7 remained: 0.45; Round 4 0.63): its Round
+#: 1 held fewer waits than usual (scaled by self-play's Round profile, 0.74 of the waits that came) answered
+#: faster than its later ones (a mean 0.68 of theirs, from 13 waits). That is the estimate's noise, not a bias:
+#: with answers spread as people's are (sigma 1), one Round's mean is uncertain by about 30% and a Round's number
+#: of waits by about 20%, so about one reading in five misses 35% at Round 2, whatever the model (seeds 1-30 on
+#: 2026-11-29: 6 of 30 at Round 2, 5 of 30 at Round 4; the estimate before Round profiles and the slowest seat's
+#: time: 12 and 8).
 SEEDS = [
     1,
-    pytest.param(2, marks=pytest.mark.xfail(strict=True, reason="Round 2: 1.40 times what remained")),
+    2,
     3,
     4,
-    5,
-    pytest.param(6, marks=pytest.mark.xfail(strict=True, reason="Round 2: 1.50 times what remained")),
+    pytest.param(5, marks=pytest.mark.xfail(strict=True, reason="Round 2: 0.45 times what remained")),
+    6,
 ]
 
 

@@ -7,9 +7,10 @@ import random
 import pytest
 
 from rules.engine import available_games, get_game
-from rules.engine.pace import log_pace
-from rules.engine.playout import play, start, step
+from rules.engine.pace import SelfPlayPace, log_pace, self_play_pace
+from rules.engine.playout import Record, play, start, step
 from rules.engine.rng import ReplayRng
+from tests.support.games import SealedGuess
 
 
 def windows_passing_by_themselves(key: str, seeds: range, level: str) -> float:
@@ -56,3 +57,39 @@ def test_a_log_where_nobody_was_waited_for_has_no_wait() -> None:
     start_state = game.setup(2, playout.options, ReplayRng(list(playout.setup_draws)))
     pace = log_pace(game, start_state, events, 1000.0, lambda index, seat, decision: True)
     assert (pace.waits, pace.spans, pace.samples, pace.events) == (0, [], [], 6)
+
+
+def test_a_wait_of_several_seats_at_once_lasts_until_the_slowest_answered() -> None:
+    """A decision asked of several seats at once (a sealed plan, PRINCIPES's option ``together``) is one wait,
+    and its time runs until the last of them answered: answers after 1, 2 and 10 h make one wait of 10 h, beside
+    each seat's own answer time."""
+    game = SealedGuess()
+    start_state = game.setup(3, {}, ReplayRng([]))
+    hour, started = 3600.0, 1000.0
+    # the host stores a sealed choice when the last seat seals, and keeps when each seat sealed
+    revealed = started + 10 * hour
+    events = [(Record(seat, "pick 1", []), revealed) for seat in range(3)]
+    answered_at = {
+        ("round-1", 0): started + hour,
+        ("round-1", 1): started + 2 * hour,
+        ("round-1", 2): revealed,
+    }
+    pace = log_pace(game, start_state, events, started, lambda index, seat, decision: False, answered_at)
+    assert pace.waits == 1
+    assert sorted(seconds for _seat, seconds in pace.samples) == [hour, 2 * hour, 10 * hour]
+    assert pace.wait_times == [10 * hour]
+
+
+def test_self_play_counts_each_wait_in_its_round() -> None:
+    """``self_play_pace``: the waits per Round of one self-played game add up to the game's waits."""
+    pace = self_play_pace(get_game("principes"), 3, seeds=1)
+    assert len(pace.by_round) > 1 and sum(pace.by_round.values()) == pace.waits
+
+
+def test_the_waits_to_come_are_the_later_rounds_over_the_earlier() -> None:
+    """The waits still to come scale the waits so far by the self-played Rounds from this one on over those
+    played; before any Round was played there is nothing to scale (None)."""
+    pace = SelfPlayPace(60.0, {0.0: 30.0, 1 / 3: 20.0, 2 / 3: 10.0})
+    assert pace.later_over_earlier(1 / 3) == 30.0 / 30.0
+    assert pace.later_over_earlier(2 / 3) == 10.0 / 50.0
+    assert pace.later_over_earlier(0.0) is None

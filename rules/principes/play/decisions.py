@@ -394,6 +394,7 @@ _KINDS = (
         apply_free,
         (SELL, SUPPORT),
         posed=False,
+        order="hand_limit",
     ),
     _window(
         "court_reaction",
@@ -418,6 +419,7 @@ _KINDS = (
         neighbours.move_answer,
         MOVING,
         _done_else_undo,
+        order="neighbour_move",
     ),
     Kind(
         "neighbour_destroy",
@@ -474,7 +476,7 @@ _KINDS = (
     _history("release", "release", Verb("release", ((UNIT, LAND),)), order="release"),
     _history("common_council", "common council", PLEDGE, PLAY, DONE, order="council"),
     _history("teutonic_call", "teutonic call", Verb("call"), PASS, order="teutonic_call"),
-    _history("invader_move", "the Invaders' moves", *MOVING),
+    _history("invader_move", "the Invaders' moves", *MOVING, order="invader_move"),
     _history("culmen_withdraw", "where your units leave Culmen for", WITHDRAW),
 )
 KINDS: dict[str, Kind] = {kind.name: kind for kind in _KINDS}

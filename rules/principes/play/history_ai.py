@@ -11,7 +11,8 @@ from .ai_eval import army_moved, track_of
 View = PView
 
 
-def _strongest_rival(view: View, me: str) -> str | None:
+def strongest_rival(view: View, me: str) -> str | None:
+    """The rival still in the game with the most Might (ties: People), as the view shows them."""
     rivals = [code for code, player in view["players"].items() if code != me and not player["eliminated"]]
     return max(rivals, key=lambda code: (view["might"][code], view["players"][code]["people"]), default=None)
 
@@ -45,7 +46,7 @@ def _urbanization(view: View, me: str, answers: list[str], rng: random.Random) -
 
 
 def _division(view: View, me: str, answers: list[str], rng: random.Random) -> str:
-    rival = _strongest_rival(view, me)
+    rival = strongest_rival(view, me)
     return next(
         (a for a in answers if a.startswith("division ") and view["control"].get(a.split()[1]) == rival),
         "pass",
@@ -81,7 +82,7 @@ def _invader_move(view: View, me: str, answers: list[str], rng: random.Random) -
     moves = [a for a in answers if a.startswith("move ")]
     if "done" in answers and (army["ops"] >= 4 or not moves):
         return "done"
-    rival = _strongest_rival(view, me)
+    rival = strongest_rival(view, me)
     good = [m for m in moves if view["control"].get(m.split()[3]) == rival]
     if good and army["ops"] < 4:
         return rng.choice(good)

@@ -215,7 +215,10 @@ Taxes, collect at once; the Princess's card, Court or Neighbour; and for the Pri
 foreign Princess, Release, Division, Urbanization, History builds and choices, the Teutonic call and rerolling or
 flipping a die, what a missed deadline gives (see Deadlines); as the Princeps, the turn order direction, always
 clockwise or always counter-clockwise ("The Principes may choose a direction either clockwise or
-counterclockwise").
+counterclockwise"); the Invaders and a Neighbour card's army you move, what a missed deadline gives or "at the
+leader" (each unit next to a land of the rival with the most Might moves onto it, then the move ends); the hand
+limit, what a missed deadline gives or "Battle cards first" (sold first, then cards played for support on your
+lower track).
 
 ## ahead: Answers collected ahead
 Where the rulebook fixes an order of players and each player's answer is their own, the later players may answer

@@ -13,6 +13,13 @@ topic of each kind; ``decisions.standing_answer`` reads it).
 - ``direction`` (the Princeps's turn order direction each Round): always clockwise / always counter-clockwise /
   ask me. ``taxes``: collect at once / ask me. ``princess``: my own Capital (the deadline default) / ask me.
   ``princess_draw``: a Court card / a Neighbour card / ask me.
+- ``invader_move`` (the Invaders a player moves) and ``neighbour_move`` (the Neighbour army of a Neighbour card
+  played): what a missed deadline gives (the army ends its move where it stands) / at the leader: each unit
+  next to a land of the rival with the most Might moves onto it, one move at a time, then the move ends (asked
+  when it may not end there) / ask me.
+- ``hand_limit`` (cards over the hand limit, each sold for 1 gold or played for its support icon): what a
+  missed deadline gives (the first card of the hand sold) / sell Battle cards first, then play a card for
+  support on my lower track (below 10), else sell / ask me.
 - the other recurring decisions (``release``, ``division``, ``urbanization``, ``history_build``,
   ``history_choice``, ``teutonic_call``, ``princess_discard``, ``dice``: reroll and flip): the answer a missed
   deadline gives (the table's ``Kind.deadline``: pass, keep, the first listed) / ask me.
@@ -30,7 +37,9 @@ from rules.engine.standing import ASK, Order, Recommended, Topic
 
 from ..data import DECK_KINDS, PRINCIPALITIES
 from ..schema import PView
+from .ai_eval import TRACK_MAX, track_of
 from .common import NAMES, card_deck
+from .history_ai import strongest_rival
 from .movement import asker, passage_record
 from .naming import card_titles
 
@@ -127,10 +136,58 @@ def _the_answer(view: PView, code: str, offered: list[str], order: Order) -> str
     }.get(order.choice)
 
 
+#: the ``invader_move`` and ``neighbour_move`` choice that sends the army at the strongest rival
+AT_THE_LEADER = "leader"
+#: the ``hand_limit`` choice that sells Battle cards first
+BATTLE_FIRST = "battle_first"
+
+
+def _at_the_leader(view: PView, code: str, offered: list[str], order: Order) -> str | None:
+    """A unit standing off the strongest rival's lands moves onto one of them (the first such move listed);
+    with none left, the move ends. Each unit moves at most once onto such a land and never off it, so the
+    order ends every army it moves; where the army may not end as it stands (``done`` not offered), asked."""
+    if order.choice != AT_THE_LEADER:
+        return None
+    rival, control = strongest_rival(view, code), view["control"]
+    for action in offered if rival is not None else ():
+        words = action.split()  # move <unit> <from> <to>
+        if words[0] != "move" or len(words) != 4:
+            continue
+        if control.get(words[2]) != rival and control.get(words[3]) == rival:
+            return action
+    return "done" if "done" in offered else None
+
+
+def _battle_cards_first(view: PView, code: str, offered: list[str], order: Order) -> str | None:
+    """A Battle card sold; without one, a card played for the lower of my support tracks still below 10
+    (ties: the first listed); else the first card sold."""
+    if order.choice != BATTLE_FIRST:
+        return None
+    hand = view.get("you", {}).get("hand", [])
+    sales = [action for action in offered if action.startswith("sell ")]
+    battle = [sale for sale in sales if any(card_deck(card) == "battle" for card in _cards_in(sale, hand))]
+    if battle:
+        return battle[0]
+    player = view["players"][code]
+    supports = [
+        action
+        for action in offered
+        if action.startswith("support ") and track_of(player, action.split()[2]) < TRACK_MAX
+    ]
+    if supports:
+        return min(supports, key=lambda action: track_of(player, action.split()[2]))
+    return sales[0] if sales else None
+
+
 #: the default of a missed deadline (``decisions`` fills it in, from the table, for the kind asked)
 DEFAULT = "default"
 
 _DEFAULT_CHOICE = ((ASK, "ask me"), (DEFAULT, "what a missed deadline gives (see /rules)"))
+#: an army a player moves (the Invaders, a Neighbour's): the default, or at the strongest rival
+_ARMY_CHOICES = (
+    *_DEFAULT_CHOICE,
+    (AT_THE_LEADER, "at the rival with the most Might: onto their lands, then end"),
+)
 
 TOPICS = (
     Topic(
@@ -183,6 +240,16 @@ TOPICS = (
     Topic("history_choice", "History card choices", _DEFAULT_CHOICE),
     Topic("teutonic_call", "Calling the Teutonic Knights", _DEFAULT_CHOICE),
     Topic("dice", "Rerolling or flipping a die", _DEFAULT_CHOICE),
+    Topic("invader_move", "Invader moves", _ARMY_CHOICES),
+    Topic("neighbour_move", "Neighbour moves", _ARMY_CHOICES),
+    Topic(
+        "hand_limit",
+        "Hand limit",
+        (
+            *_DEFAULT_CHOICE,
+            (BATTLE_FIRST, "sell Battle cards first, then play cards for support on my lower track"),
+        ),
+    ),
 )
 
 #: topic -> how its order answers (topics whose orders say ``default`` are answered by ``decisions``)
@@ -193,6 +260,9 @@ ANSWERERS: dict[str, Answerer] = {
     "direction": _the_answer,
     "taxes": _the_answer,
     "princess_draw": _the_answer,
+    "invader_move": _at_the_leader,
+    "neighbour_move": _at_the_leader,
+    "hand_limit": _battle_cards_first,
 }
 
 
@@ -214,6 +284,15 @@ def _default(gives_up: str) -> Recommended:
 #:   (over the 400 seeds: pledge 66 / 55, p = 0.18; Release 38 / 29, p = 0.16; Division 81 / 56, p = 0.02).
 #:   The set below: 54.0% against 49.5% on seeds 1-200 (32 / 41, p = 0.88), and on fresh seeds 401-600
 #:   55.5% against 45.0% (22 / 43, p = 0.997), every order alone without a significant loss in both runs.
+#: - Issue 47's Invader, Neighbour and hand limit orders, seeds 1-200 / 201-400 / 401-600 ("answered": seeds on
+#:   which the order answered anything for its seat): Invaders ``leader`` 10 / 11, 13 / 10, 11 / 13 (answered on
+#:   169-172 of 200, p >= 0.34), recommended; hand limit ``battle_first`` 22 / 17, 19 / 22, 22 / 15 (answered on
+#:   137-139, p = 0.26, 0.73, 0.16; over the 600 seeds 63 / 54, p = 0.23), recommended; with both, the whole set
+#:   51.5% against 49.5% (35 / 39, p = 0.72) on seeds 1-200 and 48.0% against 45.0% (39 / 45, p = 0.78) on
+#:   401-600. Left out: Invaders ``default`` (38 / 34 over 600 seeds, lost more in two runs of three) and hand
+#:   limit ``default`` (75 / 68), each no better than the choice recommended; Neighbour moves measured nothing
+#:   (the strong AI never plays a Neighbour card: answered on 0 seeds; basic against basic, 200 seeds, answered
+#:   on 32: ``default`` 8 / 3, p = 0.11, ``leader`` 6 / 6), so neither is recommended.
 RECOMMENDED: dict[str, Recommended] = {
     "consent": Recommended(
         Order("deny"), "you never let a rival's units through, even when that would serve you"
@@ -236,4 +315,12 @@ RECOMMENDED: dict[str, Recommended] = {
     "history_choice": _default("a History card's choice takes its first alternative"),
     "teutonic_call": _default("you never call the Teutonic Knights"),
     "dice": _default("you never reroll or flip a die"),
+    "invader_move": Recommended(
+        Order(AT_THE_LEADER),
+        "the Invaders you move always go at the rival with the most Might, never elsewhere",
+    ),
+    "hand_limit": Recommended(
+        Order(BATTLE_FIRST),
+        "over the hand limit you never pick the card: Battle cards go first, then your lower track",
+    ),
 }

@@ -33,6 +33,9 @@ ORDERS: dict[str, tuple[Order, set[str], str]] = {
     "urbanization": (Order("default"), {"urbanization"}, "deadline"),
     "history_build": (Order("default"), {"history_build"}, "deadline"),
     "history_choice": (Order("default"), {"history_choice"}, "deadline"),
+    "invader_move": (Order("default"), {"invader_move"}, "deadline"),
+    "neighbour_move": (Order("default"), {"neighbour_move"}, "deadline"),
+    "hand_limit": (Order("default"), {"hand_limit"}, "deadline"),
 }
 
 
@@ -162,3 +165,126 @@ def test_a_council_pledged_by_order_replays_as_clicks() -> None:
             assert _clicked(paced.playout) == paced.playout.state
             return
     raise AssertionError("no Council answered by order")
+
+
+# ---- armies moved by a player (Invaders, a Neighbour's) and the hand limit (issue 47) -----------------------
+
+
+def _army_view(might: dict[str, int]) -> dict[str, Any]:
+    """PMA's view while it moves an army: MAS holds l1 and l2, PMI holds l3 (the lands' codes are made up:
+    the order reads only the control, the Might and the answers offered)."""
+    return {
+        "seats": ["PMA", "MAS", "PMI"],
+        "play": {},
+        "you": {"hand": []},
+        "players": {code: {"eliminated": False, "people": 4, "clergy": 4} for code in might},
+        "might": might,
+        "control": {"l0": None, "l1": "MAS", "l2": "MAS", "l3": "PMI", "home": "PMA"},
+    }
+
+
+INVADERS = Decision("i-1", "invader_move", "Move the Prussians")
+NEIGHBOUR = Decision("n-1", "neighbour_move", "Move the Pomeranians")
+
+
+@pytest.mark.parametrize("decision", [INVADERS, NEIGHBOUR], ids=lambda d: d.kind)
+@pytest.mark.parametrize(
+    ("might", "legal", "answer"),
+    [
+        # MAS leads: a unit moves onto MAS's land, not onto PMI's nor off MAS's
+        (
+            {"PMA": 5, "MAS": 7, "PMI": 6},
+            ["move knight l0 l3", "move knight l0 l1", "undo", "done"],
+            "move knight l0 l1",
+        ),
+        (
+            {"PMA": 5, "MAS": 5, "PMI": 6},
+            ["move knight l0 l3", "move knight l0 l1", "undo", "done"],
+            "move knight l0 l3",
+        ),
+        # every unit already on the leader's lands: it may go on from l1 to l2, but the move ends
+        ({"PMA": 5, "MAS": 7, "PMI": 6}, ["move knight l1 l2", "move knight l1 l0", "undo", "done"], "done"),
+        # the army may not end as it stands: asked
+        ({"PMA": 5, "MAS": 7, "PMI": 6}, ["move knight l1 l0", "undo"], None),
+    ],
+)
+def test_the_leader_order_sends_the_army_at_the_rival_with_the_most_might(
+    decision: Decision, might: dict[str, int], legal: list[str], answer: str | None
+) -> None:
+    orders = {decision.kind: check_order(GAME, decision.kind, "leader")}
+    assert standing_answer(GAME, _army_view(might), 0, decision, legal, orders) == answer
+
+
+@pytest.mark.parametrize("decision", [INVADERS, NEIGHBOUR], ids=lambda d: d.kind)
+def test_army_orders_ask_when_set_to_ask_and_their_defaults_are_the_deadlines(decision: Decision) -> None:
+    view = _army_view({"PMA": 5, "MAS": 7, "PMI": 6})
+    legal = ["move knight l0 l1", "undo", "done", "sell b02a"]
+    assert standing_answer(GAME, view, 0, decision, legal, {decision.kind: Order("ask")}) is None
+    assert (
+        standing_answer(GAME, view, 0, decision, legal, {"windows": Order("pass")}) is None
+    )  # not its topic
+    assert standing_answer(GAME, view, 0, decision, legal, {decision.kind: Order("default")}) == "done"
+    after_a_move = ["move knight l1 l2", "undo"]  # may not end where it stands: the move is taken back
+    assert standing_answer(GAME, view, 0, decision, after_a_move, {decision.kind: Order("default")}) == "undo"
+
+
+HAND_LIMIT = Decision("hand-1-PMA-7", "hand_limit", "Your hand is over the limit")
+
+
+def _hand_view(hand: list[str], people: int, clergy: int) -> dict[str, Any]:
+    return {
+        "seats": ["PMA", "MAS"],
+        "play": {},
+        "you": {"hand": hand},
+        "players": {"PMA": {"people": people, "clergy": clergy}, "MAS": {"people": 4, "clergy": 4}},
+    }
+
+
+def _conversions(hand: list[str]) -> list[str]:
+    """The hand limit's answers as ``currency.conversions`` lists them (C16b: either track, C02a: Clergy)."""
+    tracks = {"C16b": ("people", "clergy"), "C02a": ("clergy",), "B02a": ()}
+    return [
+        answer
+        for card in hand
+        for answer in (f"sell {card.lower()}", *(f"support {card.lower()} {track}" for track in tracks[card]))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("hand", "people", "clergy", "answer"),
+    [
+        (["C16b", "B02a"], 3, 5, "sell b02a"),  # a Battle card goes first
+        (["C16b", "C02a"], 3, 5, "support c16b people"),  # else support on the lower track
+        (["C02a", "C16b"], 6, 5, "support c02a clergy"),
+        (["C16b", "C02a"], 10, 10, "sell c16b"),  # both tracks full: a support would be lost, sold
+        (["C02a"], 3, 10, "sell c02a"),  # its only track is full
+    ],
+)
+def test_the_hand_limit_order_sells_battle_cards_then_supports_the_lower_track(
+    hand: list[str], people: int, clergy: int, answer: str
+) -> None:
+    orders = {"hand_limit": check_order(GAME, "hand_limit", "battle_first")}
+    legal = _conversions(hand)
+    view = _hand_view(hand, people, clergy)
+    assert standing_answer(GAME, view, 0, HAND_LIMIT, legal, orders) == answer
+    assert standing_answer(GAME, view, 0, HAND_LIMIT, legal, {"hand_limit": Order("ask")}) is None
+    # nothing the order may give is offered: the player is asked
+    assert standing_answer(GAME, view, 0, HAND_LIMIT, ["give mas 1"], orders) is None
+
+
+def test_the_army_and_hand_orders_answer_whole_games_as_clicks_would() -> None:
+    """The ``leader`` and ``battle_first`` orders on every seat: each answers its own kinds only, every army
+    they move ends its move (the games finish), and the games replay as the same answers clicked."""
+    orders = {
+        "invader_move": Order("leader"),
+        "neighbour_move": Order("leader"),
+        "hand_limit": Order("battle_first"),
+    }
+    answered: Counter[str] = Counter()
+    for seed in SEEDS[:3]:
+        paced = paced_play(GAME, PLAYERS, seed, "basic", {seat: orders for seat in range(PLAYERS)})
+        answered.update(paced.by_order)
+        assert set(paced.by_order) <= set(orders), paced.by_order
+        assert GAME.outcome(paced.playout.state).finished
+        assert _clicked(paced.playout) == paced.playout.state
+    assert all(answered[kind] for kind in orders), answered

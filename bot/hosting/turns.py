@@ -1,0 +1,173 @@
+"""A player's own turn answered ahead (issue 47; ``rules.engine.turn_ahead``), the host's side: pure functions of
+a loaded game, as the turn step (``step``) is.
+
+- **Offered** (``turn_offers``): when a seat's own turn comes in sight (``Game.turn_ahead``), its player gets a
+  private message with the turn's first decision as it would be posed now, its answers as buttons. The offer
+  goes out with a step that starts a wait anyway (someone is newly asked), never as a ping of its own, and only
+  once per turn: the seat's row ``turn_key(slot)`` holds ``Order(OFFERED, (slot,))`` from then on.
+- **Answered** step by step (``Standing.answer_ahead_slot``): each click adds an answer to the row and brings
+  the next decision of the preview, until the turn ends there or the preview stops (``preview_after``). A
+  component names the step it answers (``step_slot``: the slot and the number of answers given before), so an
+  old message's button cannot answer a later step.
+- **Given** in turn (``rules.engine.standing.turn_action``, through the seat's orders: the same timers and notice
+  as a standing order) and **used up** as the turn is played (``use_turn_answers``): the answer played was the
+  one given ahead, the rest is kept; another answer, and the rest is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from rules.engine import Decision, State
+from rules.engine.standing import (
+    ASK,
+    OFFERED,
+    Order,
+    Orders,
+    turn_key,
+    turn_rest,
+    turn_steps,
+)
+from rules.engine.turn_ahead import replay_steps
+
+from ..models import AHEAD_KIND, Choice, Prompt
+from ..replay import AUTOPASS
+from ..storage import decisions as stored_decisions
+from .live import Change, Live, private, standing_action
+
+ASK_LABEL = "Ask me then"
+#: separates a turn's slot from the number of answers given before, in a component's slot (``step_slot``)
+STEP_MARK = "#"
+
+
+def step_slot(slot: str, given: int) -> str:
+    """What an offer's components carry: the turn's slot and the step they answer (the answers given before)."""
+    return f"{slot}{STEP_MARK}{given}"
+
+
+def read_step_slot(value: str) -> tuple[str, int] | None:
+    """(slot, step) of a component's slot, or None when it names no step (a single answer's slot). Untrusted."""
+    slot, mark, given = value.rpartition(STEP_MARK)
+    if not mark or not slot or not given.isdigit() or len(given) > 3:
+        return None
+    return slot, int(given)
+
+
+def given_steps(orders: Orders, slot: str) -> list[tuple[str, str]]:
+    """The (kind, action) answers the seat gave ahead so far for its turn of ``slot``."""
+    return turn_steps(orders.get(turn_key(slot)), slot)
+
+
+def turn_preview(live: Live, seat: int, slot: str, orders: Orders) -> State | None:
+    """The preview of the seat's turn in sight after the answers it gave so far; None when it stopped there."""
+    actions = [action for _kind, action in given_steps(orders, slot)]
+    return replay_steps(live.game, live.state, seat, slot, actions)
+
+
+def step_choices(live: Live, preview: State, seat: int) -> list[Choice]:
+    """The answers of the preview's decision as the seat would be offered them, then "ask me then" (which
+    withdraws the turn's answers given ahead)."""
+    game = live.game
+    answers = [a for a in game.legal_actions(preview, seat) if not game.is_free(preview, seat, a)]
+    return [*(Choice(a, game.describe(preview, a)) for a in answers), Choice(ASK, ASK_LABEL)]
+
+
+def step_prompt(live: Live, seat: int, decision: Decision, orders: Orders) -> Prompt | None:
+    """The offer of the next step of the seat's turn in sight (``decision``: its ``turn_ahead`` entry), or None
+    when the preview stopped (the rest is asked when the turn comes)."""
+    preview = turn_preview(live, seat, decision.id, orders)
+    if preview is None or live.game.auto_pass(preview, seat) is not None:
+        return None  # stopped, or nothing to decide (its only answer is passed for it at the turn)
+    posed = live.game.pending(preview)[seat]
+    given = len(given_steps(orders, decision.id))
+    text = "\n".join(
+        [
+            f"{live.game.title} #{live.id}, {decision.prompt}.",
+            posed.prompt,
+            "Answer it now, step by step (only you see it): each answer is given when your turn comes, in the "
+            "rules' order, if still allowed then; what cannot be seen now is asked then.",
+        ]
+    )
+    choices = step_choices(live, preview, seat)
+    return Prompt(live.id, seat, step_slot(decision.id, given), AHEAD_KIND, text, False, choices)
+
+
+def is_person(who: str) -> bool:
+    """Whether a move's actor is a person's own click (not the AI's, the automatic pass's or a deadline's)."""
+    return bool(who) and who not in (AUTOPASS, "deadline") and not who.startswith("ai:")
+
+
+def _riding(live: Live, after: Live, movers: set[int]) -> set[int]:
+    """The seats in a wait of their own after this step: a person who has just answered by their own click
+    (``movers``), or who is asked now, not answered automatically (their own orders and hand tell)."""
+    riding = {seat for seat in movers if not after.seats[seat].is_ai}
+    for seat, decision in after.game.pending(after.state).items():
+        if after.seats[seat].is_ai or after.game.auto_pass(after.state, seat) is not None:
+            continue
+        if standing_action(after, seat, decision, after.orders.get(after.seats[seat].user_id or "")) is None:
+            riding.add(seat)
+    return riding
+
+
+def turn_offers(live: Live, after: Live, change: Change, now: float, movers: set[int]) -> Live:
+    """Offer each human seat its turn in sight that it was not offered yet: with a wait of its own (``_riding``:
+    never as a ping of its own, and its moment tells it nothing of how the others' decisions are answered), or
+    at the moment the turn comes in sight when the whole table sees it come (``Game.turn_comes_publicly``: a
+    Council summoned). A private message with the turn's first decision; the offer is remembered (``OFFERED``).
+    Returns ``after`` with the marks in its orders (the change stores them)."""
+    if not after.state or after.game.outcome(after.state).finished:
+        return after
+    in_sight = after.game.turn_ahead(after.state)
+    if not in_sight:
+        return after
+    sighted = {decision.id for decision in live.game.turn_ahead(live.state).values()} if live.state else set()
+    riding = _riding(live, after, movers)
+    orders = {user: dict(held) for user, held in after.orders.items()}
+    for seat, decision in sorted(in_sight.items()):
+        user = after.seats[seat].user_id
+        held = orders.setdefault(user or "", {})
+        public = after.game.turn_comes_publicly(decision) and decision.id not in sighted
+        if user is None or after.seats[seat].is_ai or turn_key(decision.id) in held:
+            continue
+        if seat not in riding and not public:
+            continue
+        prompt = step_prompt(after, seat, decision, held)
+        if prompt is None:
+            continue
+        held[turn_key(decision.id)] = Order(OFFERED, (decision.id,))
+        change.statements.append(_row(after, user, decision.id, held[turn_key(decision.id)], now))
+        dm = private(after, seat, prompt.text, with_view=False, prompt=prompt)
+        if dm is not None:
+            change.deliveries.append(dm)
+    return replace(after, orders=orders)
+
+
+def use_turn_answers(
+    live: Live,
+    state: State,
+    seat: int,
+    action: str,
+    orders: dict[str, dict[str, Order]],
+    change: Change,
+    now: float,
+) -> None:
+    """The seat answered ``action`` (in ``state``, before it): when that decision is part of a turn it answered
+    ahead, the answer given ahead is used up (the rest kept), or the rest dropped if it answered otherwise."""
+    user = live.seats[seat].user_id
+    decision = live.game.pending(state).get(seat)
+    held = orders.get(user or "")
+    if user is None or decision is None or not held:
+        return
+    slot = live.game.turn_slot(live.game.view(state, seat), seat, decision)
+    key = turn_key(slot) if slot is not None else None
+    if key is None or key not in held or not turn_steps(held[key], slot):
+        return
+    rest = turn_rest(held[key], action, slot) or Order(OFFERED, (str(slot),))
+    orders[user] = {**held, key: rest}
+    change.statements.append(_row(live, user, str(slot), rest, now))
+
+
+def _row(live: Live, user: str, slot: str, order: Order, now: float) -> tuple[str, tuple[object, ...]]:
+    names = json.dumps(list(order.names))
+    return stored_decisions.put_order_row(live.id, user, turn_key(slot), order.choice, names, now)

@@ -1,0 +1,56 @@
+"""A seat's own turn answered ahead (issue 47): while an earlier seat plays, a later one goes through its next
+turn on a preview (``Game.turn_ahead_state``) and its answers are kept (``standing.AHEAD_TURN``), to be given in
+turn, when the turn comes, each while it is still legal then. The rules' order is kept: the seat only gives up
+seeing what the earlier seats do first, by its own choice.
+
+A preview may show a seat only what it would know at its turn whatever happens before: it stops before any
+answer whose effect draws on chance, shows something hidden (``Game.reveals_hidden``: a card drawn, a tile turned up) or
+hands the turn to someone else; the answers after that point are asked when the turn comes.
+
+>>> from rules.engine.standing import turn_order, turn_steps
+>>> order = turn_order("turn-r1-I-pma", [("building", "build castle x"), ("building", "done")])
+>>> turn_steps(order, "turn-r1-I-pma")
+[('building', 'build castle x'), ('building', 'done')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .core import Decision, Game, IllegalAction, S, V
+from .rng import NoChance, ReplayMismatch
+
+
+def turn_decision(game: Game[S, V], preview: S, seat: int, slot: str) -> Decision | None:
+    """The seat's decision in the preview when it is the only one asked and the decision belongs to the turn of
+    ``slot``; else None (the turn is over, or waits for someone else)."""
+    pending = game.pending(preview)
+    decision = pending.get(seat)
+    if decision is None or set(pending) != {seat}:
+        return None
+    return decision if game.turn_slot(game.view(preview, seat), seat, decision) == slot else None
+
+
+def preview_after(game: Game[S, V], preview: S, seat: int, slot: str, action: str) -> S | None:
+    """The preview once the seat answered ``action``, when its turn goes on with another decision of its own
+    that the preview may show; None when the turn is over there, or the answer draws on chance, shows something
+    hidden or asks someone else (the answer itself is still given in turn: only what follows it is asked)."""
+    try:
+        after = game.apply(preview, seat, action, NoChance()).state
+    except (ReplayMismatch, IllegalAction):
+        return None
+    if game.reveals_hidden(preview, after, seat):
+        return None
+    return after if turn_decision(game, after, seat, slot) is not None else None
+
+
+def replay_steps(game: Game[S, V], state: S, seat: int, slot: str, actions: Sequence[str]) -> S | None:
+    """The preview of the seat's upcoming turn of ``slot`` after the answers given so far (None: the turn is
+    not upcoming, or the preview stopped before the last of them)."""
+    decision = game.turn_ahead(state).get(seat)
+    preview = game.turn_ahead_state(state, seat) if decision is not None and decision.id == slot else None
+    for action in actions:
+        if preview is None:
+            return None
+        preview = preview_after(game, preview, seat, slot, action)
+    return preview

@@ -1,0 +1,241 @@
+"""A player's own turn answered ahead (issue 47, ``rules.engine.turn_ahead``).
+
+The rulebook asks some decisions one player after another, each seeing what the players before did. A later
+player may instead go through its own turn now, on a preview of the board as it stands (shown to nobody else),
+giving up, by its own choice, seeing what the earlier players do first; its answers are given when its turn
+comes in the rulebook's order, each while still legal then, and the first answer no longer legal, or the first
+decision the preview could not show (a draw, a die, a battle, someone else's decision), is asked as usual. A
+player who answers nothing ahead is asked when the turn comes, as before. Three kinds of turns:
+
+- **an action** (p. 14: the Action tokens are revealed and performed one at a time, in turn order): a player
+  whose next token is Progress, Assembly, Movement, Building or Politics goes through it while another player
+  performs an action (Taxes: answered with the plan, ``taxes.plan_ahead``);
+- **Council pledges** (p. 26: "players play their cards one after another"): a player later in the Council's
+  order pledges while an earlier one does;
+- **the defender's card window** of a battle (p. 24: "the attacking player decides first whether to play cards,
+  followed by the defending player"): the defender answers its 'before battle' or extra-card window while the
+  attacker answers its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import cast
+
+from rules.engine import Decision, Game
+from rules.engine.rng import NoChance, ReplayMismatch
+
+from ..schema import PlayView, PState, PView
+from . import actions, battle
+from .common import ACTION_TITLES, ROMAN, Ctx, active, principality_of
+from .decisions import pending
+from .flow import advance
+
+#: the actions whose decisions a player may answer ahead (Taxes: with the plan)
+OWN_ACTIONS = ("progress", "assembly", "movement", "building", "politics")
+#: the decisions of an own action its performer answers (a Council's pledges, consent and battles are others')
+ACTION_KINDS = frozenset({*OWN_ACTIONS, "politics_return", "combined"})
+#: a battle's card windows of the defender, by the attacker's window it is offered with
+DEFENDER_WINDOWS = {"before_A": "before_D", "extra_A": "extra_D"}
+WINDOW_KINDS = {"before": "before_battle", "extra": "extra_cards"}
+#: (slot, decision kind, what the offer says) of a turn, by principality
+Offers = dict[str, tuple[str, str, str]]
+
+
+# ---- the turns in sight ----------------------------------------------------------------------------------------
+
+
+def _next_token(state: PState, code: str) -> int | None:
+    """The index (0-2) of the player's next Action token still to reveal this Round, if any."""
+    play = state["play"]
+    order = play["order"]
+    if code not in order:
+        return None
+    token = play["slot"] if order.index(code) >= play["turn"] else play["slot"] + 1
+    return token if token < 3 else None
+
+
+def action_slot(round_no: int, token: int, code: str) -> str:
+    """The name of a player's action turn: its Round, its token (I, II, III) and its principality."""
+    return f"turn-r{round_no}-{ROMAN[token]}-{code}"
+
+
+def _action_offers(state: PState) -> Offers:
+    """Each player not asked anything whose next Action token (in the plan it sealed) is an own action, while
+    another player performs an action (its battles included)."""
+    play = state["play"]
+    if play["phase"] != "actions" or play["action"] is None:
+        return {}
+    found = {}
+    for code in play["order"]:
+        plan = state["players"][code]["plan"]
+        token = _next_token(state, code)
+        if code == play["action"]["who"] or code in play["prompts"] or plan is None or token is None:
+            continue
+        if plan[token] in OWN_ACTIONS:
+            title = f"your {ACTION_TITLES[plan[token]]} (Action {ROMAN[token]})"
+            found[code] = (action_slot(state["round"], token, code), plan[token], title)
+    return found
+
+
+def council_slot(play: PlayView, round_no: int, code: str) -> str:
+    """The name of a player's pledges at the Council of the action being performed."""
+    action = play["action"]
+    assert action is not None
+    return f"council-r{round_no}-{ROMAN[play['slot']]}-{action['who']}-{code}"
+
+
+def _council_offers(state: PState) -> Offers:
+    """The players later in the Council's order than the one pledging now."""
+    play = state["play"]
+    action = play["action"]
+    if action is None or action["stage"] != "council" or play["battle"] is not None or not action["queue"]:
+        return {}
+    slot = council_slot(cast(PlayView, play), state["round"], "")
+    return {code: (slot + code, "council", "your pledges at this Council") for code in action["queue"][1:]}
+
+
+def window_slot(play: PlayView, stage: str) -> str | None:
+    """The name of the defender's card window of the battle in progress, at the attacker's window ``stage``
+    (or at the defender's own)."""
+    fight = play["battle"]
+    if fight is None:
+        return None
+    kind = stage.split("_")[0]
+    return f"battle{fight['no']}-{kind}-D"
+
+
+def _window_offers(state: PState) -> Offers:
+    """The defender, while the attacker answers its card window (the defender's window comes next)."""
+    fight = state["play"]["battle"]
+    if fight is None or fight["stage"] not in DEFENDER_WINDOWS:
+        return {}
+    defender = battle.side_player(state, fight, "D")
+    attacker = battle.side_player(state, fight, "A")
+    if defender is None or attacker is None or attacker not in state["play"]["prompts"]:
+        return {}
+    slot = window_slot(cast(PlayView, state["play"]), fight["stage"])
+    kind = WINDOW_KINDS[fight["stage"].split("_")[0]]
+    return {defender: (str(slot), kind, "your card window in this battle")}
+
+
+SOURCES: tuple[Callable[[PState], Offers], ...] = (_action_offers, _council_offers, _window_offers)
+
+
+def _offers(state: PState) -> Offers:
+    play = state.get("play")
+    if play is None or play["result"] is not None or play.get("event") is not None or play["succession"]:
+        return {}
+    found: Offers = {}
+    for source in SOURCES:
+        for code, offer in source(state).items():
+            if active(state, code) and code not in play["prompts"]:
+                found.setdefault(code, offer)
+    return found
+
+
+def comes_publicly(decision: Decision) -> bool:
+    """A Council's pledges come in sight when it is summoned, a defender's window when the attacker's opens (the
+    log shows both to everyone); a player's next action comes when the action before it ends, which may be
+    answered automatically: offered with its own player's wait."""
+    return decision.kind not in OWN_ACTIONS
+
+
+def turn_ahead(state: PState) -> dict[int, Decision]:
+    """Each player's turn it may answer ahead now (``Game.turn_ahead``): its decision id is the turn's slot."""
+    return {
+        state["players"][code]["seat"]: Decision(slot, kind, f"{title}, coming after the players before you")
+        for code, (slot, kind, title) in _offers(state).items()
+    }
+
+
+# ---- the preview --------------------------------------------------------------------------------------------
+
+
+def _pose_action(preview: PState, code: str) -> None:
+    """The player's next Action token revealed and its action begun, the action in progress left aside."""
+    play = preview["play"]
+    token = _next_token(preview, code)
+    plan = preview["players"][code]["plan"]
+    assert token is not None and plan is not None, "an action turn is offered for a token still to reveal"
+    play["action"] = None
+    play["slot"], play["turn"] = token, play["order"].index(code) + 1
+    play["revealed"][code] = list(plan[: token + 1])
+    actions.begin(Ctx(preview, NoChance()), code, plan[token])
+
+
+def _pose_council(preview: PState, code: str) -> None:
+    """The Council's order moved on to the player: those before it have pledged nothing more."""
+    action = preview["play"]["action"]
+    assert action is not None
+    action["queue"] = action["queue"][action["queue"].index(code) :]
+
+
+def _pose_window(preview: PState, code: str) -> None:
+    """The attacker's window passed: the defender's comes."""
+    fight = preview["play"]["battle"]
+    assert fight is not None
+    fight["stage"] = DEFENDER_WINDOWS[fight["stage"]]
+
+
+def turn_ahead_state(state: PState, seat: int) -> PState | None:
+    """A copy of the state with the seat's turn come and its first decision posed; None when getting there
+    draws on chance or shows something hidden (an Assembly's Training Grounds draw), or asks the seat nothing."""
+    decision = turn_ahead(state).get(seat)
+    if decision is None:
+        return None
+    code = principality_of(state, seat)
+    preview = Game.copy_state(state)
+    preview["play"]["prompts"] = {}
+    pose = {"council": _pose_council, "before_battle": _pose_window, "extra_cards": _pose_window}
+    try:
+        pose.get(decision.kind, _pose_action)(preview, code)
+        advance(Ctx(preview, NoChance()))
+    except ReplayMismatch:
+        return None
+    if reveals_hidden(state, preview, seat):
+        return None
+    posed = pending(preview).get(seat)
+    if posed is None or turn_slot(cast(PView, preview), seat, posed) != decision.id:
+        return None
+    return preview
+
+
+def turn_slot(view: PView, seat: int, decision: Decision) -> str | None:
+    """The slot of the turn the seat's decision belongs to: its own action's decision, its pledges at a Council,
+    or its card window as the defender."""
+    play = cast(PlayView | None, view.get("play"))
+    if play is None or play.get("event") is not None or play["phase"] != "actions":
+        return None
+    action, fight = play["action"], play["battle"]
+    code = principality_of(view, seat)
+    if fight is not None:
+        stage = fight["stage"]
+        defends = fight["sides"]["D"] == code and stage in DEFENDER_WINDOWS.values()
+        return window_slot(play, stage) if defends and decision.kind in WINDOW_KINDS.values() else None
+    if action is None:
+        return None
+    if decision.kind == "council" and action["stage"] == "council" and action["queue"][:1] == [code]:
+        return council_slot(play, view["round"], code)
+    if decision.kind in ACTION_KINDS and action["who"] == code:
+        return action_slot(view["round"], play["slot"], code)
+    return None
+
+
+def reveals_hidden(before: PState, after: PState, seat: int) -> bool:
+    """Whether ``after`` shows something hidden in ``before``: a card drawn from a deck (to any hand), a Progress
+    tile revealed from its stack, a History card, another player's hand changed. Cards put under a deck, or
+    leaving the seat's own hand, show nothing new."""
+    own = principality_of(before, seat)
+    for deck, cards in before["decks"].items():
+        if after["decks"][deck][: len(cards)] != cards:
+            return True  # drawn from the top (put under the bottom alone would keep the prefix)
+    if any(after["market"][colour]["stack"] != pile["stack"] for colour, pile in before["market"].items()):
+        return True
+    if after["history"]["deck"] != before["history"]["deck"]:
+        return True
+    for code, player in before["players"].items():
+        gained = set(after["players"][code]["hand"]) - set(player["hand"])
+        if gained or (code != own and after["players"][code]["hand"] != player["hand"]):
+            return True
+    return False

@@ -1,0 +1,279 @@
+"""A player's own turn answered ahead, through the host (issue 47, Pace II; ``rules.engine.turn_ahead``,
+``bot.hosting.turns``), for every kind of turn the rules offer (an own action of each kind that comes, Council
+pledges, the defender's card windows): enumerated from a scripted 3-player game.
+
+Two host games on the same seed follow the same script: in one the later player answers its turn ahead, step by
+step, by clicks on the offer's buttons; in the other it clicks the same answers when asked. Until its turn, nobody
+else gets anything different (the channel, the other players' DMs, the views); then the answers are given at
+the auto-pass's random moments, and the two games are the same game (state, events, log), which replays from
+its seed and stored actions. An answer no longer legal at its turn leaves the player asked, and an answer of
+its own instead of the one given ahead drops the rest."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from bot.host import Host
+from bot.hosting.turns import read_step_slot, step_slot
+from bot.models import AHEAD_KIND, Delivery
+from rules.engine import ReplayRng, get_game
+from rules.engine.pace import paced_play
+from rules.engine.playout import Playout, start, step
+from rules.engine.standing import OFFERED, turn_key, turn_order, turn_steps
+from rules.engine.turn_ahead import preview_after
+from rules.principes.play.turn_ahead import OWN_ACTIONS
+from tests.conftest import ALICE, BOB, CAROL
+
+GAME = get_game("principes")
+SEED = 14  # 3 players: every kind of turn comes in this game (own actions of each kind, Councils, battles)
+PLAYERS = (ALICE, BOB, CAROL)
+
+
+@functools.cache
+def _playout() -> Playout:
+    return paced_play(GAME, len(PLAYERS), SEED, "basic").playout
+
+
+@functools.cache
+def _states() -> list[dict[str, Any]]:
+    """The state before each record of the scripted game."""
+    state = start(GAME, len(PLAYERS), {}, SEED).state
+    states = []
+    for record in _playout().records:
+        states.append(state)
+        state = GAME.apply(state, record.seat, record.action, ReplayRng(list(record.draws))).state
+    return [*states, state]
+
+
+def _family(kind: str) -> str:
+    return kind if kind in ("council", "before_battle", "extra_cards") else f"action {kind}"
+
+
+def _turn_records(seat: int, slot: str, after: int) -> list[int]:
+    """The script's records of the seat's turn of ``slot`` (its decisions of that turn, in a row)."""
+    records, states = _playout().records, _states()
+    found: list[int] = []
+    for index in range(after, len(records)):
+        decision = GAME.pending(states[index]).get(seat)
+        in_turn = (
+            decision is not None and GAME.turn_slot(GAME.view(states[index], seat), seat, decision) == slot
+        )
+        if in_turn and records[index].seat == seat:
+            found.append(index)
+        elif found:
+            break
+    return found
+
+
+def _steps(index: int, seat: int, slot: str, turn: list[int]) -> list[str]:
+    """The script's answers of the turn that its preview at ``index`` lets the seat give ahead, first first."""
+    preview = GAME.turn_ahead_state(_states()[index], seat)
+    given: list[str] = []
+    for record in turn:
+        action = _playout().records[record].action
+        if (
+            preview is None
+            or action not in GAME.legal_actions(preview, seat)
+            or GAME.is_free(preview, seat, action)
+        ):
+            break  # free actions are taken any time, not answered ahead
+        given.append(action)
+        preview = preview_after(GAME, preview, seat, slot, action)
+    return given
+
+
+@functools.cache
+def _points() -> dict[str, tuple[int, int, str, list[int], list[str]]]:
+    """Each kind of turn's first point where a later seat may answer it ahead and the script plays it with
+    answers the preview lets it give: (record before which it answers, seat, slot, the turn's records, answers)."""
+    found: dict[str, tuple[int, int, str, list[int], list[str]]] = {}
+    for index, state in enumerate(_states()[:-1]):
+        for seat, decision in sorted(GAME.turn_ahead(state).items()):
+            family = _family(decision.kind)
+            if family in found:
+                continue
+            turn = _turn_records(seat, decision.id, index)
+            if not turn or GAME.auto_pass(_states()[turn[0]], seat) is not None:
+                continue  # passed for it at its turn anyway
+            given = _steps(index, seat, decision.id, turn)
+            if given:
+                found[family] = (index, seat, decision.id, turn, given)
+    return found
+
+
+FAMILIES = ("council", "before_battle", "extra_cards", *(f"action {kind}" for kind in OWN_ACTIONS))
+
+
+def _families() -> list[str]:
+    return [family for family in FAMILIES if family in _points()]
+
+
+def test_the_scripted_game_offers_every_kind_of_turn() -> None:
+    assert set(_points()) == set(FAMILIES)
+
+
+async def _start(host: Host, channel: str) -> int:
+    info = await host.create_game("g", channel, ALICE, "principes", {}, seed=SEED)
+    for player in PLAYERS[1:]:
+        await host.join(channel, player)
+    await host.start(channel, ALICE, order="given")
+    return info.game_id
+
+
+async def _play(host: Host, game_id: int, upto: int, begin: int = 0) -> list[Delivery]:
+    delivered: list[Delivery] = []
+    for record in _playout().records[begin:upto]:
+        delivered += await host.act(game_id, PLAYERS[record.seat], record.action)
+    return delivered
+
+
+async def _state(host: Host, game_id: int) -> Any:
+    return (await host.games.load(game_id)).state
+
+
+def _seen_by_others(deliveries: list[Delivery], owner: int) -> list[tuple[Any, ...]]:
+    return [
+        (
+            d.kind,
+            d.channel_id is None,
+            d.user_id,
+            _unnumbered(d.text, d.game_id),
+            d.view,
+            d.prompt and replace(d.prompt, game_id=0, text=_unnumbered(d.prompt.text, d.game_id)),
+        )
+        for d in deliveries
+        if d.user_id != PLAYERS[owner].user_id
+    ]
+
+
+def _unnumbered(text: str, game_id: int) -> str:
+    return re.sub(r"\b[0-9a-f]{32,}\b", "<hex>", text.replace(f"#{game_id}", "#N"))
+
+
+async def _answer_steps(host: Host, game_id: int, seat: int, slot: str, given: list[str]) -> None:
+    """The seat answers its turn ahead as a player does: the offer's buttons, then each next step's."""
+    for number, action in enumerate(given):
+        prompt = await host.turn_step_prompt(game_id, PLAYERS[seat])
+        assert prompt is not None and prompt.kind == AHEAD_KIND
+        assert read_step_slot(prompt.decision_id) == (slot, number)
+        assert action in [choice.action for choice in prompt.choices]
+        told = await host.answer_ahead_slot(game_id, PLAYERS[seat], prompt.decision_id, action)
+        assert "Answered ahead" in told
+
+
+async def _given_in_turn(host: Host, clock: Any, game_id: int, count: int) -> list[Delivery]:
+    """The answers given ahead, played one by one at the auto-pass's random moments."""
+    fired: list[Delivery] = []
+    for _ in range(count):
+        clock.advance(121)
+        fired += await host.fire_due_timers()
+    return fired
+
+
+@pytest.mark.parametrize("family", _families())
+async def test_a_turn_answered_ahead_is_the_clicks_and_shows_to_nobody_else(
+    host: Host, clock: Any, family: str
+) -> None:
+    index, seat, slot, turn, given = _points()[family]
+    ahead_game, clicked_game = await _start(host, "ahead-1"), await _start(host, "clicked-1")
+    await _play(host, ahead_game, index)
+    await _play(host, clicked_game, index)
+    assert await _state(host, ahead_game) == _states()[index]  # the host plays the scripted game
+    await _answer_steps(host, ahead_game, seat, slot, given)
+    # until the turn, nobody else gets anything the clicked game does not give them
+    ahead_seen = await _play(host, ahead_game, turn[0], index)
+    clicked_seen = await _play(host, clicked_game, turn[0], index)
+    assert _seen_by_others(ahead_seen, seat) == _seen_by_others(clicked_seen, seat)
+    for other in [s for s in range(len(PLAYERS)) if s != seat] + [None]:
+        assert GAME.view(await _state(host, ahead_game), other) == GAME.view(
+            await _state(host, clicked_game), other
+        )
+    # the turn: each answer given ahead is given, as the click
+    fired = await _given_in_turn(host, clock, ahead_game, len(given))
+    await _play(host, clicked_game, turn[0] + len(given), turn[0])
+    assert any("your answer given ahead" in d.text and d.user_id == PLAYERS[seat].user_id for d in fired)
+    assert (
+        await _state(host, ahead_game) == await _state(host, clicked_game) == _states()[turn[0] + len(given)]
+    )
+    ahead_events = [(e.seat, e.action, e.user_id) for e in await host.store.events(ahead_game, 0)]
+    clicked_events = [(e.seat, e.action, e.user_id) for e in await host.store.events(clicked_game, 0)]
+    assert ahead_events == clicked_events
+    assert await host.log("ahead-1", 500) == await host.log("clicked-1", 500)
+    replayed = start(GAME, len(PLAYERS), {}, SEED)
+    for event_seat, action, _user in ahead_events:
+        if event_seat is not None:
+            step(GAME, replayed, event_seat, action)
+    assert replayed.state == await _state(host, ahead_game)
+    # used up: nothing of the turn is left to give
+    live = await host.games.load(ahead_game)
+    assert turn_steps(live.orders[PLAYERS[seat].user_id].get(turn_key(slot)), slot) == []
+
+
+async def test_the_offer_comes_by_private_message_with_a_wait_and_once(host: Host) -> None:
+    """The seat whose turn came in sight gets the offer, alone, with a step that starts a wait; never twice."""
+    index, seat, slot, turn, _given = _points()["action " + _first_action_kind()]
+    game_id = await _start(host, "offer-1")
+    delivered = await _play(host, game_id, turn[0])
+    offers = [d for d in delivered if d.prompt is not None and d.prompt.decision_id == step_slot(slot, 0)]
+    assert len(offers) == 1
+    assert offers[0].user_id == PLAYERS[seat].user_id and offers[0].channel_id is None
+    assert "step by step" in offers[0].text
+
+
+def _first_action_kind() -> str:
+    return next(family.split()[1] for family in _families() if family.startswith("action"))
+
+
+async def test_an_old_step_button_and_a_foreign_slot_are_refused(host: Host) -> None:
+    index, seat, slot, _turn, given = _points()["action " + _first_action_kind()]
+    game_id = await _start(host, "stale-1")
+    await _play(host, game_id, index)
+    await _answer_steps(host, game_id, seat, slot, given[:1])
+    with pytest.raises(Exception, match="already answered"):
+        await host.answer_ahead_slot(game_id, PLAYERS[seat], step_slot(slot, 0), given[0])
+    with pytest.raises(Exception, match="no longer upcoming"):
+        await host.answer_ahead_slot(game_id, PLAYERS[seat], step_slot("turn-r9-I-XYZ", 0), given[0])
+    other = next(s for s in range(len(PLAYERS)) if s != seat)
+    with pytest.raises(Exception):  # noqa: B017 - whatever the sentence, another seat's turn is refused
+        await host.answer_ahead_slot(game_id, PLAYERS[other], step_slot(slot, 1), given[0])
+
+
+@pytest.mark.parametrize("family", _families()[:3])
+async def test_an_answer_no_longer_legal_leaves_the_player_asked(host: Host, clock: Any, family: str) -> None:
+    index, seat, slot, turn, given = _points()[family]
+    game_id = await _start(host, "fallback-1")
+    await _play(host, game_id, index)
+    await _answer_steps(host, game_id, seat, slot, given)
+    live = await host.games.load(game_id)
+    kind = GAME.pending(_states()[turn[0]])[seat].kind
+    async with host.games.lock(game_id):  # a first answer its turn no longer allows (legal when given)
+        await host.standing._put_ahead(
+            live, PLAYERS[seat].user_id, turn_key(slot), turn_order(slot, [(kind, "found nowhere")])
+        )
+    await _play(host, game_id, turn[0], index)
+    events = len(await host.store.events(game_id, 0))
+    clock.advance(130)  # past any answer given ahead's random moment, short of a card window's deadline
+    fired = await host.fire_due_timers()
+    assert not any("your answer given ahead" in d.text for d in fired)
+    assert len(await host.store.events(game_id, 0)) == events
+    assert await _state(host, game_id) == _states()[turn[0]]
+    assert await host.prompt_of(game_id, PLAYERS[seat].user_id) is not None
+
+
+async def test_an_answer_of_its_own_drops_the_rest(host: Host, clock: Any) -> None:
+    family = next(f for f in _families() if len(_points()[f][4]) >= 2)
+    index, seat, slot, turn, given = _points()[family]
+    game_id = await _start(host, "own-1")
+    await _play(host, game_id, index)
+    await _answer_steps(host, game_id, seat, slot, given)
+    await _play(host, game_id, turn[0], index)
+    legal = GAME.legal_actions(_states()[turn[0]], seat)
+    other = next(a for a in legal if a != given[0] and not GAME.is_free(_states()[turn[0]], seat, a))
+    await host.act(game_id, PLAYERS[seat], other)
+    live = await host.games.load(game_id)
+    assert live.orders[PLAYERS[seat].user_id][turn_key(slot)].choice == OFFERED
