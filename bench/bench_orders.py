@@ -67,6 +67,11 @@ REFERENCE: dict[str, Orders] = {
     "division default (not recommended)": {"division": Order("default")},
     "invader_move default (not recommended)": {"invader_move": Order("default")},
     "hand_limit default (not recommended)": {"hand_limit": Order("default")},
+    # replaced by ``decisive`` (issue 47): the windows and dice orders recommended before
+    "windows pass unless battle (recommended before)": {"windows": Order("pass", ("battle",))},
+    "dice default (recommended before)": {"dice": Order("default")},
+    "clergy_penalty default (not recommended)": {"clergy_penalty": Order("default")},
+    "withdraw default (not recommended)": {"withdraw": Order("default")},
     # the strong AI never plays a Neighbour card: these answer nothing here (their line says "answered on 0")
     "neighbour_move default (not measured: never asked)": {"neighbour_move": Order("default")},
     "neighbour_move leader (not measured: never asked)": {"neighbour_move": Order("leader")},

@@ -54,8 +54,8 @@ Commands (the same words as on Discord):
   /orders [TOPIC CHOICE [NAMES, ...]]  your standing orders (answers given in advance), or set one
   /away until DATE | off | status | allowance DAYS   away (a day or more): the AI plays your later decisions
   /settings [name=value ...]   your notification settings (no value: show them)
-  /ahead [ANSWER[, SECOND, THIRD]]   a decision of yours still to come (a later turn of a queue, or what your
-                      sealed plan implies): list it, or answer it now
+  /ahead [ANSWER[, SECOND, THIRD]]   a decision of yours still to come (your own next turn, step by step; a
+                      later turn of a queue; what your sealed plan implies): list it, or answer it now
   NAME: COMMAND       one command as NAME                          /quit          leave the console"""
 
 

@@ -153,14 +153,12 @@ class Deadlines:
         change = Change(automatic=True)
         ahead = given_ahead(orders) if orders else None
         from_ahead = telling.standing_action(live, seat, decision, ahead)
-        source = "your answer given ahead" if from_ahead == action else "standing order"
-        note = telling.private(
-            live,
-            seat,
-            f"{live.game.title} #{live.id}: answered by {source} ({kind_words(decision.kind)}): "
-            f"{live.game.describe(live.state, action)}. /orders changes your orders.",
-            with_view=False,
-        )
+        described = f"{live.game.describe(live.state, action)}."
+        if from_ahead == action:  # used up by this answer: nothing for /orders to change
+            said = f"answered by your answer given ahead ({kind_words(decision.kind)}): {described}"
+        else:
+            said = f"answered by standing order ({kind_words(decision.kind)}): {described} /orders changes your orders."
+        note = telling.private(live, seat, f"{live.game.title} #{live.id}: {said}", with_view=False)
         if note is not None:
             change.deliveries.append(note)
         # the event is the player's click; /game status' time to finish alone learns it was automatic (no wait)

@@ -21,7 +21,6 @@ from rules.engine.standing import (
     AHEAD_CHOICES,
     AHEAD_PLAN,
     ASK,
-    OFFERED,
     Order,
     Orders,
     PlanAhead,
@@ -44,7 +43,17 @@ from . import live as telling
 from .core import Change, Games, Live
 from .live import kind_words
 from .step import plan_choices, queued_choices
-from .turns import given_steps, read_step_slot, step_prompt, step_slot, turn_preview
+from .turns import (
+    DECLINED,
+    described_steps,
+    given_steps,
+    open_turn,
+    read_step_slot,
+    step_prompt,
+    step_slot,
+    turn_preview,
+    turns_in_sight,
+)
 
 NOTHING_AHEAD = (
     "Nothing to answer ahead now: /ahead works while an earlier player is asked a turn of yours, and for what a "
@@ -165,23 +174,27 @@ class Standing:
             prompts.append(
                 Prompt(live.id, seat, offer.slot, AHEAD_KIND, offer.title, False, plan_choices(offer))
             )
-        turn = live.game.turn_ahead(live.state).get(seat)
-        step = step_prompt(live, seat, turn, live.orders.get(actor.user_id, {})) if turn is not None else None
+        held = live.orders.get(actor.user_id, {})
+        turn = open_turn(live, seat, held)
+        step = step_prompt(live, seat, turn, held) if turn is not None else None
         if step is not None:
             prompts.append(step)
         return [prompt for prompt in map(partial(telling.named_prompt, live), prompts) if prompt is not None]
 
     async def turn_step_prompt(self, game_id: int, actor: Actor) -> Prompt | None:
-        """The next step of the caller's turn in sight that they may answer ahead (``turns.step_prompt``), or
-        None: what a front-end shows under the answer to the step before."""
+        """The next step of the caller's nearest turn in sight that they may still answer ahead (``turns``), or
+        None: what a front-end shows under the answer to the step before (once a turn is answered as far as it
+        can be, the next turn's first step, explained)."""
         live = await self.games.load(game_id)
         if not live.state or live.row["status"] not in ("active", "paused"):
             return None
         seat = self.games.seat_for(live, actor).seat
-        turn = live.game.turn_ahead(live.state).get(seat)
+        held = live.orders.get(actor.user_id, {})
+        turn = open_turn(live, seat, held)
         if turn is None:
             return None
-        return telling.named_prompt(live, step_prompt(live, seat, turn, live.orders.get(actor.user_id, {})))
+        step = step_prompt(live, seat, turn, held, explained=not given_steps(held, turn.id))
+        return telling.named_prompt(live, step)
 
     async def ahead_text(self, channel_id: str, actor: Actor) -> str:
         """The caller's upcoming decisions they may answer ahead: a later turn of a queue the rules order
@@ -206,23 +219,23 @@ class Standing:
             ]
         for offer in await self._plan_offers(live, seat):
             lines += self._plan_lines(live, offer, orders)
-        turn = live.game.turn_ahead(live.state).get(seat)
-        if turn is not None:
-            lines += self._turn_lines(live, seat, turn, orders)
+        current = open_turn(live, seat, orders)
+        for turn in turns_in_sight(live, seat):
+            lines += self._turn_lines(live, seat, turn, orders, turn == current)
         if not lines:
             return NOTHING_AHEAD
         return "\n".join(lines)
 
     @staticmethod
-    def _turn_lines(live: Live, seat: int, turn: Decision, orders: Orders) -> list[str]:
-        """The caller's turn in sight: the answers given ahead so far, and the next step's answers now."""
-        given = given_steps(orders, turn.id)
+    def _turn_lines(live: Live, seat: int, turn: Decision, orders: Orders, current: bool) -> list[str]:
+        """A turn of the caller's in sight: the answers given ahead so far, and for the ``current`` one (the
+        nearest still open, ``turns.open_turn``) the next step's answers now."""
+        given = described_steps(live, seat, turn.id, orders)
         preview = turn_preview(live, seat, turn.id, orders)
         lines = [f"{live.game.title} #{live.id}, {turn.prompt} (only you see this)."]
-        if given:
-            described = "; ".join(f"`{action}`" for _kind, action in given)
-            lines.append(f"Your answers given ahead, in order: {described}.")
-        if preview is None:
+        if given:  # one a line: each is read in the reader's language as the game's own description
+            lines += ["Your answers given ahead, in order:", *(f"{n}. {d}" for n, d in enumerate(given, 1))]
+        if preview is None or not current:
             lines.append(TURN_REST_ASKED)
             return lines
         answers = [
@@ -258,7 +271,7 @@ class Standing:
         if (decision is None or preview is None) and offers:
             words = " or ".join([*(action for o in offers for action, _label in o.answers), ASK])
             raise HostError(f"'{text.strip()[:40]}' does not answer {offers[0].title}: answer {words}.")
-        turn = live.game.turn_ahead(live.state).get(seat)
+        turn = open_turn(live, seat, live.orders.get(actor.user_id, {}))
         if (decision is None or preview is None) and turn is not None:
             given = len(given_steps(live.orders.get(actor.user_id, {}), turn.id))
             action = ASK if word in ASK_WORDS else self._turn_answer(live, seat, turn, text)
@@ -311,13 +324,12 @@ class Standing:
         """One more answer of the caller's turn in sight, given ahead (``turns``), or ``ask``: withdraw them
         all. A step already answered (an old message's button) or not this turn's is refused; nothing changes."""
         seat = self.games.seat_for(live, actor).seat
-        turn = live.game.turn_ahead(live.state).get(seat)
         orders = live.orders.get(actor.user_id, {})
         steps = given_steps(orders, slot)
-        if turn is None or turn.id != slot:
+        if slot not in {turn.id for turn in turns_in_sight(live, seat)}:
             raise HostError(NOT_UPCOMING)
         if action == ASK:
-            await self._put_ahead(live, actor.user_id, turn_key(slot), Order(OFFERED, (slot,)))
+            await self._put_ahead(live, actor.user_id, turn_key(slot), Order(DECLINED, (slot,)))
             return "No answers given ahead for this turn: you are asked when it comes."
         if given != len(steps):
             raise HostError("That step is already answered: use the newest message (or /ahead).")

@@ -25,11 +25,13 @@ from rules.engine.standing import (
     OFFERED,
     Order,
     Orders,
+    given_ahead,
+    standing_answer,
     turn_key,
     turn_rest,
     turn_steps,
 )
-from rules.engine.turn_ahead import replay_steps
+from rules.engine.turn_ahead import preview_after, replay_steps
 
 from ..models import AHEAD_KIND, Choice, Prompt
 from ..replay import AUTOPASS
@@ -65,6 +67,18 @@ def turn_preview(live: Live, seat: int, slot: str, orders: Orders) -> State | No
     return replay_steps(live.game, live.state, seat, slot, actions)
 
 
+def described_steps(live: Live, seat: int, slot: str, orders: Orders) -> list[str]:
+    """The seat's answers given ahead for its turn of ``slot`` as it reads them (each described on the preview it
+    was given in); as notation past the point where the preview now stops (an earlier player changed the board)."""
+    game = live.game
+    preview = replay_steps(game, live.state, seat, slot, [])
+    described = []
+    for _kind, action in given_steps(orders, slot):
+        described.append(game.describe(preview, action) if preview is not None else f"`{action}`")
+        preview = preview_after(game, preview, seat, slot, action) if preview is not None else None
+    return described
+
+
 def step_choices(live: Live, preview: State, seat: int) -> list[Choice]:
     """The answers of the preview's decision as the seat would be offered them, then "ask me then" (which
     withdraws the turn's answers given ahead)."""
@@ -73,24 +87,55 @@ def step_choices(live: Live, preview: State, seat: int) -> list[Choice]:
     return [*(Choice(a, game.describe(preview, a)) for a in answers), Choice(ASK, ASK_LABEL)]
 
 
-def step_prompt(live: Live, seat: int, decision: Decision, orders: Orders) -> Prompt | None:
+#: a turn's row once its player chose "ask me then" for it: nothing given ahead, and not offered again
+DECLINED = "declined"
+
+
+def turns_in_sight(live: Live, seat: int) -> list[Decision]:
+    """The seat's turns it may answer ahead now (``Game.turn_ahead``), nearest first."""
+    return live.game.turn_ahead(live.state).get(seat, []) if live.state else []
+
+
+def open_turn(live: Live, seat: int, orders: Orders) -> Decision | None:
+    """The seat's nearest turn in sight it can still answer ahead: not declined, its preview going on."""
+    return next((turn for turn in turns_in_sight(live, seat) if step_prompt(live, seat, turn, orders)), None)
+
+
+def step_prompt(
+    live: Live, seat: int, decision: Decision, orders: Orders, *, explained: bool = True
+) -> Prompt | None:
     """The offer of the next step of the seat's turn in sight (``decision``: its ``turn_ahead`` entry), or None
-    when the preview stopped (the rest is asked when the turn comes)."""
+    when the preview stopped (the rest is asked when the turn comes). Not ``explained``: without the line on how
+    answers given ahead work, for the reply to a step's click (the player has just read it with the offer)."""
+    held = orders.get(turn_key(decision.id))
+    if held is not None and held.choice == DECLINED:
+        return None
     preview = turn_preview(live, seat, decision.id, orders)
-    if preview is None or live.game.auto_pass(preview, seat) is not None:
-        return None  # stopped, or nothing to decide (its only answer is passed for it at the turn)
+    if preview is None or _automatic(live, preview, seat, orders):
+        return None  # stopped, or nothing to decide (passed for it, or its standing orders answer it)
     posed = live.game.pending(preview)[seat]
     given = len(given_steps(orders, decision.id))
-    text = "\n".join(
-        [
-            f"{live.game.title} #{live.id}, {decision.prompt}.",
-            posed.prompt,
+    lines = [f"{live.game.title} #{live.id}, {decision.prompt}.", posed.prompt]
+    if explained:
+        lines.append(
             "Answer it now, step by step (only you see it): each answer is given when your turn comes, in the "
-            "rules' order, if still allowed then; what cannot be seen now is asked then.",
-        ]
-    )
+            "rules' order, if still allowed then; what cannot be seen now is asked then."
+        )
+    text = "\n".join(lines)
     choices = step_choices(live, preview, seat)
     return Prompt(live.id, seat, step_slot(decision.id, given), AHEAD_KIND, text, False, choices)
+
+
+def _automatic(live: Live, preview: State, seat: int, orders: Orders) -> bool:
+    """Whether the preview's decision would be answered for the seat when it comes: its only answer passed, or
+    one of its standing orders (not its answers given ahead) answering it."""
+    game = live.game
+    if game.auto_pass(preview, seat) is not None:
+        return True
+    standing = {key: order for key, order in orders.items() if key not in given_ahead(orders)}
+    decision = game.pending(preview)[seat]
+    legal = game.legal_actions(preview, seat)
+    return standing_answer(game, game.view(preview, seat), seat, decision, legal, standing) is not None
 
 
 def is_person(who: str) -> bool:
@@ -111,7 +156,7 @@ def _riding(live: Live, after: Live, movers: set[int]) -> set[int]:
 
 
 def turn_offers(live: Live, after: Live, change: Change, now: float, movers: set[int]) -> Live:
-    """Offer each human seat its turn in sight that it was not offered yet: with a wait of its own (``_riding``:
+    """Offer each human seat its turns in sight that it was not offered yet: with a wait of its own (``_riding``:
     never as a ping of its own, and its moment tells it nothing of how the others' decisions are answered), or
     at the moment the turn comes in sight when the whole table sees it come (``Game.turn_comes_publicly``: a
     Council summoned). A private message with the turn's first decision; the offer is remembered (``OFFERED``).
@@ -121,23 +166,23 @@ def turn_offers(live: Live, after: Live, change: Change, now: float, movers: set
     in_sight = after.game.turn_ahead(after.state)
     if not in_sight:
         return after
-    sighted = {decision.id for decision in live.game.turn_ahead(live.state).values()} if live.state else set()
+    sighted = {d.id for ds in live.game.turn_ahead(live.state).values() for d in ds} if live.state else set()
     riding = _riding(live, after, movers)
     orders = {user: dict(held) for user, held in after.orders.items()}
-    for seat, decision in sorted(in_sight.items()):
+    for seat, turns in sorted(in_sight.items()):
         user = after.seats[seat].user_id
         held = orders.setdefault(user or "", {})
-        public = after.game.turn_comes_publicly(decision) and decision.id not in sighted
-        if user is None or after.seats[seat].is_ai or turn_key(decision.id) in held:
+        fresh = [turn for turn in turns if turn_key(turn.id) not in held]
+        public = any(after.game.turn_comes_publicly(turn) and turn.id not in sighted for turn in fresh)
+        if user is None or after.seats[seat].is_ai or not fresh or (seat not in riding and not public):
             continue
-        if seat not in riding and not public:
-            continue
-        prompt = step_prompt(after, seat, decision, held)
-        if prompt is None:
-            continue
-        held[turn_key(decision.id)] = Order(OFFERED, (decision.id,))
-        change.statements.append(_row(after, user, decision.id, held[turn_key(decision.id)], now))
-        dm = private(after, seat, prompt.text, with_view=False, prompt=prompt)
+        # one message: the nearest turn's first step; the later ones follow it (each answered turn's last
+        # reply brings the next, ``Standing.turn_step_prompt``), or /ahead
+        prompt = next((p for turn in fresh if (p := step_prompt(after, seat, turn, held))), None)
+        for turn in fresh:
+            held[turn_key(turn.id)] = Order(OFFERED, (turn.id,))
+            change.statements.append(_row(after, user, turn.id, held[turn_key(turn.id)], now))
+        dm = private(after, seat, prompt.text, with_view=False, prompt=prompt) if prompt is not None else None
         if dm is not None:
             change.deliveries.append(dm)
     return replace(after, orders=orders)

@@ -381,18 +381,18 @@ class Game(ABC, Generic[S, V]):
         it when the decision of that slot arises, if it is legal then. None by default."""
         return []
 
-    def turn_ahead(self, state: S) -> dict[int, Decision]:
-        """Seats whose own next turn (an action of several decisions in a row, all theirs) they may answer now,
-        ahead, while an earlier seat plays (issue 47): the rules' order is kept, the answers are given in turn
-        when it comes, each while it is still legal (``standing.AHEAD_TURN``). A decision's ``id`` is the turn's
-        *slot* (``turn_slot`` gives the same for each decision of that turn), its ``kind`` the turn's first
-        decision's. None by default."""
+    def turn_ahead(self, state: S) -> dict[int, list[Decision]]:
+        """Each seat's own turns (an action of several decisions in a row, all its own) that it may answer now,
+        ahead, while an earlier seat plays (issue 47), nearest first: the rules' order is kept, the answers are
+        given in turn when it comes, each while it is still legal (``standing.turn_key``). A decision's ``id`` is
+        the turn's *slot* (``turn_slot`` gives the same for each decision of that turn), its ``kind`` the turn's
+        first decision's. None by default."""
         return {}
 
-    def turn_ahead_state(self, state: S, seat: int) -> S | None:
-        """The state as if the seat's upcoming turn (``turn_ahead``) had come, its first decision posed: what the
-        seat answers ahead from. None if it has none, or if getting there would draw on chance or show anyone
-        something hidden (``reveals_hidden``)."""
+    def turn_ahead_state(self, state: S, seat: int, slot: str) -> S | None:
+        """The state as if the seat's turn of ``slot`` (one of ``turn_ahead``'s) had come, its first decision
+        posed, on the board as it stands: what the seat answers ahead from. None if it is not in sight, or if
+        getting there would draw on chance or show anyone something hidden (``reveals_hidden``)."""
         return None
 
     def turn_comes_publicly(self, decision: Decision) -> bool:

@@ -154,6 +154,7 @@ def ask_turns(
     game: Game,
     state: State,
     given: dict[int, dict[str, Order]],
+    orders: Mapping[int, Orders],
     level: str,
     chooser: random.Random,
     riding: Collection[int],
@@ -165,31 +166,43 @@ def ask_turns(
     through the turn on the preview (``turn_ahead.preview_after``), its answers kept in ``given`` (under
     ``standing.turn_key``) until the preview stops. Returns the seats asked, with their decisions."""
     asked = {}
-    for seat, decision in game.turn_ahead(state).items():
-        public = game.turn_comes_publicly(decision) and decision.id not in sighted
-        if seat not in riding and not public:
-            continue  # offered only with its seat's own wait, or at the public moment it comes in sight
+    for seat, decisions in game.turn_ahead(state).items():
         turns = given.setdefault(seat, {})
-        if turn_key(decision.id) in turns:
-            continue  # asked already
-        preview = game.turn_ahead_state(state, seat)
-        if preview is not None and game.auto_pass(preview, seat) is not None:
-            continue  # nothing to decide: its only answer is passed for it when the turn comes
-        steps: list[tuple[str, str]] = []
-        while preview is not None and len(steps) < MAX_TURN_STEPS:
-            posed = game.pending(preview)[seat]
-            answers = [a for a in game.legal_actions(preview, seat) if not game.is_free(preview, seat, a)]
-            if not answers:
-                break
-            action = _choose(
-                game, preview, seat, level, chooser, answers
-            )  # free actions: any time, not ahead
-            steps.append((posed.kind, action))
-            preview = preview_after(game, preview, seat, decision.id, action)
-        if steps:
-            turns[turn_key(decision.id)] = turn_order(decision.id, steps)
-            asked[seat] = decision
+        fresh = [decision for decision in decisions if turn_key(decision.id) not in turns]
+        public = any(game.turn_comes_publicly(d) and d.id not in sighted for d in fresh)
+        if seat not in riding and not public:
+            continue  # offered only with its seat's own wait, or at the public moment one comes in sight
+        for decision in fresh:  # the seat, asked, goes through every turn of its in sight
+            steps = _turn_steps(game, state, seat, decision.id, level, chooser, orders.get(seat, {}))
+            turns[turn_key(decision.id)] = (
+                turn_order(decision.id, steps) if steps else Order(OFFERED, (decision.id,))
+            )
+            if steps:
+                asked[seat] = decision
     return asked
+
+
+def _turn_steps(
+    game: Game, state: State, seat: int, slot: str, level: str, chooser: random.Random, orders: Orders
+) -> list[tuple[str, str]]:
+    """The AI's answers of the seat's turn of ``slot`` on its preview, answer after answer until the preview
+    stops (none: nothing to decide there, its only answer is passed for it or its standing ``orders`` answer it
+    when the turn comes)."""
+    preview = game.turn_ahead_state(state, seat, slot)
+    if preview is not None and automatic_answer(
+        game, preview, seat, game.pending(preview)[seat], orders, True
+    ):
+        return []
+    steps: list[tuple[str, str]] = []
+    while preview is not None and len(steps) < MAX_TURN_STEPS:
+        posed = game.pending(preview)[seat]
+        answers = [a for a in game.legal_actions(preview, seat) if not game.is_free(preview, seat, a)]
+        if not answers:
+            break
+        action = _choose(game, preview, seat, level, chooser, answers)  # free actions: any time, not ahead
+        steps.append((posed.kind, action))
+        preview = preview_after(game, preview, seat, slot, action)
+    return steps
 
 
 def _next_seat(pending: Mapping[int, Decision], answers: Mapping[int, tuple[str, str]], paired: bool) -> int:
@@ -270,8 +283,12 @@ def paced_play(
         # a turn is offered only with its own seat's wait (the host's rule, ``bot.hosting.turns``): to the seat
         # that has just answered by its own click, or that is asked now
         riding = {seat for seat in pending if seat not in answers} | clicked
-        turned = ask_turns(game, state, turns, level, chooser, riding, sighted) if collect_turns else {}
-        sighted = {decision.id for decision in game.turn_ahead(state).values()} if collect_turns else set()
+        turned = (
+            ask_turns(game, state, turns, seat_orders, level, chooser, riding, sighted)
+            if collect_turns
+            else {}
+        )
+        sighted = {d.id for ds in game.turn_ahead(state).values() for d in ds} if collect_turns else set()
         counter.observe(pending, answers, {**turned, **ahead})
         seat = _next_seat(pending, answers, paired)
         if seat in answers:
@@ -336,6 +353,9 @@ class LogPace:
     #: per wait that ended with a sampled answer: its time, until the last of the seats asked at its start gave
     #: its first answer (a decision asked of several seats at once, a sealed plan say, waits for the slowest)
     wait_times: list[float] = field(default_factory=list)
+    #: per wait that ended with a deadline's default for one of its seats: how long it had lasted then (it would
+    #: have lasted longer had the player been waited for: a censored observation of a wait's time)
+    expired_times: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -350,8 +370,11 @@ class _OpenWaits:
     unanswered: dict[int, set[int]] = field(default_factory=dict)
     #: wait number -> the longest sampled answer time of its seats so far
     longest: dict[int, float] = field(default_factory=dict)
+    #: the waits one of whose seats let its deadline pass
+    expired: set[int] = field(default_factory=set)
     samples: list[tuple[int, float]] = field(default_factory=list)
     wait_times: list[float] = field(default_factory=list)
+    expired_times: list[float] = field(default_factory=list)
 
     def start(self, number: int, seats: Collection[int], moment: float) -> None:
         """Wait ``number`` starts at ``moment``, asking ``seats``."""
@@ -361,8 +384,9 @@ class _OpenWaits:
             self.wait_of[seat] = number
         self.unanswered[number] = set(seats)
 
-    def answer(self, seat: int, answered: float, sampled: bool) -> None:
-        """The seat answered at ``answered``; ``sampled``: its answer time tells how long people take."""
+    def answer(self, seat: int, answered: float, sampled: bool, expired: bool = False) -> None:
+        """The seat answered at ``answered``; ``sampled``: its answer time tells how long people take;
+        ``expired``: its deadline's default answered (it had not answered by then)."""
         if seat not in self.since:
             return  # not waited for: asked again the moment it answered, or answered for it
         waited = max(0.0, answered - self.since[seat])
@@ -370,6 +394,8 @@ class _OpenWaits:
             self.samples.append((seat, waited))
             number = self.wait_of[seat]
             self.longest[number] = max(waited, self.longest.get(number, 0.0))
+            if expired:
+                self.expired.add(number)
         self._leave(seat)
 
     def _leave(self, seat: int) -> None:
@@ -383,7 +409,9 @@ class _OpenWaits:
         if not seats:
             del self.unanswered[number]
             if number in self.longest:
-                self.wait_times.append(self.longest.pop(number))
+                ended = self.expired_times if number in self.expired else self.wait_times
+                ended.append(self.longest.pop(number))
+                self.expired.discard(number)
 
 
 def log_pace(
@@ -396,6 +424,7 @@ def log_pace(
     still_automatic: Collection[int] = (),
     at_progress: bool = False,
     unsampled: Callable[[Decision], bool] = lambda decision: False,
+    expired: Callable[[int], bool] = lambda index: False,
 ) -> LogPace:
     """Replay a stored log (each recorded action with the time it was stored) from ``state`` (stored at
     ``started``), counting its waits as ``WaitCounter`` does. ``automatic(index, seat, decision)``: whether
@@ -406,7 +435,9 @@ def log_pace(
     event (a sealed choice is stored when the last seat seals). With ``at_progress``, the pace is read at the
     last event after which ``Game.progress`` rose (the start of the current Round), else at the log's end.
     ``unsampled(decision)``: waits whose answer time is not sampled (a card window, whose pass may be the
-    automatic one: they count as waits whoever answered, and their answer times tell nothing)."""
+    automatic one: they count as waits whoever answered, and their answer times tell nothing). ``expired(index)``:
+    event ``index`` was a deadline's default (not ``automatic``: the seat was waited for until its deadline); a
+    wait one of whose seats expired is timed into ``LogPace.expired_times``, not ``wait_times``."""
     pendings: list[dict[int, Decision]] = []
     shares: list[float | None] = [game.progress(state)]
     for record, _stored_at in events:
@@ -444,7 +475,9 @@ def log_pace(
         seat = record.seat or 0
         decision = pending.get(seat)
         answered = (answered_at or {}).get((decision.id, seat), stored_at) if decision else stored_at
-        open_waits.answer(seat, answered, decision is None or not unsampled(decision))
+        open_waits.answer(seat, answered, decision is None or not unsampled(decision), expired(index))
+        if expired(index):
+            counter.asked.discard(seat)  # away until its deadline: its next decision is a wait of its own
         moment = stored_at
     # each wait's span runs to the next wait's start, the last one's to the point (no wait: no span)
     ends = [*starts[1:], moment] if starts else []
@@ -459,6 +492,7 @@ def log_pace(
         moment,
         point,
         open_waits.wait_times,
+        open_waits.expired_times,
     )
 
 

@@ -47,8 +47,7 @@ def preview_after(game: Game[S, V], preview: S, seat: int, slot: str, action: st
 def replay_steps(game: Game[S, V], state: S, seat: int, slot: str, actions: Sequence[str]) -> S | None:
     """The preview of the seat's upcoming turn of ``slot`` after the answers given so far (None: the turn is
     not upcoming, or the preview stopped before the last of them)."""
-    decision = game.turn_ahead(state).get(seat)
-    preview = game.turn_ahead_state(state, seat) if decision is not None and decision.id == slot else None
+    preview = game.turn_ahead_state(state, seat, slot)
     for action in actions:
         if preview is None:
             return None

@@ -192,11 +192,11 @@ class Principes(Game[PState, PView]):
     def plan_ahead(self, state: PState, seat: int, sealed: str | None) -> list[PlanAhead]:
         return play.plan_ahead(state, seat, sealed)
 
-    def turn_ahead(self, state: PState) -> dict[int, Decision]:
+    def turn_ahead(self, state: PState) -> dict[int, list[Decision]]:
         return turn_ahead.turn_ahead(state)
 
-    def turn_ahead_state(self, state: PState, seat: int) -> PState | None:
-        return turn_ahead.turn_ahead_state(state, seat)
+    def turn_ahead_state(self, state: PState, seat: int, slot: str) -> PState | None:
+        return turn_ahead.turn_ahead_state(state, seat, slot)
 
     def turn_comes_publicly(self, decision: Decision) -> bool:
         return turn_ahead.comes_publicly(decision)

@@ -22,6 +22,8 @@ ORIGINAL_CREATE = Host.create_game
 ALICE_PLAN = "plan assembly building taxes"
 BOB_PLAN = "plan assembly building politics"
 MAX_STEPS = 80
+#: how /move's answer begins in the languages these tests play in
+DONE = ("Done", "Zrobione")
 
 
 async def _seeded_create(self: Host, *args: Any, **kwargs: Any) -> Any:
@@ -29,12 +31,12 @@ async def _seeded_create(self: Host, *args: Any, **kwargs: Any) -> Any:
 
 
 async def seeded_principes(
-    table: Table, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+    table: Table, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, alice_locale: str = "en-US"
 ) -> tuple[int, FakeUser, FakeUser]:
-    """alice opens a 2-player PRINCIPES game on ``SEED``, bob joins, alice starts it (seats as joined): its id
-    and the two players."""
+    """alice (her Discord client in ``alice_locale``) opens a 2-player PRINCIPES game on ``SEED``, bob joins,
+    alice starts it (seats as joined): its id and the two players."""
     monkeypatch.setattr(Host, "create_game", _seeded_create)
-    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    alice, bob = fake.add_user("alice", locale=alice_locale), fake.add_user("bob")
     lobby = fake.replies(await table.slash(alice, "game new", game="principes"))[0]
     game_id = int(lobby.custom_ids()[0].split(":")[2])
     await table.slash(bob, "game join")
@@ -76,7 +78,7 @@ class Players:
                 if stop(user, prompt):
                     return prompt
                 record = await self.table.slash(user, "move", notation=_script(prompt, plan))
-                assert self.table.reply_text(record).startswith("Done"), self.table.reply_text(record)
+                assert self.table.reply_text(record).startswith(DONE), self.table.reply_text(record)
                 break
             else:
                 raise AssertionError("nobody has a decision")

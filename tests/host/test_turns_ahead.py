@@ -72,7 +72,7 @@ def _turn_records(seat: int, slot: str, after: int) -> list[int]:
 
 def _steps(index: int, seat: int, slot: str, turn: list[int]) -> list[str]:
     """The script's answers of the turn that its preview at ``index`` lets the seat give ahead, first first."""
-    preview = GAME.turn_ahead_state(_states()[index], seat)
+    preview = GAME.turn_ahead_state(_states()[index], seat, slot)
     given: list[str] = []
     for record in turn:
         action = _playout().records[record].action
@@ -93,7 +93,7 @@ def _points() -> dict[str, tuple[int, int, str, list[int], list[str]]]:
     answers the preview lets it give: (record before which it answers, seat, slot, the turn's records, answers)."""
     found: dict[str, tuple[int, int, str, list[int], list[str]]] = {}
     for index, state in enumerate(_states()[:-1]):
-        for seat, decision in sorted(GAME.turn_ahead(state).items()):
+        for seat, decision in sorted((s, d) for s, ds in GAME.turn_ahead(state).items() for d in ds[:1]):
             family = _family(decision.kind)
             if family in found:
                 continue

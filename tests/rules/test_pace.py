@@ -80,6 +80,38 @@ def test_a_wait_of_several_seats_at_once_lasts_until_the_slowest_answered() -> N
     assert pace.wait_times == [10 * hour]
 
 
+def test_a_wait_that_ran_to_a_deadline_is_timed_apart_as_expired() -> None:
+    """A seat whose deadline's default answered was waited for until then: its wait counts, and its time (how
+    long the wait lasted, the player's own answer time being longer) is kept apart from the answered waits'."""
+    game = SealedGuess()
+    start_state = game.setup(3, {}, ReplayRng([]))
+    hour, started = 3600.0, 1000.0
+    deadline = started + 24 * hour
+    events = [(Record(seat, "pick 1", []), deadline) for seat in range(3)]
+    answered_at = {
+        ("round-1", 0): started + hour,
+        ("round-1", 1): started + 2 * hour,
+        ("round-1", 2): deadline,
+    }
+
+    def answered_by_deadline(index: int) -> bool:
+        return events[index][0].seat == 2
+
+    pace = log_pace(
+        game,
+        start_state,
+        events,
+        started,
+        lambda index, seat, decision: False,
+        answered_at,
+        expired=answered_by_deadline,
+    )
+    assert pace.waits == 1
+    assert (pace.wait_times, pace.expired_times) == ([], [24 * hour])
+    answered = log_pace(game, start_state, events, started, lambda index, seat, decision: False, answered_at)
+    assert (answered.wait_times, answered.expired_times) == ([24 * hour], [])
+
+
 def test_self_play_counts_each_wait_in_its_round() -> None:
     """``self_play_pace``: the waits per Round of one self-played game add up to the game's waits."""
     pace = self_play_pace(get_game("principes"), 3, seeds=1)

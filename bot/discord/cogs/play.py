@@ -228,7 +228,7 @@ class PlayCog(commands.Cog):
 
     @app_commands.command(
         name="ahead",
-        description="Answer now a decision of yours still to come (a later turn, or what your sealed plan implies)",
+        description="Answer ahead: your own next turn step by step, a later turn, or what your plan implies",
     )
     @app_commands.describe(
         answers="your answer and up to 2 fallbacks, comma-separated; empty: list them",

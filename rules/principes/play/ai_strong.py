@@ -447,7 +447,7 @@ def _consent(view: View, me: str, answers: list[str], rng: random.Random) -> str
     return "deny"
 
 
-def _penalty(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+def penalty_payment(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Pay gold rather than Clergy while gold is plentiful or Clergy is contested."""
     player = view["players"][me]
     clergy_contested = player["clergy"] <= _best_other(view, me)[2] + 1
@@ -463,7 +463,7 @@ def _side(view: View, me: str) -> str:
     return "A" if fought(view)["sides"]["A"] == me else "D"
 
 
-def _extra(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+def extra_when_decisive(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """Play an extra sword or shield when it turns the battle my way (computed on the rolled dice)."""
     battle = fought(view)
     side = _side(view, me)
@@ -501,7 +501,7 @@ def _battle_won(view: View, battle: Battle, side: str, extra: tuple[int, int]) -
     return won_a if side == "A" else not won_a
 
 
-def _before(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+def before_card_for_my_side(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """A 'before battle' card whose text helps my side (defender-only texts when defending)."""
     side = _side(view, me)
     for action in sorted(a for a in answers if a.startswith("before ")):
@@ -512,13 +512,13 @@ def _before(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     return "pass"
 
 
-def _reroll(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+def reroll_when_losing(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     battle = fought(view)
     side = _side(view, me)
     return "keep" if _battle_won(view, battle, side, (0, 0)) else "reroll"
 
 
-def _flip(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+def flip_when_losing(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     battle = fought(view)
     side = _side(view, me)
     return "keep" if _battle_won(view, battle, side, (0, 0)) else "flip"
@@ -530,7 +530,7 @@ def _block(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     return blocks[0] if blocks else "pass"
 
 
-def _withdraw(view: View, me: str, answers: list[str], rng: random.Random) -> str:
+def withdraw_toward_value(view: View, me: str, answers: list[str], rng: random.Random) -> str:
     """My own units withdraw toward the land worth most to me (my Capital, then Might); units I decide for
     (a Neighbour, a neutral principality, the Mongols) go home when they may, else where they are worth least
     to me. Answers that name no land (``home``) rank last for my own units."""
@@ -557,14 +557,14 @@ STRONG: dict[str, Chooser] = {
     "council": _council,
     "movement": _movement,
     "consent": _consent,
-    "clergy_penalty": _penalty,
-    "extra_cards": _extra,
-    "before_battle": _before,
-    "reroll": _reroll,
-    "flip": _flip,
+    "clergy_penalty": penalty_payment,
+    "extra_cards": extra_when_decisive,
+    "before_battle": before_card_for_my_side,
+    "reroll": reroll_when_losing,
+    "flip": flip_when_losing,
     "neighbour_block": _block,
-    "withdraw": _withdraw,
-    "culmen_withdraw": _withdraw,
+    "withdraw": withdraw_toward_value,
+    "culmen_withdraw": withdraw_toward_value,
 }
 
 ai.LEVELS["strong"] = choose

@@ -296,6 +296,7 @@ _KINDS = (
         partial(movement.resolve_options, kind="clergy_penalty"),
         _of_kind(movement.resolve_answer, "clergy_penalty"),
         (Verb("penalty", ((LAND, PAYMENT),)),),
+        order="clergy_penalty",
     ),
     Kind(
         "destroy",
@@ -354,6 +355,7 @@ _KINDS = (
         battle.withdraw_answers,
         battle.withdraw_answer,
         (WITHDRAW,),
+        order="withdraw",
     ),
     _window(
         "after_battle",

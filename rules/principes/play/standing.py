@@ -6,7 +6,10 @@ topic of each kind; ``decisions.standing_answer`` reads it).
   The answer is a plain ``allow`` or ``deny`` of this request: the rules' own standing answers (``standing
   <player> allow``) stay the player's to set, and are public.
 - ``windows`` (before battle, extra sword/shield, after battle, cancelling a Court card, blocking a Neighbour):
-  pass unless an answer offered would play a card I marked / ask me.
+  pass unless an answer offered would play a card I marked / decisive: in a battle, a 'before battle' card whose
+  text helps my side, an extra sword or shield only when it turns the battle my way on the rolled dice, the
+  other windows passed / ask me. ``dice`` also takes ``decisive``: reroll or flip only when the battle is lost
+  on the rolled dice.
 - ``council`` (the Council's and the Common Council's card phase): this implementation's Council has no vote
   (the host leads it on the tracks, resolution 35), so the order is: keep my cards (``done``) unless one I
   marked could be pledged or played / pledge every card I can for my own support ("for myself") / ask me.
@@ -17,6 +20,9 @@ topic of each kind; ``decisions.standing_answer`` reads it).
   played): what a missed deadline gives (the army ends its move where it stands) / at the leader: each unit
   next to a land of the rival with the most Might moves onto it, one move at a time, then the move ends (asked
   when it may not end there) / ask me.
+- ``clergy_penalty`` (the Church frowning on an army: lose 1 Clergy or pay 1 gold): the deadline's answer / pay gold while I have
+  enough (2 when my Clergy lead over the others is thin, else 4), else Clergy / ask me. ``withdraw`` (where my
+  beaten units withdraw): the deadline's answer / toward the land worth most to me / ask me.
 - ``hand_limit`` (cards over the hand limit, each sold for 1 gold or played for its support icon): what a
   missed deadline gives (the first card of the hand sold) / sell Battle cards first, then play a card for
   support on my lower track (below 10), else sell / ask me.
@@ -29,6 +35,7 @@ Marks name cards by id (``b02a``), by title (every copy) or by deck (``battle``,
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from functools import cache
 
@@ -38,6 +45,14 @@ from rules.engine.standing import ASK, Order, Recommended, Topic
 from ..data import DECK_KINDS, PRINCIPALITIES
 from ..schema import PView
 from .ai_eval import TRACK_MAX, track_of
+from .ai_strong import (
+    before_card_for_my_side,
+    extra_when_decisive,
+    flip_when_losing,
+    penalty_payment,
+    reroll_when_losing,
+    withdraw_toward_value,
+)
 from .common import NAMES, card_deck
 from .history_ai import strongest_rival
 from .movement import asker, passage_record
@@ -113,6 +128,59 @@ def _unless_marked(closing: str) -> Answerer:
         hand = view.get("you", {}).get("hand", [])
         playable = (card for action in offered if action != closing for card in _cards_in(action, hand))
         return None if any(marked(card, order.names) for card in playable) else closing
+
+    return answer
+
+
+#: the ``windows`` and ``dice`` choice that plays as the rules of a close battle say, on the rolled dice
+DECISIVE = "decisive"
+#: what ``decisive`` answers, by the verb of the answers offered (the strong AI's battle rules)
+_DECISIVE_RULES = {
+    "extra": extra_when_decisive,
+    "before": before_card_for_my_side,
+    "reroll": reroll_when_losing,
+    "flip": flip_when_losing,
+}
+_UNSEEDED = random.Random(0)  # the rules named draw nothing: they only read the view
+
+
+def _windows(view: PView, code: str, offered: list[str], order: Order) -> str | None:
+    """``pass`` unless a marked card could be played; ``decisive``: a 'before battle' card whose text helps my
+    side, an extra sword or shield only when it turns the battle my way on the rolled dice, else pass (the
+    other windows: pass)."""
+    if order.choice != DECISIVE:
+        return _unless_marked("pass")(view, code, offered, order)
+    return _decisive(view, code, offered) or ("pass" if "pass" in offered else None)
+
+
+def _dice(view: PView, code: str, offered: list[str], order: Order) -> str | None:
+    """``decisive``: reroll or flip the die only when the battle is lost on the rolled dice, else keep."""
+    return _decisive(view, code, offered) if order.choice == DECISIVE else None
+
+
+def _decisive(view: PView, code: str, offered: list[str]) -> str | None:
+    verbs = {action.split()[0] for action in offered}
+    rule = next((_DECISIVE_RULES[verb] for verb in verbs if verb in _DECISIVE_RULES), None)
+    if rule is None or view["play"].get("battle") is None:
+        return None
+    answer = rule(view, code, offered, _UNSEEDED)
+    return answer if answer in offered else None
+
+
+#: the ``clergy_penalty`` choice that pays gold while it is plentiful, and the ``withdraw`` choice toward the
+#: land worth most (the strong AI's rules)
+GOLD_FIRST, TOWARD_VALUE = "gold_first", "toward_value"
+
+
+def _by_rule(choice: str, rule: Callable[..., str]) -> Answerer:
+    """An answerer giving ``rule``'s answer (a rule of the strong AI's, from the view and the answers offered)
+    when the order's choice is ``choice``."""
+
+    def answer(view: PView, code: str, offered: list[str], order: Order) -> str | None:
+        if order.choice != choice or not offered:
+            return None
+        given = rule(view, code, offered, _UNSEEDED)
+        return given if given in offered else None
 
     return answer
 
@@ -205,7 +273,15 @@ TOPICS = (
     Topic(
         "windows",
         "Card windows",
-        ((ASK, "ask me"), ("pass", "pass unless I could play a card I marked")),
+        (
+            (ASK, "ask me"),
+            ("pass", "pass unless I could play a card I marked"),
+            (
+                DECISIVE,
+                "in a battle: a 'before battle' card that helps my side, an extra sword or shield only when it "
+                "wins me the battle on the rolled dice; other windows: pass",
+            ),
+        ),
         {"pass": "cards"},
         read_card_mark,
     ),
@@ -239,7 +315,24 @@ TOPICS = (
     Topic("history_build", "History card builds", _DEFAULT_CHOICE),
     Topic("history_choice", "History card choices", _DEFAULT_CHOICE),
     Topic("teutonic_call", "Calling the Teutonic Knights", _DEFAULT_CHOICE),
-    Topic("dice", "Rerolling or flipping a die", _DEFAULT_CHOICE),
+    Topic(
+        "dice",
+        "Rerolling or flipping a die",
+        (*_DEFAULT_CHOICE, (DECISIVE, "reroll or flip only when the battle is lost on the rolled dice")),
+    ),
+    Topic(
+        "clergy_penalty",
+        "The Clergy penalty",
+        (
+            *_DEFAULT_CHOICE,
+            (GOLD_FIRST, "pay gold while I have enough (2 when my Clergy lead is thin, else 4), else Clergy"),
+        ),
+    ),
+    Topic(
+        "withdraw",
+        "Where my beaten units withdraw",
+        (*_DEFAULT_CHOICE, (TOWARD_VALUE, "toward the land worth most to me (my Capital first)")),
+    ),
     Topic("invader_move", "Invader moves", _ARMY_CHOICES),
     Topic("neighbour_move", "Neighbour moves", _ARMY_CHOICES),
     Topic(
@@ -255,7 +348,10 @@ TOPICS = (
 #: topic -> how its order answers (topics whose orders say ``default`` are answered by ``decisions``)
 ANSWERERS: dict[str, Answerer] = {
     "consent": _consent,
-    "windows": _unless_marked("pass"),
+    "windows": _windows,
+    "dice": _dice,
+    "clergy_penalty": _by_rule(GOLD_FIRST, penalty_payment),
+    "withdraw": _by_rule(TOWARD_VALUE, withdraw_toward_value),
     "council": _council,
     "direction": _the_answer,
     "taxes": _the_answer,
@@ -298,8 +394,8 @@ RECOMMENDED: dict[str, Recommended] = {
         Order("deny"), "you never let a rival's units through, even when that would serve you"
     ),
     "windows": Recommended(
-        Order("pass", ("battle",)),
-        "a card window passes unless a Battle card could be played: no other card is played in a window",
+        Order(DECISIVE),
+        "your window cards follow the rule: no extra card while the dice favour you, no after-battle card",
     ),
     "taxes": Recommended(
         Order("collect"), "you always collect, paying People: never skip, play a card first or pay Clergy"
@@ -314,7 +410,14 @@ RECOMMENDED: dict[str, Recommended] = {
     ),
     "history_choice": _default("a History card's choice takes its first alternative"),
     "teutonic_call": _default("you never call the Teutonic Knights"),
-    "dice": _default("you never reroll or flip a die"),
+    "dice": Recommended(Order(DECISIVE), "you reroll or flip only a lost battle, never to win by more"),
+    "clergy_penalty": Recommended(
+        Order(GOLD_FIRST),
+        "the Clergy penalty is paid by the rule, gold while you have enough: never your pick",
+    ),
+    "withdraw": Recommended(
+        Order(TOWARD_VALUE), "beaten units withdraw toward the land worth most to you, never elsewhere"
+    ),
     "invader_move": Recommended(
         Order(AT_THE_LEADER),
         "the Invaders you move always go at the rival with the most Might, never elsewhere",

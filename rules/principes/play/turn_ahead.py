@@ -38,8 +38,8 @@ ACTION_KINDS = frozenset({*OWN_ACTIONS, "politics_return", "combined"})
 #: a battle's card windows of the defender, by the attacker's window it is offered with
 DEFENDER_WINDOWS = {"before_A": "before_D", "extra_A": "extra_D"}
 WINDOW_KINDS = {"before": "before_battle", "extra": "extra_cards"}
-#: (slot, decision kind, what the offer says) of a turn, by principality
-Offers = dict[str, tuple[str, str, str]]
+#: (slot, decision kind, what the offer says) of each turn in sight, by principality, nearest first
+Offers = dict[str, list[tuple[str, str, str]]]
 
 
 # ---- the turns in sight ----------------------------------------------------------------------------------------
@@ -61,20 +61,24 @@ def action_slot(round_no: int, token: int, code: str) -> str:
 
 
 def _action_offers(state: PState) -> Offers:
-    """Each player not asked anything whose next Action token (in the plan it sealed) is an own action, while
-    another player performs an action (its battles included)."""
+    """Each player not asked anything whose Action tokens still to reveal (in the plan it sealed) are own
+    actions, while another player performs an action (its battles included): every one of them, on the board as
+    it stands (the next first)."""
     play = state["play"]
     if play["phase"] != "actions" or play["action"] is None:
         return {}
-    found = {}
+    found: Offers = {}
     for code in play["order"]:
         plan = state["players"][code]["plan"]
         token = _next_token(state, code)
         if code == play["action"]["who"] or code in play["prompts"] or plan is None or token is None:
             continue
-        if plan[token] in OWN_ACTIONS:
-            title = f"your {ACTION_TITLES[plan[token]]} (Action {ROMAN[token]})"
-            found[code] = (action_slot(state["round"], token, code), plan[token], title)
+        for later in range(token, 3):
+            if plan[later] in OWN_ACTIONS:
+                title = f"your {ACTION_TITLES[plan[later]]} (Action {ROMAN[later]})"
+                found.setdefault(code, []).append(
+                    (action_slot(state["round"], later, code), plan[later], title)
+                )
     return found
 
 
@@ -92,7 +96,7 @@ def _council_offers(state: PState) -> Offers:
     if action is None or action["stage"] != "council" or play["battle"] is not None or not action["queue"]:
         return {}
     slot = council_slot(cast(PlayView, play), state["round"], "")
-    return {code: (slot + code, "council", "your pledges at this Council") for code in action["queue"][1:]}
+    return {code: [(slot + code, "council", "your pledges at this Council")] for code in action["queue"][1:]}
 
 
 def window_slot(play: PlayView, stage: str) -> str | None:
@@ -116,7 +120,7 @@ def _window_offers(state: PState) -> Offers:
         return {}
     slot = window_slot(cast(PlayView, state["play"]), fight["stage"])
     kind = WINDOW_KINDS[fight["stage"].split("_")[0]]
-    return {defender: (str(slot), kind, "your card window in this battle")}
+    return {defender: [(str(slot), kind, "your card window in this battle")]}
 
 
 SOURCES: tuple[Callable[[PState], Offers], ...] = (_action_offers, _council_offers, _window_offers)
@@ -128,60 +132,67 @@ def _offers(state: PState) -> Offers:
         return {}
     found: Offers = {}
     for source in SOURCES:
-        for code, offer in source(state).items():
+        for code, offers in source(state).items():
             if active(state, code) and code not in play["prompts"]:
-                found.setdefault(code, offer)
+                found.setdefault(code, []).extend(offers)
     return found
 
 
 def comes_publicly(decision: Decision) -> bool:
-    """A Council's pledges come in sight when it is summoned, a defender's window when the attacker's opens (the
-    log shows both to everyone); a player's next action comes when the action before it ends, which may be
-    answered automatically: offered with its own player's wait."""
-    return decision.kind not in OWN_ACTIONS
+    """A Council's pledges come in sight when it is summoned, a defender's window when the attacker's opens,
+    the Action I tokens when every plan is revealed (the log shows all three to everyone); a player's later
+    actions come in sight when its action before ends, which may be answered automatically: offered with its own
+    player's wait."""
+    return decision.kind not in OWN_ACTIONS or decision.id.split("-")[2] == ROMAN[0]
 
 
-def turn_ahead(state: PState) -> dict[int, Decision]:
-    """Each player's turn it may answer ahead now (``Game.turn_ahead``): its decision id is the turn's slot."""
+def turn_ahead(state: PState) -> dict[int, list[Decision]]:
+    """Each player's turns it may answer ahead now (``Game.turn_ahead``), nearest first: a decision's id is its
+    turn's slot."""
     return {
-        state["players"][code]["seat"]: Decision(slot, kind, f"{title}, coming after the players before you")
-        for code, (slot, kind, title) in _offers(state).items()
+        state["players"][code]["seat"]: [
+            Decision(slot, kind, f"{title}, coming after the players before you")
+            for slot, kind, title in offers
+        ]
+        for code, offers in _offers(state).items()
     }
 
 
 # ---- the preview --------------------------------------------------------------------------------------------
 
 
-def _pose_action(preview: PState, code: str) -> None:
-    """The player's next Action token revealed and its action begun, the action in progress left aside."""
+def _pose_action(preview: PState, code: str, slot: str) -> None:
+    """The player's Action token of ``slot`` revealed and its action begun, the action in progress (and the
+    player's own actions before it) left aside: the board as it stands."""
     play = preview["play"]
-    token = _next_token(preview, code)
+    token = ROMAN.index(slot.split("-")[2])
     plan = preview["players"][code]["plan"]
-    assert token is not None and plan is not None, "an action turn is offered for a token still to reveal"
+    assert plan is not None, "an action turn is offered for a sealed plan's token still to reveal"
     play["action"] = None
     play["slot"], play["turn"] = token, play["order"].index(code) + 1
     play["revealed"][code] = list(plan[: token + 1])
     actions.begin(Ctx(preview, NoChance()), code, plan[token])
 
 
-def _pose_council(preview: PState, code: str) -> None:
+def _pose_council(preview: PState, code: str, slot: str) -> None:
     """The Council's order moved on to the player: those before it have pledged nothing more."""
     action = preview["play"]["action"]
     assert action is not None
     action["queue"] = action["queue"][action["queue"].index(code) :]
 
 
-def _pose_window(preview: PState, code: str) -> None:
+def _pose_window(preview: PState, code: str, slot: str) -> None:
     """The attacker's window passed: the defender's comes."""
     fight = preview["play"]["battle"]
     assert fight is not None
     fight["stage"] = DEFENDER_WINDOWS[fight["stage"]]
 
 
-def turn_ahead_state(state: PState, seat: int) -> PState | None:
-    """A copy of the state with the seat's turn come and its first decision posed; None when getting there
-    draws on chance or shows something hidden (an Assembly's Training Grounds draw), or asks the seat nothing."""
-    decision = turn_ahead(state).get(seat)
+def turn_ahead_state(state: PState, seat: int, slot: str) -> PState | None:
+    """A copy of the state with the seat's turn of ``slot`` come and its first decision posed; None when it is
+    not in sight, or getting there draws on chance or shows something hidden (an Assembly's Training Grounds
+    draw), or asks the seat nothing."""
+    decision = next((d for d in turn_ahead(state).get(seat, []) if d.id == slot), None)
     if decision is None:
         return None
     code = principality_of(state, seat)
@@ -189,7 +200,7 @@ def turn_ahead_state(state: PState, seat: int) -> PState | None:
     preview["play"]["prompts"] = {}
     pose = {"council": _pose_council, "before_battle": _pose_window, "extra_cards": _pose_window}
     try:
-        pose.get(decision.kind, _pose_action)(preview, code)
+        pose.get(decision.kind, _pose_action)(preview, code, slot)
         advance(Ctx(preview, NoChance()))
     except ReplayMismatch:
         return None

@@ -54,6 +54,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("standing orders (from a seat's view)", ("play.standing",)),
     ("a results report (win rates by principality, from stored results)", ("report",)),
     ("the decisions table", ("play.decisions",)),
+    ("a player's own turn answered ahead (its preview)", ("play.turn_ahead",)),
     ("entry points", ("play.notes", "play", "")),
 )
 #: function-level imports allowed, as (module, imported module): none; an entry needs its reason beside it

@@ -4,6 +4,7 @@ asked (every answer the order gave was one of the seat's legal actions, applied 
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -36,6 +37,8 @@ ORDERS: dict[str, tuple[Order, set[str], str]] = {
     "invader_move": (Order("default"), {"invader_move"}, "deadline"),
     "neighbour_move": (Order("default"), {"neighbour_move"}, "deadline"),
     "hand_limit": (Order("default"), {"hand_limit"}, "deadline"),
+    "clergy_penalty": (Order("default"), {"clergy_penalty"}, "deadline"),
+    "withdraw": (Order("default"), {"withdraw"}, "deadline"),
 }
 
 
@@ -288,3 +291,36 @@ def test_the_army_and_hand_orders_answer_whole_games_as_clicks_would() -> None:
         assert GAME.outcome(paced.playout.state).finished
         assert _clicked(paced.playout) == paced.playout.state
     assert all(answered[kind] for kind in orders), answered
+
+
+#: the battle decisions ``decisive`` answers as the strong AI does (its battle rules, from the seat's view)
+DECISIVE_KINDS = {"before_battle", "extra_cards", "reroll", "flip"}
+
+
+def test_the_decisive_orders_play_battles_as_the_strong_ai_rules_do() -> None:
+    """``windows: decisive`` and ``dice: decisive`` give, at every battle decision they answer, what the strong
+    AI chooses from the seat's view (a 'before battle' card for my side, an extra card or a reroll only when it
+    turns the battle); the other windows pass; and the game replays as the same clicks."""
+    orders = {"windows": Order("decisive"), "dice": Order("decisive")}
+    compared: Counter[str] = Counter()
+    for seed in range(1, 4):
+        paced = paced_play(GAME, PLAYERS, seed, "basic", {seat: orders for seat in range(PLAYERS)})
+        playout = paced.playout
+        assert replay(GAME, PLAYERS, {}, playout.setup_draws, playout.records) == playout.state
+        state = start(GAME, PLAYERS, {}, seed).state
+        for record in playout.records:
+            for seat, decision in GAME.pending(state).items():
+                if decision.kind not in WINDOW_KINDS | DECISIVE_KINDS:
+                    continue
+                legal = GAME.legal_actions(state, seat)
+                view = GAME.view(state, seat)
+                given = standing_answer(GAME, view, seat, decision, legal, orders)
+                if decision.kind in DECISIVE_KINDS:
+                    offered = [a for a in legal if not GAME.is_free(state, seat, a)]
+                    strong = GAME.choose_action(view, seat, offered, "strong", random.Random(0))
+                    assert given == strong, (decision.kind, given, strong)
+                    compared[decision.kind] += 1
+                elif given is not None:
+                    assert given == "pass"
+            state = GAME.apply(state, record.seat, record.action, ReplayRng(list(record.draws))).state
+    assert {"before_battle", "extra_cards"} <= set(compared), compared
