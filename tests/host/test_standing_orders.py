@@ -164,7 +164,9 @@ async def test_orders_show_the_recommended_set_and_what_each_gives_up(host: Host
     assert all(line.startswith("- ") for line in lines[::2])
     assert all(line.startswith("  Gives up: ") and line.endswith(".") for line in lines[1::2])
     assert "- Consent to passage (consent): always deny" in lines
-    assert any(line.startswith("- Card windows (windows): in a battle: a 'before battle' card") for line in lines)
+    assert any(
+        line.startswith("- Card windows (windows): in a battle: a 'before battle' card") for line in lines
+    )
     assert "- The Clergy penalty (clergy_penalty): pay gold while I have enough" in recommended
     polish = localize(text, "pl")
     assert "Zalecane" in polish and "Tracisz: nigdy nie przepuszczasz" in polish and "Gives up" not in polish
