@@ -70,6 +70,10 @@ class Live:
         return replace(self, state=state)
 
 
+#: the label of the answer that leaves a decision to be asked when it comes (``standing.ASK``)
+ASK_LABEL = "Ask me then"
+
+
 @dataclass
 class Change:
     """What one stored step does: events to append, messages to send, extra SQL to run, all in one commit."""

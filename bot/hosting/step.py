@@ -19,6 +19,7 @@ from ..storage import decisions as stored_decisions
 from ..storage import games as stored_games
 from ..verify import commit_hash
 from .live import (
+    ASK_LABEL,
     CARD_KEY,
     POSTS_CARD,
     Change,
@@ -39,8 +40,6 @@ from .live import (
     waiting_lines,
 )
 from .turns import is_person, turn_offers, use_turn_answers
-
-ASK_LABEL = "Ask me then"
 
 #: a multi-step action in progress in a game: the acting seat, the edit key of its status message, its lines so far
 StepRun = tuple[int, str, list[str]]

@@ -1,10 +1,14 @@
 """A player's own turn answered ahead (issue 47; ``rules.engine.turn_ahead``), the host's side: pure functions of
 a loaded game, as the turn step (``step``) is.
 
-- **Offered** (``turn_offers``): when a seat's own turn comes in sight (``Game.turn_ahead``), its player gets a
-  private message with the turn's first decision as it would be posed now, its answers as buttons. The offer
-  goes out with a step that starts a wait anyway (someone is newly asked), never as a ping of its own, and only
-  once per turn: the seat's row ``turn_key(slot)`` holds ``Order(OFFERED, (slot,))`` from then on.
+- **Offered** (``turn_offers``): when a seat's own turns come in sight (``Game.turn_ahead``), its player gets a
+  private message with the nearest one's first decision as it would be posed now, its answers as buttons; the
+  reply to each turn's last answer brings the next turn. The offer goes out with the seat's own wait (it has just
+  answered by its own click, or is asked now), or at the moment a turn comes in sight by something the whole
+  table sees (``Game.turn_comes_publicly``: a Council summoned, a battle's window, the Round's first actions),
+  never as a ping of its own, so its moment tells nothing of how the others' decisions are answered; and once per
+  turn: the seat's row ``turn_key(slot)`` holds ``Order(OFFERED, (slot,))`` from then on (``DECLINED`` once the
+  player chose "ask me then").
 - **Answered** step by step (``Standing.answer_ahead_slot``): each click adds an answer to the row and brings
   the next decision of the preview, until the turn ends there or the preview stops (``preview_after``). A
   component names the step it answers (``step_slot``: the slot and the number of answers given before), so an
@@ -36,9 +40,8 @@ from rules.engine.turn_ahead import preview_after, replay_steps
 from ..models import AHEAD_KIND, Choice, Prompt
 from ..replay import AUTOPASS
 from ..storage import decisions as stored_decisions
-from .live import Change, Live, private, standing_action
+from .live import ASK_LABEL, Change, Live, private, standing_action
 
-ASK_LABEL = "Ask me then"
 #: separates a turn's slot from the number of answers given before, in a component's slot (``step_slot``)
 STEP_MARK = "#"
 

@@ -10,8 +10,6 @@ turn leaves the player asked, and an illegal first choice with a legal second gi
 from __future__ import annotations
 
 import functools
-import re
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -24,6 +22,7 @@ from rules.engine.playout import Playout, start, step
 from rules.engine.standing import AHEAD, AHEAD_PLAN, ahead_order
 from rules.principes.play import history, princesses
 from tests.conftest import ALICE, BOB
+from tests.support.deliveries import seen_by_others
 
 GAME = get_game("principes")
 SEED = 1  # 2 players: each kind comes in this game (``test_every_kind_comes_in_the_scripted_game``)
@@ -108,29 +107,6 @@ async def _play(host: Host, game_id: int, upto: int, start: int = 0) -> list[Del
     return delivered
 
 
-def _seen_by_others(deliveries: list[Delivery], owner: int) -> list[tuple[Any, ...]]:
-    """What everyone but the seat ``owner`` gets: the channel's messages and the other players' DMs, their
-    texts, prompts and views."""
-    return [
-        (
-            d.kind,
-            d.channel_id is None,
-            d.user_id,
-            _unnumbered(d.text, d.game_id),
-            d.view,
-            d.prompt and replace(d.prompt, game_id=0, text=_unnumbered(d.prompt.text, d.game_id)),
-        )
-        for d in deliveries
-        if d.user_id != PLAYERS[owner].user_id
-    ]
-
-
-def _unnumbered(text: str, game_id: int) -> str:
-    """The text without the game's number and its sealed commits and nonces (the two games compared are two
-    games of the host, each sealing with its own secrets)."""
-    return re.sub(r"\b[0-9a-f]{32,}\b", "<hex>", text.replace(f"#{game_id}", "#N"))
-
-
 async def _state(host: Host, game_id: int) -> Any:
     return (await host.games.load(game_id)).state
 
@@ -181,7 +157,9 @@ async def test_an_answer_given_ahead_is_the_click_and_shows_to_nobody_else(
     # until its turn, nobody else gets anything the clicked game does not give them
     ahead_seen = await _play(host, ahead_game, turn, index)
     clicked_seen = await _play(host, clicked_game, turn, index)
-    assert _seen_by_others(ahead_seen, later) == _seen_by_others(clicked_seen, later)
+    assert seen_by_others(ahead_seen, PLAYERS[later].user_id) == seen_by_others(
+        clicked_seen, PLAYERS[later].user_id
+    )
     assert await host.log("ahead-1", 500) == await host.log("clicked-1", 500)
     for seat in (1 - later, None):
         assert GAME.view(await _state(host, ahead_game), seat) == GAME.view(
@@ -193,8 +171,8 @@ async def test_an_answer_given_ahead_is_the_click_and_shows_to_nobody_else(
     clicked_seen = await host.act(clicked_game, PLAYERS[later], answer)
     fired = await host.fire_due_timers()
     assert any("your answer given ahead" in d.text and d.user_id == PLAYERS[later].user_id for d in fired)
-    ahead_others = _seen_by_others([d for d in fired if d.game_id == ahead_game], later)
-    clicked_others = _seen_by_others(clicked_seen, later)
+    ahead_others = seen_by_others([d for d in fired if d.game_id == ahead_game], PLAYERS[later].user_id)
+    clicked_others = seen_by_others(clicked_seen, PLAYERS[later].user_id)
     assert ahead_others == clicked_others  # then only what the click shows
     assert not any("ahead" in str(d[3]).lower() for d in ahead_others)
     # the same game: state, events, log; and it replays from its seed and stored actions

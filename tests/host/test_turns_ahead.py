@@ -12,8 +12,6 @@ its own instead of the one given ahead drops the rest."""
 from __future__ import annotations
 
 import functools
-import re
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -28,6 +26,7 @@ from rules.engine.standing import OFFERED, turn_key, turn_order, turn_steps
 from rules.engine.turn_ahead import preview_after
 from rules.principes.play.turn_ahead import OWN_ACTIONS
 from tests.conftest import ALICE, BOB, CAROL
+from tests.support.deliveries import seen_by_others
 
 GAME = get_game("principes")
 SEED = 14  # 3 players: every kind of turn comes in this game (own actions of each kind, Councils, battles)
@@ -136,25 +135,6 @@ async def _state(host: Host, game_id: int) -> Any:
     return (await host.games.load(game_id)).state
 
 
-def _seen_by_others(deliveries: list[Delivery], owner: int) -> list[tuple[Any, ...]]:
-    return [
-        (
-            d.kind,
-            d.channel_id is None,
-            d.user_id,
-            _unnumbered(d.text, d.game_id),
-            d.view,
-            d.prompt and replace(d.prompt, game_id=0, text=_unnumbered(d.prompt.text, d.game_id)),
-        )
-        for d in deliveries
-        if d.user_id != PLAYERS[owner].user_id
-    ]
-
-
-def _unnumbered(text: str, game_id: int) -> str:
-    return re.sub(r"\b[0-9a-f]{32,}\b", "<hex>", text.replace(f"#{game_id}", "#N"))
-
-
 async def _answer_steps(host: Host, game_id: int, seat: int, slot: str, given: list[str]) -> None:
     """The seat answers its turn ahead as a player does: the offer's buttons, then each next step's."""
     for number, action in enumerate(given):
@@ -188,7 +168,9 @@ async def test_a_turn_answered_ahead_is_the_clicks_and_shows_to_nobody_else(
     # until the turn, nobody else gets anything the clicked game does not give them
     ahead_seen = await _play(host, ahead_game, turn[0], index)
     clicked_seen = await _play(host, clicked_game, turn[0], index)
-    assert _seen_by_others(ahead_seen, seat) == _seen_by_others(clicked_seen, seat)
+    assert seen_by_others(ahead_seen, PLAYERS[seat].user_id) == seen_by_others(
+        clicked_seen, PLAYERS[seat].user_id
+    )
     for other in [s for s in range(len(PLAYERS)) if s != seat] + [None]:
         assert GAME.view(await _state(host, ahead_game), other) == GAME.view(
             await _state(host, clicked_game), other
