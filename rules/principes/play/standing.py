@@ -389,6 +389,11 @@ def _default(gives_up: str) -> Recommended:
 #:   limit ``default`` (75 / 68), each no better than the choice recommended; Neighbour moves measured nothing
 #:   (the strong AI never plays a Neighbour card: answered on 0 seeds; basic against basic, 200 seeds, answered
 #:   on 32: ``default`` 8 / 3, p = 0.11, ``leader`` 6 / 6), so neither is recommended.
+#: - Issue 47's battle rules as orders (seeds 1-200, 2026-11-29): card windows ``decisive`` 27 / 31 (p = 0.74,
+#:   answered on 199 seeds; it replaces "pass unless a Battle card could be played", 5 / 10), dice ``decisive``
+#:   0 / 0 (answered on 5), the Clergy penalty ``gold_first`` and withdrawals ``toward_value`` 0 / 0 (answered on
+#:   190 and 84: the strong AI's own rules, so the paired games are the same); the whole set with them 56.5%
+#:   against 49.5% (36 / 50, p = 0.95). Left out: the Clergy penalty's and withdrawals' ``default`` (20 / 19, 1 / 1).
 RECOMMENDED: dict[str, Recommended] = {
     "consent": Recommended(
         Order("deny"), "you never let a rival's units through, even when that would serve you"
