@@ -55,6 +55,7 @@ SEND_PROMPT = (
     "Send your Princess on a mission: a Neighbour (marriage: immunity from it "
     "this Period), your Capital (draw cards) or a rival's Capital (they discard)."
 )
+DRAW_PROMPT = "Your Princess holds court in your Capital: draw a Court or a Neighbour card."
 NEIGHBOUR_FACTIONS = ("GER", "BOH", "HUN", "RUS", "WPOM", "EPOM")
 #: where a Princess stands when she is on no mission
 AWAY = ("home", "removed")
@@ -234,7 +235,7 @@ def _prompt_text(entry: PrincessStep) -> str:
     if entry["do"] == "send":
         return SEND_PROMPT
     if entry["do"] == "draw":
-        return "Your Princess holds court in your Capital: draw a Court or a Neighbour card."
+        return DRAW_PROMPT
     return (
         f"{name(entry['by'])}'s Princess plots in your Capital: discard a "
         "Court or Neighbour card (you may sell or play cards for support first)."
@@ -287,40 +288,44 @@ def _ask_together(ctx: Ctx, head: PrincessStep) -> bool:
 #: Princess may take the area a later one wanted ("Only one Princess can occupy one area at a time"), so the
 #: missions are not asked at the same time: the later players' answers are collected ahead, and each is given
 #: at its turn, its first choice still legal then
-AHEAD_KINDS = ("princess",)
+#: and so are the draws of the Period's second Round ("again at the start of the Period's second Round"), asked in
+#: the same order
+AHEAD_KINDS = ("princess", "princess_draw")
 
 
 def slot(round_no: int, kind: str) -> str | None:
     """The name of a Princess mission decision (one per player per Period, the same for each player of the
     Period's queue and never again in the game): its Round, the first of the Period."""
-    return f"r{round_no}:princess" if kind in AHEAD_KINDS else None
+    return f"r{round_no}:{kind}" if kind in AHEAD_KINDS else None
 
 
 def ahead(ctx: Ctx) -> dict[str, str]:
     """While a step of the Princess queue is asked (a mission, or the draws and discards an earlier mission
-    caused), the players whose mission is still to come and who have somewhere to send her (as the board stands
-    now), by principality: the prompt kind."""
+    caused), the players whose mission or second-Round draw is still to come and who have something to choose
+    (as the board stands now), by principality: the prompt kind of the nearest."""
     queue = ctx.play.get("princess_queue") or []
     first = ctx.play["prompts"].get(queue[0]["who"]) if queue else None
     if first is None or first["kind"] not in KINDS:
         return {}
     found: dict[str, str] = {}
     for entry in queue[1:]:
-        code = entry["who"]
+        code, kind = entry["who"], _kind(entry)
         if (
-            entry["do"] == "send"
+            kind in AHEAD_KINDS
             and code not in ctx.play["prompts"]
+            and code not in found
             and active(ctx.state, code)
-            and legal_areas(ctx.state, code)
-            and not has_sealed(ctx, code, "princess")
+            and options(ctx, code, kind)
+            and not has_sealed(ctx, code, kind)
         ):
-            found[code] = "princess"
+            found[code] = kind
     return found
 
 
 def ahead_prompt(kind: str) -> str:
     assert kind in AHEAD_KINDS
-    return f"{SEND_PROMPT} (answered ahead: given when your turn comes, if still allowed then)"
+    text = SEND_PROMPT if kind == "princess" else DRAW_PROMPT
+    return f"{text} (answered ahead: given when your turn comes, if still allowed then)"
 
 
 def options(ctx: Ctx, code: str, kind: str) -> list[str]:
