@@ -14,7 +14,9 @@ player who answers nothing ahead is asked when the turn comes, as before. Three 
   order pledges while an earlier one does;
 - **the defender's card window** of a battle (p. 24: "the attacking player decides first whether to play cards,
   followed by the defending player"): the defender answers its 'before battle' or extra-card window while the
-  attacker answers its own.
+  attacker answers its own;
+- **a Period's new Prince** (p. 12, each player in turn order): a later player chooses its Prince and places him
+  while an earlier one does.
 """
 
 from __future__ import annotations
@@ -123,15 +125,33 @@ def _window_offers(state: PState) -> Offers:
     return {defender: [(str(slot), kind, "your card window in this battle")]}
 
 
+def prince_slot(round_no: int, code: str) -> str:
+    """The name of a player's Prince change at a Period's start: its new Prince, then where he stands."""
+    return f"prince-r{round_no}-{code}"
+
+
+def _prince_offers(state: PState) -> Offers:
+    """At a Period's start, the players whose Prince change comes after the one being decided (p. 12: the
+    Princes of the past Period die, each player in turn order chooses a new one and places him)."""
+    succession = state["play"]["succession"]
+    head = succession[0] if succession else None
+    if head is None or head["who"] not in state["play"]["prompts"]:
+        return {}
+    later = [entry["who"] for entry in succession[1:] if entry["why"] == "period" and entry["stage"] is None]
+    title = "your new Prince and where he stands"
+    return {code: [(prince_slot(state["round"], code), "prince_choice", title)] for code in later}
+
+
 SOURCES: tuple[Callable[[PState], Offers], ...] = (_action_offers, _council_offers, _window_offers)
 
 
 def _offers(state: PState) -> Offers:
     play = state.get("play")
-    if play is None or play["result"] is not None or play.get("event") is not None or play["succession"]:
+    if play is None or play["result"] is not None or play.get("event") is not None:
         return {}
+    sources = (_prince_offers,) if play["succession"] else SOURCES  # the Prince changes come first
     found: Offers = {}
-    for source in SOURCES:
+    for source in sources:
         for code, offers in source(state).items():
             if active(state, code) and code not in play["prompts"]:
                 found.setdefault(code, []).extend(offers)
@@ -139,8 +159,9 @@ def _offers(state: PState) -> Offers:
 
 
 def comes_publicly(decision: Decision) -> bool:
-    """A Council's pledges come in sight when it is summoned, a defender's window when the attacker's opens,
-    the Action I tokens when every plan is revealed (the log shows all three to everyone); a player's later
+    """A Council's pledges come in sight when it is summoned, a defender's window when the attacker's opens, a
+    Period's Prince changes when the Period begins, the Action I tokens when every plan is revealed (the log shows
+    them all to everyone); a player's later
     actions come in sight when its action before ends, which may be answered automatically: offered with its own
     player's wait."""
     return decision.kind not in OWN_ACTIONS or decision.id.split("-")[2] == ROMAN[0]
@@ -181,6 +202,12 @@ def _pose_council(preview: PState, code: str, slot: str) -> None:
     action["queue"] = action["queue"][action["queue"].index(code) :]
 
 
+def _pose_prince(preview: PState, code: str, slot: str) -> None:
+    """The Prince changes before the player's left aside: its own is decided now."""
+    succession = preview["play"]["succession"]
+    preview["play"]["succession"] = succession[[entry["who"] for entry in succession].index(code) :]
+
+
 def _pose_window(preview: PState, code: str, slot: str) -> None:
     """The attacker's window passed: the defender's comes."""
     fight = preview["play"]["battle"]
@@ -198,7 +225,12 @@ def turn_ahead_state(state: PState, seat: int, slot: str) -> PState | None:
     code = principality_of(state, seat)
     preview = Game.copy_state(state)
     preview["play"]["prompts"] = {}
-    pose = {"council": _pose_council, "before_battle": _pose_window, "extra_cards": _pose_window}
+    pose = {
+        "council": _pose_council,
+        "before_battle": _pose_window,
+        "extra_cards": _pose_window,
+        "prince_choice": _pose_prince,
+    }
     try:
         pose.get(decision.kind, _pose_action)(preview, code, slot)
         advance(Ctx(preview, NoChance()))
@@ -216,7 +248,15 @@ def turn_slot(view: PView, seat: int, decision: Decision) -> str | None:
     """The slot of the turn the seat's decision belongs to: its own action's decision, its pledges at a Council,
     or its card window as the defender."""
     play = cast(PlayView | None, view.get("play"))
-    if play is None or play.get("event") is not None or play["phase"] != "actions":
+    if play is None or play.get("event") is not None:
+        return None
+    succession = play["succession"]
+    if succession:
+        head = succession[0]
+        mine = head["who"] == principality_of(view, seat) and head["why"] == "period"
+        princely = decision.kind in ("prince_choice", "prince_place")
+        return prince_slot(view["round"], head["who"]) if mine and princely else None
+    if play["phase"] != "actions":
         return None
     action, fight = play["action"], play["battle"]
     code = principality_of(view, seat)
