@@ -1,6 +1,6 @@
 """A player's own turn answered ahead, through the host (issue 47, Pace II; ``rules.engine.turn_ahead``,
 ``bot.hosting.turns``), for every kind of turn the rules offer (an own action of each kind that comes, Council
-pledges, the defender's card windows, a Period's new Prince): enumerated from a scripted 3-player game.
+pledges, a Common Council's, the defender's card windows, a Period's new Prince): enumerated from a scripted 3-player game.
 
 Two host games on the same seed follow the same script: in one the later player answers its turn ahead, step by
 step, by clicks on the offer's buttons; in the other it clicks the same answers when asked. Until its turn, nobody
@@ -50,7 +50,8 @@ def _states() -> list[dict[str, Any]]:
 
 
 def _family(kind: str) -> str:
-    return kind if kind in ("council", "before_battle", "extra_cards", "prince_choice") else f"action {kind}"
+    whole = ("council", "common_council", "before_battle", "extra_cards", "prince_choice")
+    return kind if kind in whole else f"action {kind}"
 
 
 def _turn_records(seat: int, slot: str, after: int) -> list[int]:
@@ -107,6 +108,7 @@ def _points() -> dict[str, tuple[int, int, str, list[int], list[str]]]:
 
 FAMILIES = (
     "council",
+    "common_council",
     "before_battle",
     "extra_cards",
     "prince_choice",

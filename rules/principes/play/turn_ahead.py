@@ -16,7 +16,8 @@ player who answers nothing ahead is asked when the turn comes, as before. Three 
   followed by the defending player"): the defender answers its 'before battle' or extra-card window while the
   attacker answers its own;
 - **a Period's new Prince** (p. 12, each player in turn order): a later player chooses its Prince and places him
-  while an earlier one does.
+  while an earlier one does;
+- **Common Council pledges** (a History icon, in turn order, as a Council's).
 """
 
 from __future__ import annotations
@@ -142,14 +143,37 @@ def _prince_offers(state: PState) -> Offers:
     return {code: [(prince_slot(state["round"], code), "prince_choice", title)] for code in later}
 
 
+def common_council_slot(round_no: int, code: str) -> str:
+    """The name of a player's pledges at the Common Council of a History card's icon."""
+    return f"common-r{round_no}-{code}"
+
+
+def _common_council_offers(state: PState) -> Offers:
+    """The players later in a Common Council's order than the one pledging now (a History icon, p. 18)."""
+    event = state["play"].get("event")
+    if event is None or event.get("icon") != "council" or not event["queue"]:
+        return {}
+    if event["queue"][0] not in state["play"]["prompts"]:
+        return {}
+    title = "your pledges at this Common Council"
+    return {
+        code: [(common_council_slot(state["round"], code), "common_council", title)]
+        for code in event["queue"][1:]
+    }
+
+
 SOURCES: tuple[Callable[[PState], Offers], ...] = (_action_offers, _council_offers, _window_offers)
 
 
 def _offers(state: PState) -> Offers:
     play = state.get("play")
-    if play is None or play["result"] is not None or play.get("event") is not None:
+    if play is None or play["result"] is not None:
         return {}
-    sources = (_prince_offers,) if play["succession"] else SOURCES  # the Prince changes come first
+    sources = SOURCES
+    if play["succession"]:
+        sources = (_prince_offers,)  # the Prince changes come before anything else
+    elif play.get("event") is not None:
+        sources = (_common_council_offers,)  # a History text or icon comes before the action in progress
     found: Offers = {}
     for source in sources:
         for code, offers in source(state).items():
@@ -159,7 +183,7 @@ def _offers(state: PState) -> Offers:
 
 
 def comes_publicly(decision: Decision) -> bool:
-    """A Council's pledges come in sight when it is summoned, a defender's window when the attacker's opens, a
+    """A Council's (and a Common Council's) pledges come in sight when it is summoned, a defender's window when the attacker's opens, a
     Period's Prince changes when the Period begins, the Action I tokens when every plan is revealed (the log shows
     them all to everyone); a player's later
     actions come in sight when its action before ends, which may be answered automatically: offered with its own
@@ -208,6 +232,13 @@ def _pose_prince(preview: PState, code: str, slot: str) -> None:
     preview["play"]["succession"] = succession[[entry["who"] for entry in succession].index(code) :]
 
 
+def _pose_common_council(preview: PState, code: str, slot: str) -> None:
+    """The Common Council's order moved on to the player."""
+    event = preview["play"]["event"]
+    assert event is not None
+    event["queue"] = event["queue"][event["queue"].index(code) :]
+
+
 def _pose_window(preview: PState, code: str, slot: str) -> None:
     """The attacker's window passed: the defender's comes."""
     fight = preview["play"]["battle"]
@@ -230,6 +261,7 @@ def turn_ahead_state(state: PState, seat: int, slot: str) -> PState | None:
         "before_battle": _pose_window,
         "extra_cards": _pose_window,
         "prince_choice": _pose_prince,
+        "common_council": _pose_common_council,
     }
     try:
         pose.get(decision.kind, _pose_action)(preview, code, slot)
@@ -248,8 +280,12 @@ def turn_slot(view: PView, seat: int, decision: Decision) -> str | None:
     """The slot of the turn the seat's decision belongs to: its own action's decision, its pledges at a Council,
     or its card window as the defender."""
     play = cast(PlayView | None, view.get("play"))
-    if play is None or play.get("event") is not None:
+    if play is None:
         return None
+    event = play.get("event")
+    if event is not None:
+        pledging = decision.kind == "common_council" and event["queue"][:1] == [principality_of(view, seat)]
+        return common_council_slot(view["round"], event["queue"][0]) if pledging else None
     succession = play["succession"]
     if succession:
         head = succession[0]
