@@ -8,8 +8,9 @@ decision the preview could not show (a draw, a die, a battle, someone else's dec
 player who answers nothing ahead is asked when the turn comes, as before. Three kinds of turns:
 
 - **an action** (p. 14: the Action tokens are revealed and performed one at a time, in turn order): a player
-  whose next token is Progress, Assembly, Movement, Building or Politics goes through it while another player
-  performs an action (Taxes: answered with the plan, ``taxes.plan_ahead``);
+  whose tokens still to reveal are Progress, Assembly, Movement, Building or Politics goes through each while
+  another player performs an action (Taxes: answered with the plan, ``taxes.plan_ahead``); a Movement's turn
+  goes on into the mover's own 'before battle' window, which comes before any die;
 - **Council pledges** (p. 26: "players play their cards one after another"): a player later in the Council's
   order pledges while an earlier one does;
 - **the defender's card window** of a battle (p. 24: "the attacking player decides first whether to play cards,
@@ -298,8 +299,12 @@ def turn_slot(view: PView, seat: int, decision: Decision) -> str | None:
     code = principality_of(view, seat)
     if fight is not None:
         stage = fight["stage"]
-        defends = fight["sides"]["D"] == code and stage in DEFENDER_WINDOWS.values()
-        return window_slot(play, stage) if defends and decision.kind in WINDOW_KINDS.values() else None
+        if fight["sides"]["D"] == code and stage in DEFENDER_WINDOWS.values():
+            return window_slot(play, stage) if decision.kind in WINDOW_KINDS.values() else None
+        # the mover's own 'before battle' window, before any die: still its action's turn
+        moving = action is not None and action["who"] == code and fight["sides"]["A"] == code
+        first_window = stage == "before_A" and decision.kind == "before_battle"
+        return action_slot(view["round"], play["slot"], code) if moving and first_window else None
     if action is None:
         return None
     if decision.kind == "council" and action["stage"] == "council" and action["queue"][:1] == [code]:
