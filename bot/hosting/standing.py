@@ -21,6 +21,7 @@ from rules.engine.standing import (
     AHEAD_CHOICES,
     AHEAD_PLAN,
     ASK,
+    MAX_TURN_STEPS,
     Order,
     Orders,
     PlanAhead,
@@ -333,6 +334,8 @@ class Standing:
             return "No answers given ahead for this turn: you are asked when it comes."
         if given != len(steps):
             raise HostError("That step is already answered: use the newest message (or /ahead).")
+        if len(steps) >= MAX_TURN_STEPS:
+            raise HostError(TURN_STOPPED)
         preview = turn_preview(live, seat, slot, orders)
         if preview is None:
             raise HostError(

@@ -26,6 +26,7 @@ from dataclasses import replace
 from rules.engine import Decision, State
 from rules.engine.standing import (
     ASK,
+    MAX_TURN_STEPS,
     OFFERED,
     Order,
     Orders,
@@ -113,6 +114,8 @@ def step_prompt(
     held = orders.get(turn_key(decision.id))
     if held is not None and held.choice == DECLINED:
         return None
+    if len(given_steps(orders, decision.id)) >= MAX_TURN_STEPS:
+        return None  # as many answers as one turn keeps: the rest is asked when it comes
     preview = turn_preview(live, seat, decision.id, orders)
     if preview is None or _automatic(live, preview, seat, orders):
         return None  # stopped, or nothing to decide (passed for it, or its standing orders answer it)

@@ -18,11 +18,11 @@ import pytest
 
 from bot.host import Host
 from bot.hosting.turns import read_step_slot, step_slot
-from bot.models import AHEAD_KIND, Delivery
+from bot.models import AHEAD_KIND, Delivery, HostError
 from rules.engine import ReplayRng, get_game
 from rules.engine.pace import paced_play
 from rules.engine.playout import Playout, start, step
-from rules.engine.standing import OFFERED, turn_key, turn_order, turn_steps
+from rules.engine.standing import MAX_TURN_STEPS, OFFERED, turn_key, turn_order, turn_steps
 from rules.engine.turn_ahead import preview_after
 from rules.principes.play.turn_ahead import OWN_ACTIONS
 from tests.conftest import ALICE, BOB, CAROL
@@ -267,3 +267,20 @@ async def test_an_answer_of_its_own_drops_the_rest(host: Host, clock: Any) -> No
     await host.act(game_id, PLAYERS[seat], other)
     live = await host.games.load(game_id)
     assert live.orders[PLAYERS[seat].user_id][turn_key(slot)].choice == OFFERED
+
+
+async def test_a_turn_keeps_at_most_max_turn_steps_answers(host: Host) -> None:
+    """A turn answered ahead keeps at most ``MAX_TURN_STEPS`` answers (a Movement's moves and takebacks could
+    go on forever): past them nothing more is offered or taken, and the rest is asked when the turn comes."""
+    index, seat, slot, _turn, given = _points()["action " + _first_action_kind()]
+    game_id = await _start(host, "cap-1")
+    await _play(host, game_id, index)
+    live = await host.games.load(game_id)
+    kind = GAME.turn_ahead(_states()[index])[seat][0].kind
+    full = turn_order(slot, [(kind, given[0])] * MAX_TURN_STEPS)
+    async with host.games.lock(game_id):
+        await host.standing._put_ahead(live, PLAYERS[seat].user_id, turn_key(slot), full)
+    step = await host.turn_step_prompt(game_id, PLAYERS[seat])
+    assert step is None or read_step_slot(step.decision_id) != (slot, MAX_TURN_STEPS)
+    with pytest.raises(HostError, match="cannot be answered ahead"):
+        await host.answer_ahead_slot(game_id, PLAYERS[seat], step_slot(slot, MAX_TURN_STEPS), given[0])
