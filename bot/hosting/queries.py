@@ -109,7 +109,7 @@ async def self_played(game_key: str, players: int, options: OptionsKey) -> SelfP
 
 
 #: the spread of the number of waits still to come, relative (the waits of a Round vary from one to the next,
-#: and a game may end before its last Round): its rms log error over 30 simulated 4-player PRINCIPES games read
+#: and a game may end before its last Round): its rms log error over 30 simulated 4-player games of Rounds read
 #: at the start of Rounds 2-5 was 0.20-0.22 (``tests/host/test_time_to_finish.py``); with the uncertainty of the
 #: mean wait and of the sum of the waits to come, the range shown is the estimate times exp(+- ``RANGE_Z`` times
 #: all three)
@@ -279,9 +279,9 @@ class Queries:
         The waits to come: a game whose rules tell the share played (``Game.progress``, its Rounds) is read at the
         start of its current Round (so the line changes Round by Round, never with one window's automatic pass),
         and its waits to come are its waits so far times the self-played waits of the Rounds still to play over
-        those of the Rounds played (``SelfPlayPace.later_over_earlier``): Rounds differ (a Period's first Round
-        asks the Prince choice and placement; in 4-player PRINCIPES self-play Rounds 2-6 hold 4.3 times Round 1's
-        waits, not 5). Another game's come from a whole self-played game (``self_played``).
+        those of the Rounds played (``SelfPlayPace.later_over_earlier``): Rounds differ (a game's first Round may
+        ask more, as a Period's first asks its Princes: in one 4-player self-play Rounds 2-6 hold 4.3 times Round
+        1's waits, not 5). Another game's come from a whole self-played game (``self_played``).
 
         The time per wait: the mean of the waits so far. A wait to come lasts min(T, deadline) for a person's
         answer time T, and every wait so far is exactly that, an expired one included, so their mean estimates it
@@ -292,7 +292,7 @@ class Queries:
         enough, but with the spread estimated from 15-25 waits the fit's mean is as uncertain as the sample
         mean, and the fit needs a second part for the answers given within minutes (a player still at the table).
 
-        Measured on 30 simulated 4-player PRINCIPES games (``tests/host/test_time_to_finish.py``: 4 h median
+        Measured on 30 simulated 4-player games (``tests/host/test_time_to_finish.py``: 4 h median
         answers, orders on one seat, answers ahead on another), against what then remained: at the start of
         Round 2 off by more than 35% in 7 games, rms log error 0.25, at Round 4 in 8, 0.33. With the true waits
         to come and their true mean it is within 8% (rms), so the error is the two factors': the mean wait, now
