@@ -31,6 +31,7 @@ from rules.engine.standing import (
     Order,
     Orders,
     given_ahead,
+    holds_turns,
     standing_answer,
     turn_key,
     turn_rest,
@@ -206,9 +207,11 @@ def use_turn_answers(
     """The seat answered ``action`` (in ``state``, before it): when that decision is part of a turn it answered
     ahead, the answer given ahead is used up (the rest kept), or the rest dropped if it answered otherwise."""
     user = live.seats[seat].user_id
-    decision = live.game.pending(state).get(seat)
     held = orders.get(user or "")
-    if user is None or decision is None or not held:
+    if user is None or not held or not holds_turns(held):
+        return  # the common case, on every move: no view is built for a seat holding no turn answered ahead
+    decision = live.game.pending(state).get(seat)
+    if decision is None:
         return
     slot = live.game.turn_slot(live.game.view(state, seat), seat, decision)
     key = turn_key(slot) if slot is not None else None

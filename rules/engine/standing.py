@@ -107,11 +107,19 @@ def turn_key(slot: str) -> str:
     return f"{AHEAD_TURN}:{slot}"
 
 
+def is_turn_key(key: str) -> bool:
+    """Whether an orders key holds a turn answered ahead (``turn_key``)."""
+    return key.startswith(f"{AHEAD_TURN}:")
+
+
+def holds_turns(orders: Orders) -> bool:
+    """Whether the seat holds a turn answered ahead (or its mark): only then can a turn's answers be used up."""
+    return any(is_turn_key(key) for key in orders)
+
+
 def given_ahead(orders: Orders) -> dict[str, Order]:
     """The answers a seat gave ahead among its orders (``AHEAD_KEYS`` and its turns'), not its standing orders."""
-    return {
-        key: order for key, order in orders.items() if key in AHEAD_KEYS or key.startswith(f"{AHEAD_TURN}:")
-    }
+    return {key: order for key, order in orders.items() if key in AHEAD_KEYS or is_turn_key(key)}
 
 
 def turn_order(slot: str, steps: Sequence[tuple[str, str]]) -> Order:
@@ -214,7 +222,7 @@ def standing_answer(
     says ``ask``, or gives an action that is not legal now is no answer."""
     if not orders:
         return None
-    if any(key.startswith(AHEAD_TURN) for key in orders):
+    if holds_turns(orders):
         given = turn_action(orders, game.turn_slot(view, seat, decision), decision.kind, legal)
         if given is not None:
             return given

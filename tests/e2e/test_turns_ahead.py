@@ -14,7 +14,8 @@ from urllib.parse import unquote
 
 import pytest
 
-from bot.hosting.turns import ASK_LABEL, read_step_slot
+from bot.hosting.live import ASK_LABEL
+from bot.hosting.turns import read_step_slot
 from tests.e2e.conftest import Table
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.test_answers_ahead import Players, seeded_principes
