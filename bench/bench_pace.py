@@ -6,24 +6,29 @@ count once, an automatic answer is no wait).
 Each game and player count is played on the same seeds in the same run, the AI (PRINCIPES: ``strong``) choosing
 every answer a simulated player gives, as the bot is shipped: the automatic pass on everywhere. The player model:
 
-- **baseline**: every decision is asked and answered when asked, with the game's shipped default options
-  (PRINCIPES: ``together`` off, each player asked after the one before, as the rulebook); nothing else (no
-  standing orders, no answers given ahead). The figure the others are divided by. The defaults, keen and orders
-  lines play the default options too.
-- **defaults**: nobody sets anything: no standing orders beyond what the bot ships set (``SHIPPED_ORDERS``:
-  none today, every topic is "ask me"), and a player answers only the decision the bot waits on, when asked:
-  the messages that ask ahead (the later turns of a queue, the Taxes choice offered when a plan is sealed) go
-  unanswered. While the bot ships nothing set this is the baseline's very configuration, so its games are the
-  baseline's (not played twice); so are the keen and orders games of a game with no standing orders and
-  nothing asked ahead (every game but PRINCIPES).
+- **baseline**: every decision is asked and answered when asked, as the bot asked before issue 47: the
+  automatic pass on (a default since before the pace work), the game's default options (PRINCIPES: ``together``
+  off, each player asked after the one before, as the rulebook), and nothing else (no standing orders, no
+  answers given ahead). The figure the others are divided by. The defaults, keen and orders lines play the
+  default options too.
+- **defaults**: nobody sets anything: a seat holds the standing orders the bot begins a game with for a player
+  who changed nothing (``SHIPPED_ORDERS``: the game's recommended set, as ``/settings orders`` is on by
+  default, ``bot.hosting.notify.DEFAULTS``; none for a game that recommends none), and a player answers only
+  the decision the bot waits on, when asked: the messages that ask ahead (the later turns of a queue, the Taxes
+  choice offered when a plan is sealed, a turn offered ahead) go unanswered. A game that begins with no orders
+  plays the baseline's very games here (not played twice); so do the keen and orders lines of a game with no
+  standing orders and nothing asked ahead (every game but PRINCIPES).
 - **keen**: no standing orders, but every seat answers every message the bot offers the moment it arrives: the
   decision asked, each later turn of a queue asked ahead (``ask_ahead``: asked together with the first seat's
   turn, one wait; the AI gives its three first choices from the decision as posed then, the first still legal
   at the turn is given, none: the seat is asked again, a new wait), the Taxes choice offered with the sealing
   of a plan that has Taxes ("collect", answered with the seal: no wait of its own), and each own turn offered
-  ahead (``collect_turns``, ``Game.turn_ahead``: PRINCIPES's next action of a seat, its pledges at a Council,
-  the defender's card window; offered as the host offers it, with the seat's own wait or at the public moment
-  a Council or a window opens; the AI goes through the turn on the preview, answer after answer, until the
+  ahead (``collect_turns``, ``Game.turn_ahead``: PRINCIPES's next action of a seat, a Movement's on past its
+  moves into the mover's Clergy penalties, destruction and battle order, its pledges at a Council or a Common
+  Council, the defender's card window, each other side's extra cards while Masovia is asked her reroll, its new
+  Prince, its Princess's draw at home, the Princeps's next direction while the Round's last queued icons or the
+  Prince changes are asked; offered as the host offers it, with the seat's own wait or at the public moment
+  it comes in sight; the AI goes through the turn on the preview, answer after answer, until the
   preview stops at a draw, a die or someone else's decision; each answer is given in turn while still legal,
   the first one that is not, and whatever the preview did not reach, is asked: a wait).
 - **orders**: every seat holds the recommended standing orders (``TYPICAL_ORDERS``: the game's own
@@ -46,6 +51,7 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 
+from bot.hosting.notify import DEFAULTS as NOTIFY_DEFAULTS
 from rules.engine import Game, available_games, get_game
 from rules.engine.pace import PacedGame, paced_play
 from rules.engine.standing import Order, Orders, describe_orders, recommended_orders
@@ -60,13 +66,14 @@ GOALS = {"keen": 0.50, "defaults": 0.75, "orders": 0.35}
 GAMES = tuple(
     (key, get_game(key).sample_players(), get_game(key).exercise.level) for key in available_games()
 )
-#: the standing orders a seat holds when its player sets nothing (what the bot ships set): none today
-SHIPPED_ORDERS: dict[str, dict[str, Order]] = {}
 #: the recommended orders (the "orders" line): each game's own recommended set (``Game.recommended_orders``,
 #: PRINCIPES's measured not to cost strength by ``python -m bench orders``), for the games that recommend any
 TYPICAL_ORDERS: dict[str, dict[str, Order]] = {
     key: orders for key, _counts, _level in GAMES if (orders := recommended_orders(get_game(key)))
 }
+#: the standing orders a seat holds when its player sets nothing: the host begins every game with its recommended
+#: set for a player whose ``/settings orders`` is on, the default (``bot.hosting.lobby``, ``shipped_orders``)
+SHIPPED_ORDERS: dict[str, dict[str, Order]] = TYPICAL_ORDERS if NOTIFY_DEFAULTS["orders"] == "on" else {}
 #: the lines of options a table may choose (line name -> the options), each played as the keen line: PRINCIPES's
 #: ``together`` on (off, the default, is the other lines')
 OPTION_LINES: dict[str, dict[str, dict[str, str]]] = {"principes": {"together": {"together": "on"}}}

@@ -36,8 +36,9 @@ from .core import (
     Games,
     Live,
 )
-from .live import POSTS_CARD, POSTS_EVERY_MOVE
+from .live import POSTS_CARD, POSTS_EVERY_MOVE, private
 from .play import Play
+from .standing import shipped_orders, shipped_orders_notice
 
 
 class Lobby:
@@ -202,13 +203,31 @@ class Lobby:
             stored_games.start(live.id, len(seats)),
             stored_timers.clear_lobby_idle(live.id),
         ]
+        people = [seat.user_id for seat in seats if seat.user_id is not None]
+        shipped, orders = await shipped_orders(self.games.store, game, live.id, people, now)
+        change.statements += shipped
         started = replace(
-            live, row={**row, "status": "active", "num_players": len(seats)}, seats=seats, state=state, seq=-1
+            live,
+            row={**row, "status": "active", "num_players": len(seats)},
+            seats=seats,
+            state=state,
+            seq=-1,
+            orders=orders,
         )
         order_text = ", ".join(f"{s.seat + 1}. {s.label}" for s in seats)
         self.games.turn_deliveries(
             started, {}, [Event("start", f"{game.title} begins. Seats: {order_text}.")], change
         )
+        change.deliveries += [
+            told
+            for seat in seats
+            if seat.user_id in orders
+            and (
+                told := private(
+                    started, seat.seat, shipped_orders_notice(game, live.id, orders[seat.user_id]), False
+                )
+            )
+        ]
         async with self.games.lock(live.id):
             async with self.games.store.transaction() as db:
                 await self.games.store.bump_version(db, live.id, live.version, now)

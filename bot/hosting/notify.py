@@ -21,11 +21,14 @@ from ..models import HostError
 AUTO_LANGUAGE = "auto"
 
 #: what a new player finds: mentioned in the channel, no turn DMs (games with hidden information DM anyway),
-#: automatic passes, no quiet hours, one reminder when a quarter of the time is left, times in UTC
+#: automatic passes, each game begun with its recommended standing orders (those measured not to weaken play,
+#: ``Game.recommended_orders``: the player is told which by DM and changes them with /orders), no quiet hours, one
+#: reminder when a quarter of the time is left, times in UTC
 DEFAULTS = {
     "turn_dms": "off",
     "mentions": "on",
     "autopass": "on",
+    "orders": "on",
     "quiet_hours": "off",
     "time_zone": "UTC",
     "reminders": "25%",
@@ -36,6 +39,7 @@ MEANINGS = {
     "turn_dms": "your turns by DM with buttons (on/off)",
     "mentions": "your turns mention you in the game's channel (on/off)",
     "autopass": "take the automatic pass where a game offers one (on/off)",
+    "orders": "begin each new game with its recommended standing orders (on/off)",
     "quiet_hours": "no pings between these times, e.g. 22:00-07:00 (off: none)",
     "time_zone": "your time zone for quiet hours and /away dates, e.g. Europe/Paris",
     "reminders": "reminders at these shares of the time left, e.g. 50%,10% (off: none)",
@@ -58,7 +62,7 @@ def _zones() -> frozenset[str]:
 def normalise(key: str, value: str) -> str:
     """The stored form of a setting's value, or ``HostError`` with a sentence saying what is expected."""
     value = value.strip()
-    if key in ("turn_dms", "mentions", "autopass"):
+    if key in ("turn_dms", "mentions", "autopass", "orders"):
         if value.lower() not in ("on", "off"):
             raise HostError(f"Write on or off for {key}.")
         return value.lower()

@@ -23,7 +23,7 @@ from rules.engine.pace import SelfPlayPace, log_pace, quantile, self_play_pace
 from rules.engine.playout import setup_state
 from rules.engine.registry import package_of
 from rules.engine.rng import seed_scheme
-from rules.engine.standing import describe_orders
+from rules.engine.standing import recommended_orders
 
 from ..models import Actor, Choice, Clicked, GameInfo, HostError, Prompt, Snapshot
 from ..replay import AUTOPASS, actor_mark
@@ -47,6 +47,7 @@ from .core import (
 )
 from .live import kind_words
 from .rules_pages import notes_sections as notes_sections  # where tests and tools look for it
+from .standing import orders_summary
 
 #: ``@everyone``, ``@here`` and ``<@id>``/``<@&id>`` mentions: an imported name or log line must never ping
 _MENTION = re.compile(r"@(?=everyone|here|&|!|\d)|<@")
@@ -68,8 +69,11 @@ OptionsKey = tuple[tuple[str, str], ...]
 
 
 def _self_play_pace(game_key: str, players: int, options: OptionsKey) -> SelfPlayPace:
-    """A game's waits in self-play, whole and per Round (run in ``ESTIMATES``' process)."""
-    return self_play_pace(get_game(game_key), players, options=dict(options))
+    """A game's waits in self-play, whole and per Round (run in ``ESTIMATES``' process), every seat holding the
+    orders a game begins with for a player who sets nothing (``/settings orders``' default)."""
+    game = get_game(game_key)
+    shipped = recommended_orders(game) if notify.DEFAULTS["orders"] == "on" else None
+    return self_play_pace(game, players, options=dict(options), orders=shipped)
 
 
 #: the process that self-plays the games behind an estimate of the time to finish (issue 46: three games of
@@ -194,10 +198,7 @@ class Queries:
         if live.row["status"] == "active" and (coming := live.game.ahead(live.state).get(seat.seat)):
             text += f"\nComing to you: {coming.prompt} /ahead shows its answers and answers it now."
         if live.game.standing_topics and live.row["status"] not in OVER:
-            orders = describe_orders(live.game, live.orders.get(actor.user_id, {}))
-            set_orders = [line for line in orders if not line.endswith(": ask me")]
-            text += "\nYour standing orders: " + ("; ".join(set_orders) or "none (every decision asks you)")
-            text += ". /orders changes them."
+            text += "\n" + orders_summary(live.game, live.orders.get(actor.user_id, {}))
         return Snapshot(live.row["kind"], telling.named(live, text), telling.seat_view(live, seat.seat))
 
     async def prompt_of(self, game_id: int, user_id: str) -> Prompt | None:

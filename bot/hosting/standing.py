@@ -8,14 +8,19 @@ Answers given ahead are orders too: ``/ahead`` (``answer_ahead``) or a click (``
 turn of a queue (``Game.ahead``, kept under ``AHEAD``) or what a sealed plan implies (``Game.plan_ahead``, kept
 under ``AHEAD_PLAN``); the two keys never replace each other. A player's own turn answered ahead, step by step
 (``Game.turn_ahead``, ``turns``), is kept under its turn's own key (``turn_key``). Only their owner sees them.
+
+A game begins with its recommended orders (``Game.recommended_orders``: measured not to weaken play, issue 47) set
+for every player whose ``/settings orders`` is on (the default), as rows of their own, told by DM
+(``shipped_orders``): ``/orders`` changes them as any other.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from functools import partial
 
-from rules.engine import Decision, InvalidAction, OptionError, RulesError, State, get_game
+from rules.engine import Decision, Game, InvalidAction, OptionError, RulesError, State, get_game
 from rules.engine.standing import (
     AHEAD,
     AHEAD_CHOICES,
@@ -30,6 +35,7 @@ from rules.engine.standing import (
     check_order,
     describe_orders,
     describe_recommended,
+    recommended_orders,
     topics_of,
     turn_key,
     turn_order,
@@ -39,8 +45,10 @@ from rules.engine.turn_ahead import preview_after
 from ..models import AHEAD_KIND, Actor, HostError, Prompt
 from ..storage import Connection
 from ..storage import decisions as stored_decisions
-from ..storage.base import run
+from ..storage import settings as stored_settings
+from ..storage.base import Reader, Statement, run
 from . import live as telling
+from . import notify
 from .core import Change, Games, Live
 from .live import kind_words
 from .step import plan_choices, queued_choices
@@ -68,6 +76,55 @@ TURN_REST_ASKED = "The rest of this turn is asked when it comes."
 TURN_STOPPED = "The rest of this turn cannot be answered ahead: it is asked when your turn comes."
 #: what ``/ahead`` reads as "ask me then" for a decision the plan implies
 ASK_WORDS = frozenset({ASK, "ask me", "ask me then"})
+#: the DM that tells a player the recommended orders their seat begins with (one line each, the topics' titles)
+SHIPPED_HEAD = (
+    "Recommended standing orders are on for you in {title} #{game}, each measured not to weaken play: they answer "
+    "these decisions for you when they come (only you see them):"
+)
+SHIPPED_FOOT = (
+    "/orders shows what each does and gives up, and changes any of them; /settings orders:off begins your next "
+    "games without them."
+)
+
+
+async def shipped_orders(
+    reader: Reader, game: Game, game_id: int, users: Collection[str], now: float
+) -> tuple[list[Statement], dict[str, dict[str, Order]]]:
+    """The rows that give each of ``users`` whose ``/settings orders`` is on (the default) the game's recommended
+    orders as they take their seat (the game's start, or a seat handed over), and the orders they make, by user
+    id."""
+    orders = recommended_orders(game)
+    if not orders:
+        return [], {}
+    given = {}
+    for user in users:
+        chosen = await stored_settings.user_settings(reader, user)
+        if chosen.get("orders", notify.DEFAULTS["orders"]) == "on":
+            given[user] = dict(orders)
+    rows = [
+        stored_decisions.put_order_row(game_id, user, key, order.choice, json.dumps(list(order.names)), now)
+        for user, held in given.items()
+        for key, order in held.items()
+    ]
+    return rows, given
+
+
+def orders_summary(game: Game, orders: Orders) -> str:
+    """One line on a player's standing orders for their view: how many topics they answer (the list is /orders')."""
+    count = sum(
+        1 for topic in game.standing_topics if (order := orders.get(topic.key)) and order.choice != ASK
+    )
+    if not count:
+        return "Your standing orders: none (every decision asks you). /orders changes them."
+    kinds = "kind of decision" if count == 1 else "kinds of decisions"  # a plural entry of the catalog
+    return f"Your standing orders answer {count} {kinds} for you: /orders lists and changes them."
+
+
+def shipped_orders_notice(game: Game, game_id: int, orders: Orders) -> str:
+    """What a player whose seat begins with the recommended orders is told, by DM."""
+    titles = [topic.title for topic in game.standing_topics if topic.key in orders]
+    head = SHIPPED_HEAD.format(title=game.title, game=game_id)
+    return "\n".join([head, *(f"- {title}" for title in titles), SHIPPED_FOOT])
 
 
 class Standing:

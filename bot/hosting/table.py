@@ -16,6 +16,7 @@ from .core import (
     Live,
 )
 from .play import Play
+from .standing import shipped_orders, shipped_orders_notice
 
 
 class Table:
@@ -203,6 +204,7 @@ class Table:
                 raise HostError(f"{new.name} already holds a seat in this game.")
             change = Change()
             change.statements.append(stored_games.substitute(live.id, target.seat, new.user_id, new.name))
+            await self._shipped_orders(live, target.seat, new, change)
             change.deliveries.append(
                 telling.public(
                     live,
@@ -213,6 +215,21 @@ class Table:
             )
             await self.games.store_change(live, live, change)
         return change.deliveries + await self._after_seat_change(live.id, target.seat)
+
+    async def _shipped_orders(self, live: Live, seat: int, new: Actor, change: Change) -> None:
+        """A player taking a seat over begins with the game's recommended orders, as at a game's start
+        (``standing.shipped_orders``), unless they hold orders of their own in this game already."""
+        if live.orders.get(new.user_id):
+            return
+        rows, given = await shipped_orders(
+            self.games.store, live.game, live.id, [new.user_id], self.games.clock()
+        )
+        change.statements += rows
+        if new.user_id in given:
+            text = shipped_orders_notice(live.game, live.id, given[new.user_id])
+            change.deliveries.append(
+                Delivery(0, live.id, live.row["kind"], "private", text, user_id=new.user_id, seat=seat)
+            )
 
     async def back(self, channel_id: str, actor: Actor) -> list[Delivery]:
         live = await self.games.live_in_channel(channel_id)

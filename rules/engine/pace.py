@@ -518,16 +518,24 @@ _SAME_SHARE = 1e-9
 
 
 def self_play_pace(
-    game: Game, num_players: int, seeds: int = 3, options: Mapping[str, str] | None = None
+    game: Game,
+    num_players: int,
+    seeds: int = 3,
+    options: Mapping[str, str] | None = None,
+    orders: Orders | None = None,
 ) -> SelfPlayPace:
-    """Self-play ``seeds`` games with the game's simplest AI level and the automatic pass (``paced_play``), and
-    count their waits, in all and per Round (keyed by ``Game.progress`` where each wait started)."""
+    """Self-play ``seeds`` games with the game's simplest AI level, the automatic pass and every seat holding the
+    standing ``orders`` (``paced_play``), and count their waits, in all and per Round (keyed by ``Game.progress``
+    where each wait started)."""
     level = game.ai_levels[-1] if game.ai_levels else "random"
     totals: list[int] = []
     by_round: Counter[float] = Counter()
+    every = {seat: orders for seat in range(num_players)} if orders else None
     for seed in range(1, seeds + 1):
-        watch = _RoundWaits(game, by_round)
-        played = paced_play(game, num_players, seed, level, autopass=True, watch=watch, options=options)
+        watch = _RoundWaits(game, by_round, orders)
+        played = paced_play(
+            game, num_players, seed, level, every, autopass=True, watch=watch, options=options
+        )
         totals.append(played.waits.waits)
     return SelfPlayPace(
         statistics.median(totals), {share: waits / seeds for share, waits in by_round.items()}
@@ -536,16 +544,22 @@ def self_play_pace(
 
 @dataclass
 class _RoundWaits:
-    """``paced_play``'s ``watch``: counts one game's waits as ``paced_play`` does (the automatic pass its only
-    automatic answer) into ``by_round``, under ``Game.progress`` where each started."""
+    """``paced_play``'s ``watch``: counts one game's waits as ``paced_play`` does (the automatic pass and every
+    seat's standing ``orders`` its automatic answers) into ``by_round``, under ``Game.progress`` where each
+    started."""
 
     game: Game
     by_round: Counter[float]
+    orders: Orders | None = None
     counter: WaitCounter = field(default_factory=WaitCounter)
 
     def __call__(self, state: State, seat: int, decision: Decision, action: str, source: str) -> None:
         pending = self.game.pending(state)
-        passing = {asked for asked in pending if self.game.auto_pass(state, asked) is not None}
+        passing = {
+            asked
+            for asked, posed in pending.items()
+            if automatic_answer(self.game, state, asked, posed, self.orders, True) is not None
+        }
         share = self.game.progress(state)
         if self.counter.observe(pending, passing) and share is not None:
             self.by_round[share] += 1

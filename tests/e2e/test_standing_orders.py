@@ -47,6 +47,9 @@ async def test_consent_and_window_orders_answer_while_the_player_is_away(
     monkeypatch.setattr(Principes, "setup", frontier_setup)
     monkeypatch.setattr(Host, "create_game", seeded_create)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    for user in (alice, bob):  # no recommended orders to begin with: bob sets his two below
+        off = table.reply_text(await table.slash(user, "settings", orders="off"))
+        assert "`orders` = `off`: begin each new game with its recommended standing orders" in off
     lobby = fake.replies(await table.slash(alice, "game new", game="principes"))[0]
     game_id = int(lobby.custom_ids()[0].split(":")[2])
     await table.slash(bob, "game join")
@@ -59,7 +62,7 @@ async def test_consent_and_window_orders_answer_while_the_player_is_away(
     refused = await table.slash(bob, "orders", topic="consent", choice="named", names="Atlantis")
     assert "'Atlantis' is not a principality" in table.reply_text(refused)
     hand = table.reply_text(await table.slash(bob, "hand"))
-    assert "Your standing orders: Consent to passage (consent): always deny" in hand
+    assert "Your standing orders answer 2 kinds of decisions for you: /orders lists and changes them." in hand
     nothing = table.reply_text(await table.slash(bob, "ahead"))
     assert nothing.startswith("Nothing to answer ahead now")  # /ahead exists, and says so with no queue
     refused_ahead = table.reply_text(await table.slash(bob, "ahead", answers="pass"))
@@ -117,3 +120,31 @@ async def test_consent_and_window_orders_answer_while_the_player_is_away(
     status = table.reply_text(await table.slash(alice, "game status"))
     assert "Time to finish: about" in status, status
     assert "holds the game up most" in status, status
+
+
+async def test_a_game_begins_with_the_recommended_orders_each_player_told_by_dm_in_their_language(
+    table: Table, fake: FakeDiscord
+) -> None:
+    """Issue 47: players who set nothing begin with the recommended orders; each is told once by DM, in their
+    own language, which decisions they answer; the channel says nothing of anyone's orders."""
+    alice, bob = fake.add_user("alice", locale="pl"), fake.add_user("bob")
+    await table.slash(alice, "game new", game="principes")
+    await table.slash(bob, "game join")
+    await table.slash(alice, "game start", order="given")
+    told = {
+        user.name: [
+            m.content
+            for m in fake.dm_messages(user)
+            if "standing orders are on" in m.content or "zalecane stałe polecenia" in m.content
+        ]
+        for user in (alice, bob)
+    }
+    (polish,), (english,) = told["alice"], told["bob"]
+    assert polish.startswith("W grze PRINCIPES #") and "\n- Okna kart\n" in polish and "/ustawienia" in polish
+    assert english.startswith("Recommended standing orders are on for you in PRINCIPES #")
+    assert "\n- Card windows\n" in english and english.endswith("begins your next games without them.")
+    channel = [m.content for m in fake.channel_messages(fake.general)]
+    assert not any("standing orders" in text or "stałe polecenia" in text for text in channel)
+    listed = table.reply_text(await table.slash(bob, "orders"))
+    assert "Consent to passage (consent): always deny" in listed
+    assert not table.running.unexpected_errors

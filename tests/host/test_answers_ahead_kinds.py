@@ -23,6 +23,7 @@ from rules.engine.standing import AHEAD, AHEAD_PLAN, ahead_order
 from rules.principes.play import history, princesses
 from tests.conftest import ALICE, BOB
 from tests.support.deliveries import seen_by_others
+from tests.support.players import without_shipped_orders
 
 GAME = get_game("principes")
 SEED = 1  # 2 players: each kind comes in this game (``test_every_kind_comes_in_the_scripted_game``)
@@ -94,6 +95,7 @@ def _turn(states: list[dict[str, Any]], index: int, later: int, kind: str) -> in
 
 
 async def _start(host: Host, channel: str) -> int:
+    await without_shipped_orders(host, ALICE, BOB)  # every answer scripted, each asked as the rules ask it
     info = await host.create_game("g", channel, ALICE, "principes", {}, seed=SEED)
     await host.join(channel, BOB)
     await host.start(channel, ALICE, order="given")

@@ -140,7 +140,7 @@ async def test_orders_are_checked_and_shown_to_their_owner_only(host: Host, orde
     assert "Picks (pick): pick 1" in await host.orders_text(CHANNEL, BOB)
     assert "Picks (pick): ask me" in await host.orders_text(CHANNEL, ALICE)
     assert "pick 1" not in (await host.hand(CHANNEL, ALICE)).text
-    assert "Your standing orders: Picks (pick): pick 1" in (await host.hand(CHANNEL, BOB)).text
+    assert "Your standing orders answer 1 kind of decision for you" in (await host.hand(CHANNEL, BOB)).text
     assert "standing" not in json.dumps(await host.export_game(game_id)).lower()
 
 
@@ -172,9 +172,76 @@ async def test_orders_show_the_recommended_set_and_what_each_gives_up(host: Host
     assert "Zalecane" in polish and "Tracisz: nigdy nie przepuszczasz" in polish and "Gives up" not in polish
 
 
+async def test_a_game_begins_with_the_recommended_orders_each_player_is_told_of_by_dm(host: Host) -> None:
+    """Issue 47: a player who sets nothing begins a game with its recommended orders (measured not to weaken play,
+    ``/settings orders`` on by default), set as their own, told once by DM which decisions they answer (in
+    English or Polish); ``/settings orders:off`` begins the next games without them; nobody else is told."""
+    await host.set_setting(BOB.user_id, "orders", "off")
+    await host.create_game("g", CHANNEL, ALICE, "principes", {})
+    await host.join(CHANNEL, BOB)
+    deliveries = await host.start(CHANNEL, ALICE, order="given")
+    told = [d for d in deliveries if d.text.startswith("Recommended standing orders are on for you")]
+    assert [(d.kind, d.user_id) for d in told] == [("private", ALICE.user_id)]
+    titles = {topic.key: topic.title for topic in PRINCIPES.standing_topics}
+    lines = told[0].text.splitlines()
+    assert lines[1:-1] == [f"- {titles[key]}" for key in titles if key in PRINCIPES.recommended_orders]
+    assert "/settings orders:off" in lines[-1] and len(told[0].text) < 1000
+    polish = localize(told[0].text, "pl")
+    assert polish.startswith("W grze PRINCIPES") and "- Okna kart" in polish and "/ustawienia" in polish
+    listed = (await host.orders_text(CHANNEL, ALICE)).split("Recommended")[0]
+    assert (
+        "Consent to passage (consent): always deny" in listed and "Council cards (council): ask me" in listed
+    )
+    assert "Card windows (windows): ask me" in (await host.orders_text(CHANNEL, BOB)).split("Recommended")[0]
+    count = len(PRINCIPES.recommended_orders)
+    assert (
+        f"Your standing orders answer {count} kinds of decisions for you"
+        in (await host.hand(CHANNEL, ALICE)).text
+    )
+    assert "Your standing orders: none (every decision asks you)" in (await host.hand(CHANNEL, BOB)).text
+    await host.set_order(CHANNEL, ALICE, "consent", "ask")
+    assert "Consent to passage (consent): ask me" in await host.orders_text(CHANNEL, ALICE)
+
+
+async def test_a_player_taking_a_seat_over_begins_with_the_recommended_orders(host: Host) -> None:
+    """A seat handed over (/game sub) to a player who sets nothing: they begin with the recommended orders too,
+    told by DM; the player who left keeps no say in the seat."""
+    await _start(host, CHANNEL, "principes")
+    deliveries = await host.sub(CHANNEL, BOB, CAROL)
+    told = [d for d in deliveries if d.text.startswith("Recommended standing orders are on for you")]
+    assert [(d.kind, d.user_id) for d in told] == [("private", CAROL.user_id)]
+    assert "Consent to passage (consent): always deny" in await host.orders_text(CHANNEL, CAROL)
+
+
+async def test_a_shipped_order_answers_the_decision_it_names(host: Host, clock) -> None:
+    """The orders a game begins with answer as any order does: the Princeps's direction (recommended: always
+    clockwise) is given for the player at the automatic pass's random moment, without their click."""
+    host.autopass_rng.seed(5)
+    game_id = await _start(host, CHANNEL, "principes")
+    for _ in range(40):
+        live = await host.games.load(game_id)
+        pending = live.game.pending(live.state)
+        if any(decision.kind in ("direction", "plan") for decision in pending.values()):
+            break
+        seat, decision = min(pending.items())
+        player = (ALICE, BOB)[seat]
+        prompt = await host.prompt_of(game_id, player.user_id)
+        assert prompt is not None
+        await host.act(game_id, player, prompt.choices[0].action, prompt.decision_id)
+    live = await host.games.load(game_id)
+    directions = {seat for seat, d in live.game.pending(live.state).items() if d.kind == "direction"}
+    assert directions, "the first Round asks the Princeps its direction"
+    clock.advance(121)
+    await host.fire_due_timers()
+    live = await host.games.load(game_id)
+    assert not any(d.kind == "direction" for d in live.game.pending(live.state).values())
+    assert "direction cw" in [event.action for event in await host.store.events(game_id)]
+
+
 async def test_orders_list_and_set_the_invader_neighbour_and_hand_limit_orders(host: Host) -> None:
     """Issue 47: the armies a player moves and the hand limit have their orders, "ask me" until set, listed in
     English and Polish; a choice they do not have is refused with a sentence."""
+    await host.set_setting(ALICE.user_id, "orders", "off")  # "ask me" everywhere, as before the shipped set
     await _start(host, CHANNEL, "principes")
     listed = (await host.orders_text(CHANNEL, ALICE)).split("Recommended")[0]
     for line in (
