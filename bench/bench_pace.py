@@ -23,14 +23,16 @@ every answer a simulated player gives, as the bot is shipped: the automatic pass
   turn, one wait; the AI gives its three first choices from the decision as posed then, the first still legal
   at the turn is given, none: the seat is asked again, a new wait), the Taxes choice offered with the sealing
   of a plan that has Taxes ("collect", answered with the seal: no wait of its own), and each own turn offered
-  ahead (``collect_turns``, ``Game.turn_ahead``: PRINCIPES's next action of a seat, a Movement's on past its
-  moves into the mover's Clergy penalties, destruction and battle order, its pledges at a Council or a Common
-  Council, the defender's card window, each other side's extra cards while Masovia is asked her reroll, its new
-  Prince, its Princess's draw at home, the Princeps's next direction while the Round's last queued icons or the
-  Prince changes are asked; offered as the host offers it, with the seat's own wait or at the public moment
-  it comes in sight; the AI goes through the turn on the preview, answer after answer, until the
-  preview stops at a draw, a die or someone else's decision; each answer is given in turn while still legal,
-  the first one that is not, and whatever the preview did not reach, is asked: a wait).
+  ahead (``collect_turns``, ``Game.turn_ahead``: PRINCIPES's next action of a seat, and its plan's own actions
+  as it seals it, others still planning (the bench's state holds the plan at once; the host offers them from
+  its state with that seat's own seal applied, ``turn_ahead.with_own_answer``: the same offer), a Movement's on
+  past its moves into the mover's Clergy penalties, destruction and battle order, its pledges at a Council or a
+  Common Council, the defender's card window, each other side's extra cards while Masovia is asked her reroll,
+  its new Prince, its Princess's draw at home, the Princeps's next direction while the Round's last queued icons
+  or the Prince changes are asked; offered as the host offers it, with the seat's own wait or at the public
+  moment it comes in sight; the AI goes through the turn on the preview, answer after answer, until the preview
+  stops at a draw, a die or someone else's decision; each answer is given in turn while still legal, the first
+  one that is not, and whatever the preview did not reach, is asked: a wait).
 - **orders**: every seat holds the recommended standing orders (``TYPICAL_ORDERS``: the game's own
   ``Game.recommended_orders``, the orders ``python -m bench orders`` measured not to cost strength; named in the
   output) and answers ahead as the keen seats do. The queued prompts (Division, Urbanization, Release, History

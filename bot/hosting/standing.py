@@ -40,7 +40,7 @@ from rules.engine.standing import (
     turn_key,
     turn_order,
 )
-from rules.engine.turn_ahead import preview_after
+from rules.engine.turn_ahead import preview_after, with_own_answer
 
 from ..models import AHEAD_KIND, Actor, HostError, Prompt
 from ..storage import Connection
@@ -188,6 +188,17 @@ class Standing:
 
     # ---- answers given ahead (issue 18) ------------------------------------------------------------------------
 
+    async def _turn_live(self, live: Live, seat: int) -> Live:
+        """The game as the seat's own turns ahead are offered from (``turns``): while its choice waits sealed for
+        the others' (kept out of the state until the last one is in), with that choice applied
+        (``turn_ahead.with_own_answer``: a plan's own actions, say, come in sight as it is sealed), else as it
+        stands. Every use of the seat's turns reads it: the offer's steps, their clicks, /ahead."""
+        if not live.state:
+            return live
+        sealed = (await self.games.sealed_for(live)).get(seat)
+        what_if = with_own_answer(live.game, live.state, seat, sealed) if sealed is not None else None
+        return live if what_if is None else live.with_state(what_if)
+
     async def _plan_offers(self, live: Live, seat: int) -> list[PlanAhead]:
         """What the seat's plan implies that it may answer now (``Game.plan_ahead``): from the choice it sealed
         while the others still plan (kept out of the state), else from the state."""
@@ -233,8 +244,9 @@ class Standing:
                 Prompt(live.id, seat, offer.slot, AHEAD_KIND, offer.title, False, plan_choices(offer))
             )
         held = live.orders.get(actor.user_id, {})
-        turn = open_turn(live, seat, held)
-        step = step_prompt(live, seat, turn, held) if turn is not None else None
+        shown = await self._turn_live(live, seat)
+        turn = open_turn(shown, seat, held)
+        step = step_prompt(shown, seat, turn, held) if turn is not None else None
         if step is not None:
             prompts.append(step)
         return [prompt for prompt in map(partial(telling.named_prompt, live), prompts) if prompt is not None]
@@ -248,10 +260,11 @@ class Standing:
             return None
         seat = self.games.seat_for(live, actor).seat
         held = live.orders.get(actor.user_id, {})
-        turn = open_turn(live, seat, held)
+        shown = await self._turn_live(live, seat)
+        turn = open_turn(shown, seat, held)
         if turn is None:
             return None
-        step = step_prompt(live, seat, turn, held, explained=not given_steps(held, turn.id))
+        step = step_prompt(shown, seat, turn, held, explained=not given_steps(held, turn.id))
         return telling.named_prompt(live, step)
 
     async def ahead_text(self, channel_id: str, actor: Actor) -> str:
@@ -277,9 +290,10 @@ class Standing:
             ]
         for offer in await self._plan_offers(live, seat):
             lines += self._plan_lines(live, offer, orders)
-        current = open_turn(live, seat, orders)
-        for turn in turns_in_sight(live, seat):
-            lines += self._turn_lines(live, seat, turn, orders, turn == current)
+        shown = await self._turn_live(live, seat)
+        current = open_turn(shown, seat, orders)
+        for turn in turns_in_sight(shown, seat):
+            lines += self._turn_lines(shown, seat, turn, orders, turn == current)
         if not lines:
             return NOTHING_AHEAD
         return "\n".join(lines)
@@ -326,14 +340,16 @@ class Standing:
             )
         decision = live.game.ahead(live.state).get(seat)
         preview = live.game.ahead_state(live.state, seat)
+        # not the plan's: the next step of a turn in sight (a plan's own actions are, as it waits sealed)
+        shown = await self._turn_live(live, seat)
+        turn = open_turn(shown, seat, live.orders.get(actor.user_id, {}))
+        if (decision is None or preview is None) and turn is not None:
+            given = len(given_steps(live.orders.get(actor.user_id, {}), turn.id))
+            action = ASK if word in ASK_WORDS else self._turn_answer(shown, seat, turn, text)
+            return await self.answer_ahead_slot(live.id, actor, step_slot(turn.id, given), action)
         if (decision is None or preview is None) and offers:
             words = " or ".join([*(action for o in offers for action, _label in o.answers), ASK])
             raise HostError(f"'{text.strip()[:40]}' does not answer {offers[0].title}: answer {words}.")
-        turn = open_turn(live, seat, live.orders.get(actor.user_id, {}))
-        if (decision is None or preview is None) and turn is not None:
-            given = len(given_steps(live.orders.get(actor.user_id, {}), turn.id))
-            action = ASK if word in ASK_WORDS else self._turn_answer(live, seat, turn, text)
-            return await self.answer_ahead_slot(live.id, actor, step_slot(turn.id, given), action)
         if decision is None or preview is None:
             raise HostError("Nothing to answer ahead now: /ahead works while an earlier player is asked.")
         parts = [part.strip() for part in text.split(",") if part.strip()]
@@ -384,7 +400,9 @@ class Standing:
         seat = self.games.seat_for(live, actor).seat
         orders = live.orders.get(actor.user_id, {})
         steps = given_steps(orders, slot)
-        if slot not in {turn.id for turn in turns_in_sight(live, seat)}:
+        # the turns read the game as the seat's offer showed it; the orders are stored with ``live`` as it stands
+        shown = await self._turn_live(live, seat)
+        if slot not in {turn.id for turn in turns_in_sight(shown, seat)}:
             raise HostError(NOT_UPCOMING)
         if action == ASK:
             await self._put_ahead(live, actor.user_id, turn_key(slot), Order(DECLINED, (slot,)))
@@ -393,12 +411,12 @@ class Standing:
             raise HostError("That step is already answered: use the newest message (or /ahead).")
         if len(steps) >= MAX_TURN_STEPS:
             raise HostError(TURN_STOPPED)
-        preview = turn_preview(live, seat, slot, orders)
+        preview = turn_preview(shown, seat, slot, orders)
         if preview is None:
             raise HostError(
                 "The rest of this turn cannot be answered ahead: it is asked when your turn comes."
             )
-        if action not in self._ahead_answers(live, preview, seat):
+        if action not in self._ahead_answers(shown, preview, seat):
             raise HostError(f"'{action[:60]}' does not answer this step now.")
         posed = live.game.pending(preview)[seat]
         await self._put_ahead(

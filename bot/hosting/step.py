@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from rules.engine import Applied, Decision, Event, InvalidAction, Rng, RulesError, State
 from rules.engine.standing import AHEAD_PLAN, ASK, Orders, PlanAhead, given_ahead
+from rules.engine.turn_ahead import with_own_answer
 
 from ..models import AHEAD_KIND, Choice, HostError, Prompt
 from ..storage import decisions as stored_decisions
@@ -39,7 +40,7 @@ from .live import (
     waiting_line,
     waiting_lines,
 )
-from .turns import is_person, turn_offers, use_turn_answers
+from .turns import is_person, sealed_turn_offers, turn_offers, use_turn_answers
 
 #: a multi-step action in progress in a game: the acting seat, the edit key of its status message, its lines so far
 StepRun = tuple[int, str, list[str]]
@@ -206,13 +207,26 @@ def seal_step(
     if waiting:
         change.deliveries.append(public(live, text, view=None))
         plan_offer(live, seat, action, change)
+        after = own_turn_offers(live, sealing, change, turn.now)
         round_status(live, live, change, turn, sealed={*sealing.sealed, seat})
-        return Stepped(live, change, turn.run)
+        return Stepped(after, change, turn.run)
     change.deliveries.append(public(live, f"{text} All choices are sealed: revealing.", view=None))
     actors = {**sealing.sealers, seat: sealing.who}  # each choice played under whoever sealed it
     change.statements.append(stored_decisions.apply_sealed(live.id))
     moves = sorted({**sealing.sealed, seat: action}.items())
     return turn_step(live, moves, sealing.who, turn, change, actors, sealer=seat)
+
+
+def own_turn_offers(live: Live, sealing: Sealing, change: Change, now: float) -> Live:
+    """A seat that has just sealed its choice by its own click (not the last awaited: the reveal offers the
+    turns then, ``turn_offers``) is offered, in that same wait, its own turns in sight once its choice is in
+    (``turn_ahead.with_own_answer``: a plan's own actions, say). Returns ``live`` with the offers' marks."""
+    if change.automatic or not is_person(sealing.who) or live.game.outcome(live.state).finished:
+        return live
+    what_if = with_own_answer(live.game, live.state, sealing.seat, sealing.action)
+    if what_if is None:
+        return live
+    return sealed_turn_offers(live, what_if, sealing.seat, change, now)
 
 
 def hand_over_kept(live: Live, after: Live, before: dict[int, Decision], change: Change) -> Live:

@@ -8,7 +8,10 @@ a loaded game, as the turn step (``step``) is.
   table sees (``Game.turn_comes_publicly``: a Council summoned, a battle's window, the Round's first actions),
   never as a ping of its own, so its moment tells nothing of how the others' decisions are answered; and once per
   turn: the seat's row ``turn_key(slot)`` holds ``Order(OFFERED, (slot,))`` from then on (``DECLINED`` once the
-  player chose "ask me then").
+  player chose "ask me then"). A seat that seals its choice by its own click while others still decide theirs is
+  offered, with the seal, the turns it brings in sight (a plan's own actions, say) from the state with that
+  choice applied (``sealed_turn_offers``; the host keeps it out of the state until the last one is in), and every
+  later use of those turns reads that same state until the reveal (``Standing._turn_live``).
 - **Answered** step by step (``Standing.answer_ahead_slot``): each click adds an answer to the row and brings
   the next decision of the preview, until the turn ends there or the preview stops (``preview_after``). A
   component names the step it answers (``step_slot``: the slot and the number of answers given before), so an
@@ -177,22 +180,60 @@ def turn_offers(live: Live, after: Live, change: Change, now: float, movers: set
     riding = _riding(live, after, movers)
     orders = {user: dict(held) for user, held in after.orders.items()}
     for seat, turns in sorted(in_sight.items()):
-        user = after.seats[seat].user_id
-        held = orders.setdefault(user or "", {})
-        fresh = [turn for turn in turns if turn_key(turn.id) not in held]
+        fresh = _fresh(after, seat, turns, orders)
         public = any(after.game.turn_comes_publicly(turn) and turn.id not in sighted for turn in fresh)
-        if user is None or after.seats[seat].is_ai or not fresh or (seat not in riding and not public):
-            continue
-        # one message: the nearest turn's first step; the later ones follow it (each answered turn's last
-        # reply brings the next, ``Standing.turn_step_prompt``), or /ahead
-        prompt = next((p for turn in fresh if (p := step_prompt(after, seat, turn, held))), None)
-        for turn in fresh:
-            held[turn_key(turn.id)] = Order(OFFERED, (turn.id,))
-            change.statements.append(_row(after, user, turn.id, held[turn_key(turn.id)], now))
-        dm = private(after, seat, prompt.text, with_view=False, prompt=prompt) if prompt is not None else None
-        if dm is not None:
-            change.deliveries.append(dm)
+        if seat in riding or public:
+            _offer(after, seat, fresh, orders, change, now)
     return replace(after, orders=orders)
+
+
+def sealed_turn_offers(live: Live, what_if: State, seat: int, change: Change, now: float) -> Live:
+    """The seat has just sealed its choice by its own click while others still decide theirs: offer it its
+    turns in sight from ``what_if`` (the state with its own sealed choice applied, ``turn_ahead.with_own_answer``;
+    the host keeps the choice out of the state until the last one is in), as ``turn_offers`` does for a seat in
+    a wait of its own. Returns ``live`` with the marks in its orders (the change stores them)."""
+    shown = live.with_state(what_if)
+    orders = {user: dict(held) for user, held in live.orders.items()}
+    fresh = _fresh(shown, seat, live.game.turn_ahead(what_if).get(seat, []), orders)
+    if not fresh:
+        return live  # nothing new in sight: the game as it was
+    _offer(shown, seat, fresh, orders, change, now)
+    return replace(live, orders=orders)
+
+
+def _fresh(
+    live: Live, seat: int, turns: list[Decision], orders: dict[str, dict[str, Order]]
+) -> list[Decision]:
+    """The seat's turns of ``turns`` not offered yet (a seat nobody holds, or the AI's: none)."""
+    user = live.seats[seat].user_id
+    if user is None or live.seats[seat].is_ai:
+        return []
+    held = orders.get(user, {})
+    return [turn for turn in turns if turn_key(turn.id) not in held]
+
+
+def _offer(
+    live: Live,
+    seat: int,
+    fresh: list[Decision],
+    orders: dict[str, dict[str, Order]],
+    change: Change,
+    now: float,
+) -> None:
+    """One private message offering the seat its ``fresh`` turns: the nearest one's first step (the later ones
+    follow it: each answered turn's last reply brings the next, ``Standing.turn_step_prompt``, or /ahead); each
+    marked ``OFFERED`` in ``orders`` and in the change."""
+    user = live.seats[seat].user_id
+    if user is None or not fresh:
+        return
+    held = orders.setdefault(user, {})
+    prompt = next((p for turn in fresh if (p := step_prompt(live, seat, turn, held))), None)
+    for turn in fresh:
+        held[turn_key(turn.id)] = Order(OFFERED, (turn.id,))
+        change.statements.append(_row(live, user, turn.id, held[turn_key(turn.id)], now))
+    dm = private(live, seat, prompt.text, with_view=False, prompt=prompt) if prompt is not None else None
+    if dm is not None:
+        change.deliveries.append(dm)
 
 
 def use_turn_answers(

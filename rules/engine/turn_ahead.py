@@ -17,8 +17,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .core import Decision, Game, IllegalAction, S, V
+from .core import Decision, Game, IllegalAction, RulesError, S, V
 from .rng import NoChance, ReplayMismatch
+
+
+class Unseen(RuntimeError):
+    """A preview reached what its seat may not know there: another seat's choice still sealed (a game raises it
+    where its state lacks that choice). The preview stops, as at a die."""
+
+
+def with_own_answer(game: Game[S, V], state: S, seat: int, action: str) -> S | None:
+    """A copy of ``state`` with the seat's own sealed answer ``action`` applied, the others' still unknown: what
+    the seat's turns ahead are offered from while its choice waits sealed for the others' (the host keeps it out
+    of the state until the last one is in). None when applying it draws on chance, shows something hidden or is
+    not allowed."""
+    try:
+        after = game.apply(state, seat, action, NoChance()).state
+    except (ReplayMismatch, Unseen, RulesError):
+        return None
+    return None if game.reveals_hidden(state, after, seat) else after
 
 
 def turn_decision(game: Game[S, V], preview: S, seat: int, slot: str) -> Decision | None:
@@ -37,7 +54,7 @@ def preview_after(game: Game[S, V], preview: S, seat: int, slot: str, action: st
     hidden or asks someone else (the answer itself is still given in turn: only what follows it is asked)."""
     try:
         after = game.apply(preview, seat, action, NoChance()).state
-    except (ReplayMismatch, IllegalAction):
+    except (ReplayMismatch, IllegalAction, Unseen):
         return None
     if game.reveals_hidden(preview, after, seat):
         return None

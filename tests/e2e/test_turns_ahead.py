@@ -1,10 +1,12 @@
 """A player's own turn answered ahead (issue 47), through the fake Discord: in a 2-player PRINCIPES game (the seed
-and the plans of ``test_answers_ahead``) bob performs his Action I while alice's Action I, an Assembly, comes
-after it. alice gets a private message offering her turn now, with its first step's answers as buttons; each
-click is kept, and its ephemeral answer brings the next step's buttons. An old step's button and bob's forged
-copy of hers are refused; ``/ahead`` lists what she gave. When her turn comes, her answers are given at the
-automatic pass's random moments and the log shows her moves; the rest of the turn is asked as usual. Nobody
-else learns of the offer or the answers. A Polish player reads the offer, the answers and ``/ahead`` in Polish.
+and the plans of ``test_answers_ahead``) alice seals her plan first, its Action I an Assembly that comes after
+bob's Action I. With her seal, while bob still plans, she gets a private message offering that turn now (her
+seal is kept out of the game until bob's is in: the offer is made from the game with it applied), with its first
+step's answers as buttons; each click is kept, and its ephemeral answer brings the next step's buttons. An old
+step's button and bob's forged copy of hers are refused; ``/ahead`` lists what she gave. When her turn comes,
+her answers are given at the automatic pass's random moments and the log shows her moves; the rest of the turn
+is asked as usual. Nobody else learns of the offer or the answers. A Polish player reads the offer, the answers
+and ``/ahead`` in Polish.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from tests.e2e.test_answers_ahead import Players, seeded_principes
 from tests.e2e.test_forged_components import answer_of
 from tests.e2e.test_languages import english_in
 
-#: what alice reads when her Action I comes in sight (the seed and her plan, ``test_answers_ahead.ALICE_PLAN``)
-OFFERED = "your Assembly (Action I), coming after the players before you"
+#: what alice reads when her Action I comes in sight as she seals her plan (``test_answers_ahead.ALICE_PLAN``)
+OFFERED = "your Assembly (Action I) of the plan you sealed"
 #: what PRINCIPES logs for her Assembly's answers, and her principality on this seed
 ASSEMBLES = "Polonia Maior assembles"
 
@@ -74,10 +76,10 @@ async def test_a_turn_is_offered_answered_step_by_step_and_given_in_turn(
 ) -> None:
     players, offer = await offered_turn(table, fake, monkeypatch)
     alice, bob, host = players.alice, players.bob, table.running.host
-    # offered while bob performs his action, to alice alone, by DM: her turn's first step and its answers
+    # offered with her seal while bob still plans, to alice alone, by DM: her turn's first step and its answers
     bob_prompt = await players.open_prompt(bob)
-    assert bob_prompt is not None and bob_prompt.kind == "assembly"
-    assert await players.open_prompt(alice) is None
+    assert bob_prompt is not None and bob_prompt.kind == "plan"
+    assert await players.open_prompt(alice) is None  # sealed: waiting for bob
     first_line, posed, explained = offer.content.split("\n")
     assert first_line == f"PRINCIPES #{players.game_id}, {OFFERED}."
     assert posed.startswith("Assembly: bring up to 3 units")
@@ -112,8 +114,8 @@ async def test_a_turn_is_offered_answered_step_by_step_and_given_in_turn(
         in listed
     )
 
-    # her turn: bob ends his action; her two answers are given, one at each automatic moment, then the log
-    # shows them and nothing is left to give
+    # her turn: bob seals, the plans are revealed, bob performs his action; her two answers are given, one at
+    # each automatic moment, then the log shows them and nothing is left to give
     seen = len(fake.dm_messages(alice))
     turn = await players.play_until(lambda user, _prompt: user is alice)
     assert turn.kind == "assembly"
@@ -156,10 +158,7 @@ async def test_a_polish_player_reads_the_offer_and_the_answers_in_polish(
     players, offer = await offered_turn(table, fake, monkeypatch, locale="pl")
     alice = players.alice
     first_line, posed, explained = offer.content.split("\n")
-    assert (
-        first_line
-        == f"PRINCIPES #{players.game_id}, twoja Akcja I (Zbiórka), przypadająca po graczach przed tobą."
-    )
+    assert first_line == f"PRINCIPES #{players.game_id}, twoja Akcja I (Zbiórka) z zapieczętowanego planu."
     assert posed.startswith("Zbiórka: sprowadź do 3 jednostek")
     assert explained.startswith("Odpowiedz już teraz, krok po kroku (widzisz to tylko ty)")
     assert offer.buttons()[-1]["label"] == "Zapytaj mnie wtedy"

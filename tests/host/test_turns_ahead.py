@@ -1,6 +1,7 @@
 """A player's own turn answered ahead, through the host (issue 47, Pace II; ``rules.engine.turn_ahead``,
 ``bot.hosting.turns``), for every kind of turn the rules offer (an own action of each kind that comes, Council
-pledges, a Common Council's, the defender's card windows, a Period's new Prince): enumerated from a scripted 3-player game.
+pledges, a Common Council's, the defender's card windows, a Period's new Prince, a Princess's draw at home, the
+Princeps's direction, a Movement answered past its moves): enumerated from a scripted 3-player game.
 
 Two host games on the same seed follow the same script: in one the later player answers its turn ahead, step by
 step, by clicks on the offer's buttons; in the other it clicks the same answers when asked. Until its turn, nobody
@@ -19,7 +20,7 @@ import pytest
 from bot.host import Host
 from bot.hosting.turns import read_step_slot, step_slot
 from bot.models import AHEAD_KIND, Delivery, HostError
-from rules.engine import ReplayRng, get_game
+from rules.engine import Decision, ReplayRng, get_game
 from rules.engine.pace import paced_play
 from rules.engine.playout import Playout, start, step
 from rules.engine.standing import MAX_TURN_STEPS, OFFERED, turn_key, turn_order, turn_steps
@@ -27,6 +28,7 @@ from rules.engine.turn_ahead import preview_after
 from rules.principes.play.turn_ahead import OWN_ACTIONS
 from tests.conftest import ALICE, BOB, CAROL
 from tests.support.deliveries import seen_by_others
+from tests.support.players import without_shipped_orders
 
 GAME = get_game("principes")
 SEED = 14  # 3 players: every kind of turn comes in this game (own actions of each kind, Councils, battles)
@@ -49,9 +51,40 @@ def _states() -> list[dict[str, Any]]:
     return [*states, state]
 
 
-def _family(kind: str) -> str:
-    whole = ("council", "common_council", "before_battle", "extra_cards", "prince_choice")
-    return kind if kind in whole else f"action {kind}"
+#: the families whose turn is one kind of decision (the others: "action <kind>", an own action's)
+WHOLE = (
+    "council",
+    "common_council",
+    "before_battle",
+    "extra_cards",
+    "prince_choice",
+    "princess_draw",
+    "direction",
+)
+#: a Movement's own choices after its moves and before any die (resolutions 11-13), still its action's turn
+AFTER_MOVES = {"clergy_penalty", "destroy", "battle_order"}
+PAST_MOVES = "action movement past its moves"
+#: an own action offered to its player as it seals its plan, the others still planning (the seal kept out of the
+#: host's state until the last one is in: the offer is made from the state with it applied)
+AT_SEALING = "own action offered at sealing"
+
+
+def _family(decision: Decision) -> str:
+    """The family of a turn offered (the extra-card windows offered with Masovia's reroll come in 4-player games
+    only: ``tests/rules/principes/test_turn_ahead.py``)."""
+    return decision.kind if decision.kind in WHOLE else f"action {decision.kind}"
+
+
+def _given_family(family: str, seat: int, turn: list[int], given: list[str]) -> str:
+    """A Movement answered ahead past its moves into the mover's choices after them is a family of its own."""
+    kinds = {GAME.pending(_states()[record])[seat].kind for record in turn[: len(given)]}
+    return PAST_MOVES if family == "action movement" and kinds & AFTER_MOVES else family
+
+
+def _sealed_now(index: int, seat: int) -> bool:
+    """Whether the seat has just sealed its plan (the record before ``index``) while others still plan."""
+    record = _playout().records[index - 1] if index else None
+    return record is not None and record.seat == seat and record.action.startswith("plan ")
 
 
 def _turn_records(seat: int, slot: str, after: int) -> list[int]:
@@ -94,15 +127,20 @@ def _points() -> dict[str, tuple[int, int, str, list[int], list[str]]]:
     found: dict[str, tuple[int, int, str, list[int], list[str]]] = {}
     for index, state in enumerate(_states()[:-1]):
         for seat, decision in sorted((s, d) for s, ds in GAME.turn_ahead(state).items() for d in ds[:1]):
-            family = _family(decision.kind)
-            if family in found:
+            sealing = state["play"]["phase"] == "plan"
+            if sealing and not _sealed_now(index, seat):
+                continue  # an earlier sealer (the host holds no plan before the reveal): offered at its seal
+            family = AT_SEALING if sealing else _family(decision)
+            if family in found and (family != "action movement" or PAST_MOVES in found):
                 continue
             turn = _turn_records(seat, decision.id, index)
             if not turn or GAME.auto_pass(_states()[turn[0]], seat) is not None:
                 continue  # passed for it at its turn anyway
             given = _steps(index, seat, decision.id, turn)
             if given:
-                found[family] = (index, seat, decision.id, turn, given)
+                found.setdefault(
+                    _given_family(family, seat, turn, given), (index, seat, decision.id, turn, given)
+                )
     return found
 
 
@@ -112,12 +150,18 @@ FAMILIES = (
     "before_battle",
     "extra_cards",
     "prince_choice",
+    "princess_draw",
+    "direction",
     *(f"action {kind}" for kind in OWN_ACTIONS),
+    PAST_MOVES,
+    AT_SEALING,
 )
 
 
 def _families() -> list[str]:
-    return [family for family in FAMILIES if family in _points()]
+    """The families played by the generic test (the one offered at sealing has its own, the seal kept out of the
+    host's state until the reveal)."""
+    return [family for family in FAMILIES if family in _points() and family != AT_SEALING]
 
 
 def test_the_scripted_game_offers_every_kind_of_turn() -> None:
@@ -125,6 +169,7 @@ def test_the_scripted_game_offers_every_kind_of_turn() -> None:
 
 
 async def _start(host: Host, channel: str) -> int:
+    await without_shipped_orders(host, *PLAYERS)  # every answer scripted, each asked as the rules ask it
     info = await host.create_game("g", channel, ALICE, "principes", {}, seed=SEED)
     for player in PLAYERS[1:]:
         await host.join(channel, player)
@@ -167,13 +212,29 @@ async def _given_in_turn(host: Host, clock: Any, game_id: int, count: int) -> li
 async def test_a_turn_answered_ahead_is_the_clicks_and_shows_to_nobody_else(
     host: Host, clock: Any, family: str
 ) -> None:
-    index, seat, slot, turn, given = _points()[family]
+    index, seat, slot, _turn, given = _points()[family]
     ahead_game, clicked_game = await _start(host, "ahead-1"), await _start(host, "clicked-1")
     await _play(host, ahead_game, index)
     await _play(host, clicked_game, index)
     assert await _state(host, ahead_game) == _states()[index]  # the host plays the scripted game
     await _answer_steps(host, ahead_game, seat, slot, given)
-    # until the turn, nobody else gets anything the clicked game does not give them
+    await _the_turn_comes(
+        host, clock, ("ahead-1", ahead_game), ("clicked-1", clicked_game), _points()[family]
+    )
+
+
+async def _the_turn_comes(
+    host: Host,
+    clock: Any,
+    ahead: tuple[str, int],
+    clicked: tuple[str, int],
+    point: tuple[int, int, str, list[int], list[str]],
+) -> None:
+    """From ``point``'s record on, both games (channel, id) play the script; in ``ahead`` the seat has answered
+    its turn ahead. Until the turn nobody else gets anything different; then the answers are given, as the clicks:
+    the same game (state, events, log), which replays, and nothing of the turn is left to give."""
+    index, seat, slot, turn, given = point
+    (ahead_channel, ahead_game), (clicked_channel, clicked_game) = ahead, clicked
     ahead_seen = await _play(host, ahead_game, turn[0], index)
     clicked_seen = await _play(host, clicked_game, turn[0], index)
     assert seen_by_others(ahead_seen, PLAYERS[seat].user_id) == seen_by_others(
@@ -193,7 +254,7 @@ async def test_a_turn_answered_ahead_is_the_clicks_and_shows_to_nobody_else(
     ahead_events = [(e.seat, e.action, e.user_id) for e in await host.store.events(ahead_game, 0)]
     clicked_events = [(e.seat, e.action, e.user_id) for e in await host.store.events(clicked_game, 0)]
     assert ahead_events == clicked_events
-    assert await host.log("ahead-1", 500) == await host.log("clicked-1", 500)
+    assert await host.log(ahead_channel, 500) == await host.log(clicked_channel, 500)
     replayed = start(GAME, len(PLAYERS), {}, SEED)
     for event_seat, action, _user in ahead_events:
         if event_seat is not None:
@@ -202,6 +263,43 @@ async def test_a_turn_answered_ahead_is_the_clicks_and_shows_to_nobody_else(
     # used up: nothing of the turn is left to give
     live = await host.games.load(ahead_game)
     assert turn_steps(live.orders[PLAYERS[seat].user_id].get(turn_key(slot)), slot) == []
+
+
+async def test_own_actions_are_offered_as_the_plan_is_sealed_and_given_after_the_reveal(
+    host: Host, clock: Any
+) -> None:
+    """A seat sealing its plan while others still plan gets, with its seal, by private message, its plan's own
+    actions to answer ahead: the host keeps the seal out of the state until the reveal, so the offer, its steps'
+    clicks and /ahead read the state with it applied. The answers are given in turn after the reveal, as clicks."""
+    index, seat, slot, _turn, given = _points()[AT_SEALING]
+    user = PLAYERS[seat].user_id
+    ahead_game, clicked_game = await _start(host, "sealing-1"), await _start(host, "sealing-2")
+    await _play(host, ahead_game, index - 1)
+    await _play(host, clicked_game, index - 1)
+    sealed = await _play(host, ahead_game, index, index - 1)  # the seat seals its plan by its own click
+    sealed_too = await _play(host, clicked_game, index, index - 1)
+    assert seen_by_others(sealed, user) == seen_by_others(sealed_too, user)
+    offers = [d for d in sealed if d.prompt is not None and d.prompt.decision_id == step_slot(slot, 0)]
+    assert len(offers) == 1 and offers[0].user_id == user and offers[0].channel_id is None
+    assert "of the plan you sealed" in offers[0].text and "step by step" in offers[0].text
+    # before the reveal: the plan is still sealed in the host's state, the others still plan
+    before = await _state(host, ahead_game)
+    assert before["play"]["phase"] == "plan" and before["players"][_code(seat)]["plan"] is None
+    assert seat in await host.games.sealed_for(await host.games.load(ahead_game))
+    assert len(GAME.pending(before)) > 1  # the others still plan
+    await _answer_steps(host, ahead_game, seat, slot, given)
+    listed = await host.ahead_text("sealing-1", PLAYERS[seat])
+    assert "of the plan you sealed" in listed and "Your answers given ahead, in order:" in listed
+    with pytest.raises(HostError, match="already answered"):
+        await host.answer_ahead_slot(ahead_game, PLAYERS[seat], step_slot(slot, 0), given[0])
+    assert await _state(host, ahead_game) == before  # answered ahead: nothing played, nothing revealed
+    await _the_turn_comes(
+        host, clock, ("sealing-1", ahead_game), ("sealing-2", clicked_game), _points()[AT_SEALING]
+    )
+
+
+def _code(seat: int) -> str:
+    return str(_states()[0]["seats"][seat])
 
 
 async def test_the_offer_comes_by_private_message_with_a_wait_and_once(host: Host) -> None:

@@ -18,7 +18,17 @@ from i18n import PSEUDO, localize, unmarked_words
 
 #: names, the game's title and what a player types as such (setting names and values, commands' options)
 ALLOWED = {"alice", "bob", "carol", "Babylone", "Europe", "Paris", "America", "New_York", "UTC", "on", "off"}
-ALLOWED |= {"turn_dms", "mentions", "autopass", "orders", "quiet_hours", "time_zone", "reminders", "language", "auto"}
+ALLOWED |= {
+    "turn_dms",
+    "mentions",
+    "autopass",
+    "orders",
+    "quiet_hours",
+    "time_zone",
+    "reminders",
+    "language",
+    "auto",
+}
 ALLOWED |= {"en", "pl", "mute", "unmute", "GAME", "claim", "wait", "ai", "random", "given", "first", "easy"}
 ALLOWED |= {"turn", "dms", "quiet", "hours", "time", "zone"}  # setting names split at "_"
 ALLOWED |= {"Mars", "nowhere", "banana", "xx", "colour"}  # what the test typed wrongly, quoted back

@@ -10,6 +10,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from rules.engine import Rng
+from rules.engine.turn_ahead import Unseen
 
 from ..data import catalog
 from ..schema import PState, Result
@@ -107,7 +108,7 @@ def _phase_step(ctx: Ctx) -> None:
     elif play["phase"] == "actions":
         _next_action(ctx)
     elif play["phase"] == "end":
-        _end_round(ctx)
+        end_round(ctx)
 
 
 def direction_options(ctx: Ctx, code: str) -> list[str]:
@@ -201,7 +202,8 @@ def _next_action(ctx: Ctx) -> None:
         if not active(ctx.state, code):
             continue  # an eliminated player's remaining actions are skipped (resolution 33)
         plan = ctx.state["players"][code]["plan"]
-        assert plan is not None, "every active player sealed a plan before the actions"
+        if plan is None:  # only in a preview posed as its player sealed: the others' plans are unknown there
+            raise Unseen(f"{name(code)}'s plan is still sealed")
         kind = plan[play["slot"]]
         play["revealed"][code].append(kind)
         ctx.log("reveal", f"{name(code)} reveals Action {ROMAN[play['slot']]}: {ACTION_TITLES[kind]}.")
@@ -210,7 +212,7 @@ def _next_action(ctx: Ctx) -> None:
     play["phase"] = "end"
 
 
-def _end_round(ctx: Ctx) -> None:
+def end_round(ctx: Ctx) -> None:
     state, play = ctx.state, ctx.play
     if history_cards.start_icons(ctx):
         return  # the History icons resolve first (not in the last Round); the Round ends after them

@@ -204,7 +204,7 @@ its favour; `random` takes any legal action. /game ai and the lobby show each le
 /orders sets answers the host gives for you when a decision arises, a random 20 to 120 seconds after it arises (as
 the automatic pass), exactly as if you had clicked them; you are still asked, and may answer first. Only you see
 your orders and the note "answered by standing order". An order whose answer is not possible at that moment is
-ignored: you are asked. Each order is "ask me" (the default) or: consent to passage, always allow, always deny, or
+ignored: you are asked. Each order is "ask me" or: consent to passage, always allow, always deny, or
 allow the principalities named and deny the others (a plain allow/deny of that request: 'standing <player>
 allow|deny' stays the public answer of the rules); card windows (before and after battle, extra sword or shield,
 cancelling a Court card, blocking a Neighbour), pass unless an answer would play a card you marked (by id, title,
@@ -218,7 +218,8 @@ clockwise or always counter-clockwise ("The Principes may choose a direction eit
 counterclockwise"); the Invaders and a Neighbour card's army you move, what a missed deadline gives or "at the
 leader" (each unit next to a land of the rival with the most Might moves onto it, then the move ends); the hand
 limit, what a missed deadline gives or "Battle cards first" (sold first, then cards played for support on your
-lower track).
+lower track). A game begins with the recommended orders (/orders lists them, and what each gives up) for every
+player whose /settings orders is on (the default); the others are "ask me" until set.
 
 ## ahead: Answers collected ahead
 Where the rulebook fixes an order of players and each player's answer is their own, the later players may answer
