@@ -74,6 +74,20 @@ async def _start(host: Host, channel: str, key: str) -> int:
     return info.game_id
 
 
+async def _click_until(host: Host, game_id: int, kinds: tuple[str, ...]) -> None:
+    """alice and bob click the first answer of each decision, lowest seat first, until one of ``kinds`` is asked."""
+    for _ in range(40):
+        live = await host.games.load(game_id)
+        pending = live.game.pending(live.state)
+        if any(decision.kind in kinds for decision in pending.values()):
+            return
+        seat, _decision = min(pending.items())
+        player = (ALICE, BOB)[seat]
+        prompt = await host.prompt_of(game_id, player.user_id)
+        assert prompt is not None
+        await host.act(game_id, player, prompt.choices[0].action, prompt.decision_id)
+
+
 async def test_an_order_answers_as_the_players_click_would(host: Host, clock, ordered_game) -> None:
     host.autopass_rng.seed(3)
     by_order = await _start(host, CHANNEL, ordered_game.key)
@@ -218,16 +232,7 @@ async def test_a_shipped_order_answers_the_decision_it_names(host: Host, clock) 
     clockwise) is given for the player at the automatic pass's random moment, without their click."""
     host.autopass_rng.seed(5)
     game_id = await _start(host, CHANNEL, "principes")
-    for _ in range(40):
-        live = await host.games.load(game_id)
-        pending = live.game.pending(live.state)
-        if any(decision.kind in ("direction", "plan") for decision in pending.values()):
-            break
-        seat, decision = min(pending.items())
-        player = (ALICE, BOB)[seat]
-        prompt = await host.prompt_of(game_id, player.user_id)
-        assert prompt is not None
-        await host.act(game_id, player, prompt.choices[0].action, prompt.decision_id)
+    await _click_until(host, game_id, ("direction", "plan"))
     live = await host.games.load(game_id)
     directions = {seat for seat, d in live.game.pending(live.state).items() if d.kind == "direction"}
     assert directions, "the first Round asks the Princeps its direction"
@@ -272,15 +277,7 @@ async def test_principes_plan_phase_ends_when_the_last_plan_is_sealed(host: Host
     """Ready barrier: the sealed plans are revealed the moment the last seat seals, not at the deadline, and
     no deadline of the plan phase is left behind."""
     game_id = await _start(host, CHANNEL, "principes")
-    for _ in range(40):  # the opening decisions (Princess missions, direction) until the plans
-        pending = (await host.games.load(game_id)).game.pending((await host.games.load(game_id)).state)
-        if any(decision.kind == "plan" for decision in pending.values()):
-            break
-        seat, decision = min(pending.items())
-        player = (ALICE, BOB)[seat]
-        prompt = await host.prompt_of(game_id, player.user_id)
-        assert prompt is not None
-        await host.act(game_id, player, prompt.choices[0].action, prompt.decision_id)
+    await _click_until(host, game_id, ("plan",))  # the opening decisions (Princess missions, direction)
     started = clock.now
     await host.act(game_id, ALICE, "plan taxes assembly building")
     await host.act(game_id, BOB, "plan taxes assembly building")

@@ -145,13 +145,7 @@ def _points() -> dict[str, tuple[int, int, str, list[int], list[str]]]:
 
 
 FAMILIES = (
-    "council",
-    "common_council",
-    "before_battle",
-    "extra_cards",
-    "prince_choice",
-    "princess_draw",
-    "direction",
+    *WHOLE,
     *(f"action {kind}" for kind in OWN_ACTIONS),
     PAST_MOVES,
     AT_SEALING,
