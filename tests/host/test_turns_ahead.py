@@ -19,16 +19,23 @@ import pytest
 
 from bot.host import Host
 from bot.hosting.turns import read_step_slot, step_slot
-from bot.models import AHEAD_KIND, Delivery, HostError
+from bot.models import Delivery, HostError
 from rules.engine import Decision, ReplayRng, get_game
 from rules.engine.pace import paced_play
-from rules.engine.playout import Playout, start, step
+from rules.engine.playout import Playout, start
 from rules.engine.standing import MAX_TURN_STEPS, OFFERED, turn_key, turn_order, turn_steps
 from rules.engine.turn_ahead import preview_after
 from rules.principes.play.turn_ahead import OWN_ACTIONS
 from tests.conftest import ALICE, BOB, CAROL
+from tests.support.answered_ahead import (
+    answer_by_clicks,
+    assert_nothing_else_differs,
+    assert_the_same_game,
+    give_answers_ahead,
+    play_records,
+    start_scripted,
+)
 from tests.support.deliveries import seen_by_others
-from tests.support.players import without_shipped_orders
 
 GAME = get_game("principes")
 SEED = 14  # 3 players: every kind of turn comes in this game (own actions of each kind, Councils, battles)
@@ -71,7 +78,7 @@ AT_SEALING = "own action offered at sealing"
 
 def _family(decision: Decision) -> str:
     """The family of a turn offered (the extra-card windows offered with Masovia's reroll come in 4-player games
-    only: ``tests/rules/principes/test_turn_ahead.py``)."""
+    only: ``tests/rules/principes/test_turn_ahead.py``, and through the host ``test_turns_ahead_reroll.py``)."""
     return decision.kind if decision.kind in WHOLE else f"action {decision.kind}"
 
 
@@ -163,19 +170,11 @@ def test_the_scripted_game_offers_every_kind_of_turn() -> None:
 
 
 async def _start(host: Host, channel: str) -> int:
-    await without_shipped_orders(host, *PLAYERS)  # every answer scripted, each asked as the rules ask it
-    info = await host.create_game("g", channel, ALICE, "principes", {}, seed=SEED)
-    for player in PLAYERS[1:]:
-        await host.join(channel, player)
-    await host.start(channel, ALICE, order="given")
-    return info.game_id
+    return await start_scripted(host, channel, "principes", PLAYERS, SEED)
 
 
 async def _play(host: Host, game_id: int, upto: int, begin: int = 0) -> list[Delivery]:
-    delivered: list[Delivery] = []
-    for record in _playout().records[begin:upto]:
-        delivered += await host.act(game_id, PLAYERS[record.seat], record.action)
-    return delivered
+    return await play_records(host, game_id, PLAYERS, _playout().records[begin:upto])
 
 
 async def _state(host: Host, game_id: int) -> Any:
@@ -184,22 +183,12 @@ async def _state(host: Host, game_id: int) -> Any:
 
 async def _answer_steps(host: Host, game_id: int, seat: int, slot: str, given: list[str]) -> None:
     """The seat answers its turn ahead as a player does: the offer's buttons, then each next step's."""
-    for number, action in enumerate(given):
-        prompt = await host.turn_step_prompt(game_id, PLAYERS[seat])
-        assert prompt is not None and prompt.kind == AHEAD_KIND
-        assert read_step_slot(prompt.decision_id) == (slot, number)
-        assert action in [choice.action for choice in prompt.choices]
-        told = await host.answer_ahead_slot(game_id, PLAYERS[seat], prompt.decision_id, action)
-        assert "Answered ahead" in told
+    await answer_by_clicks(host, game_id, PLAYERS[seat], slot, given)
 
 
 async def _given_in_turn(host: Host, clock: Any, game_id: int, count: int) -> list[Delivery]:
     """The answers given ahead, played one by one at the auto-pass's random moments."""
-    fired: list[Delivery] = []
-    for _ in range(count):
-        clock.advance(121)
-        fired += await host.fire_due_timers()
-    return fired
+    return await give_answers_ahead(host, clock, game_id, count)
 
 
 @pytest.mark.parametrize("family", _families())
@@ -228,16 +217,12 @@ async def _the_turn_comes(
     its turn ahead. Until the turn nobody else gets anything different; then the answers are given, as the clicks:
     the same game (state, events, log), which replays, and nothing of the turn is left to give."""
     index, seat, slot, turn, given = point
-    (ahead_channel, ahead_game), (clicked_channel, clicked_game) = ahead, clicked
+    (_, ahead_game), (_, clicked_game) = ahead, clicked
     ahead_seen = await _play(host, ahead_game, turn[0], index)
     clicked_seen = await _play(host, clicked_game, turn[0], index)
-    assert seen_by_others(ahead_seen, PLAYERS[seat].user_id) == seen_by_others(
-        clicked_seen, PLAYERS[seat].user_id
+    await assert_nothing_else_differs(
+        host, GAME, seat, (ahead_game, ahead_seen), (clicked_game, clicked_seen), PLAYERS
     )
-    for other in [s for s in range(len(PLAYERS)) if s != seat] + [None]:
-        assert GAME.view(await _state(host, ahead_game), other) == GAME.view(
-            await _state(host, clicked_game), other
-        )
     # the turn: each answer given ahead is given, as the click
     fired = await _given_in_turn(host, clock, ahead_game, len(given))
     await _play(host, clicked_game, turn[0] + len(given), turn[0])
@@ -245,15 +230,7 @@ async def _the_turn_comes(
     assert (
         await _state(host, ahead_game) == await _state(host, clicked_game) == _states()[turn[0] + len(given)]
     )
-    ahead_events = [(e.seat, e.action, e.user_id) for e in await host.store.events(ahead_game, 0)]
-    clicked_events = [(e.seat, e.action, e.user_id) for e in await host.store.events(clicked_game, 0)]
-    assert ahead_events == clicked_events
-    assert await host.log(ahead_channel, 500) == await host.log(clicked_channel, 500)
-    replayed = start(GAME, len(PLAYERS), {}, SEED)
-    for event_seat, action, _user in ahead_events:
-        if event_seat is not None:
-            step(GAME, replayed, event_seat, action)
-    assert replayed.state == await _state(host, ahead_game)
+    await assert_the_same_game(host, GAME, SEED, len(PLAYERS), ahead, clicked)
     # used up: nothing of the turn is left to give
     live = await host.games.load(ahead_game)
     assert turn_steps(live.orders[PLAYERS[seat].user_id].get(turn_key(slot)), slot) == []
