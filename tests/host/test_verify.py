@@ -85,11 +85,15 @@ async def test_one_tampered_die_roll_is_named_by_its_event(pharaoh: dict, tmp_pa
 
 async def test_one_tampered_sealed_choice_is_named_by_its_event(prince: dict, tmp_path: Path, capsys) -> None:
     forged = copy.deepcopy(prince)
-    record = forged["sealed"][len(forged["sealed"]) // 2]
-    seq = played_at(forged, record)
+    # a sealed choice from the game's middle on that had another legal answer (the game's seed is random: a
+    # choice with a single answer would leave nothing to forge it into)
+    record, seq, other = next(
+        (record, seq, others[0])
+        for record, seq in ((r, played_at(forged, r)) for r in forged["sealed"][len(forged["sealed"]) // 2 :])
+        if (others := [a for a in _legal_before(forged, seq) if a != record["action"]])
+    )
     event = forged["events"][seq]
     assert event["action"] == record["action"]
-    other = next(a for a in _legal_before(forged, seq) if a != record["action"])
     record["action"] = event["action"] = other  # both changed, so the replay alone would accept it
     code, lines = run_verify(tmp_path, forged, capsys)
     assert code == 1 and len(lines) == 1
