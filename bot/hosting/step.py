@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
-from rules.engine import Applied, Decision, Event, InvalidAction, Rng, RulesError, State
+from rules.engine import Applied, Decision, Event, Game, InvalidAction, Rng, RulesError, State
 from rules.engine.standing import AHEAD_PLAN, ASK, Orders, PlanAhead, given_ahead
 from rules.engine.turn_ahead import with_own_answer
 
@@ -223,6 +223,8 @@ def own_turn_offers(live: Live, sealing: Sealing, change: Change, now: float) ->
     (``turn_ahead.with_own_answer``: a plan's own actions, say). Returns ``live`` with the offers' marks."""
     if change.automatic or not is_person(sealing.who) or live.game.outcome(live.state).finished:
         return live
+    if type(live.game).turn_ahead is Game.turn_ahead:
+        return live  # a game with no turns answered ahead: nothing to offer, no copy of its state to make
     what_if = with_own_answer(live.game, live.state, sealing.seat, sealing.action)
     if what_if is None:
         return live
