@@ -188,23 +188,28 @@ class Standing:
 
     # ---- answers given ahead (issue 18) ------------------------------------------------------------------------
 
-    async def _turn_live(self, live: Live, seat: int) -> Live:
-        """The game as the seat's own turns ahead are offered from (``turns``): while its choice waits sealed for
-        the others' (kept out of the state until the last one is in), with that choice applied
-        (``turn_ahead.with_own_answer``: a plan's own actions, say, come in sight as it is sealed), else as it
-        stands. Every use of the seat's turns reads it: the offer's steps, their clicks, /ahead."""
+    async def _own_sealed(self, live: Live, seat: int) -> str | None:
+        """The seat's choice sealed while the others still decide theirs (kept out of the state until the last
+        one is in), if any: what its plan offers and its turns ahead read (one query per request)."""
         if not live.state:
-            return live
-        sealed = (await self.games.sealed_for(live)).get(seat)
+            return None
+        return (await self.games.sealed_for(live)).get(seat)
+
+    @staticmethod
+    def _turn_live(live: Live, seat: int, sealed: str | None) -> Live:
+        """The game as the seat's own turns ahead are offered from (``turns``): while its choice waits ``sealed``
+        for the others', with that choice applied (``turn_ahead.with_own_answer``: a plan's own actions, say, come
+        in sight as it is sealed), else as it stands. Every use of the seat's turns reads it: the offer's steps,
+        their clicks, /ahead."""
         what_if = with_own_answer(live.game, live.state, seat, sealed) if sealed is not None else None
         return live if what_if is None else live.with_state(what_if)
 
-    async def _plan_offers(self, live: Live, seat: int) -> list[PlanAhead]:
+    @staticmethod
+    def _plan_offers(live: Live, seat: int, sealed: str | None) -> list[PlanAhead]:
         """What the seat's plan implies that it may answer now (``Game.plan_ahead``): from the choice it sealed
-        while the others still plan (kept out of the state), else from the state."""
+        while the others still plan (``sealed``, kept out of the state), else from the state."""
         if not live.state or live.row["status"] not in ("active", "paused"):
             return []
-        sealed = (await self.games.sealed_for(live)).get(seat)
         return live.game.plan_ahead(live.state, seat, sealed)
 
     @staticmethod
@@ -239,12 +244,13 @@ class Standing:
         if decision is not None and preview is not None:
             choices = queued_choices(live, preview, self._ahead_answers(live, preview, seat))
             prompts.append(Prompt(live.id, seat, decision.id, AHEAD_KIND, decision.prompt, False, choices))
-        for offer in await self._plan_offers(live, seat):
+        sealed = await self._own_sealed(live, seat)
+        for offer in self._plan_offers(live, seat, sealed):
             prompts.append(
                 Prompt(live.id, seat, offer.slot, AHEAD_KIND, offer.title, False, plan_choices(offer))
             )
         held = live.orders.get(actor.user_id, {})
-        shown = await self._turn_live(live, seat)
+        shown = self._turn_live(live, seat, sealed)
         turn = open_turn(shown, seat, held)
         step = step_prompt(shown, seat, turn, held) if turn is not None else None
         if step is not None:
@@ -260,7 +266,7 @@ class Standing:
             return None
         seat = self.games.seat_for(live, actor).seat
         held = live.orders.get(actor.user_id, {})
-        shown = await self._turn_live(live, seat)
+        shown = self._turn_live(live, seat, await self._own_sealed(live, seat))
         turn = open_turn(shown, seat, held)
         if turn is None:
             return None
@@ -288,9 +294,10 @@ class Standing:
                 f"/ahead ANSWER[, SECOND CHOICE, THIRD CHOICE] (up to {AHEAD_CHOICES}): the first still allowed "
                 "when your turn comes is given as your click; none allowed then: you are asked as usual.",
             ]
-        for offer in await self._plan_offers(live, seat):
+        sealed = await self._own_sealed(live, seat)
+        for offer in self._plan_offers(live, seat, sealed):
             lines += self._plan_lines(live, offer, orders)
-        shown = await self._turn_live(live, seat)
+        shown = self._turn_live(live, seat, sealed)
         current = open_turn(shown, seat, orders)
         for turn in turns_in_sight(shown, seat):
             lines += self._turn_lines(shown, seat, turn, orders, turn == current)
@@ -332,7 +339,8 @@ class Standing:
         live = await self._seated_live(channel_id, actor)
         seat = self.games.seat_for(live, actor).seat
         word = " ".join(text.lower().split())
-        offers = await self._plan_offers(live, seat)
+        sealed = await self._own_sealed(live, seat)
+        offers = self._plan_offers(live, seat, sealed)
         offer = next((o for o in offers if word in ASK_WORDS or word in dict(o.answers)), None)
         if offer is not None:
             return await self.answer_ahead_slot(
@@ -341,7 +349,7 @@ class Standing:
         decision = live.game.ahead(live.state).get(seat)
         preview = live.game.ahead_state(live.state, seat)
         # not the plan's: the next step of a turn in sight (a plan's own actions are, as it waits sealed)
-        shown = await self._turn_live(live, seat)
+        shown = self._turn_live(live, seat, sealed)
         turn = open_turn(shown, seat, live.orders.get(actor.user_id, {}))
         if (decision is None or preview is None) and turn is not None:
             given = len(given_steps(live.orders.get(actor.user_id, {}), turn.id))
@@ -401,7 +409,7 @@ class Standing:
         orders = live.orders.get(actor.user_id, {})
         steps = given_steps(orders, slot)
         # the turns read the game as the seat's offer showed it; the orders are stored with ``live`` as it stands
-        shown = await self._turn_live(live, seat)
+        shown = self._turn_live(live, seat, await self._own_sealed(live, seat))
         if slot not in {turn.id for turn in turns_in_sight(shown, seat)}:
             raise HostError(NOT_UPCOMING)
         if action == ASK:
@@ -458,7 +466,8 @@ class Standing:
                 else:
                     raise HostError(f"'{action[:60]}' does not answer {kind_words(queued.kind)} now.")
             else:
-                offer = next((o for o in await self._plan_offers(live, seat) if o.slot == slot), None)
+                offers = self._plan_offers(live, seat, await self._own_sealed(live, seat))
+                offer = next((o for o in offers if o.slot == slot), None)
                 if offer is None:
                     raise HostError(NOT_UPCOMING)
                 key, labels = AHEAD_PLAN, dict(offer.answers)

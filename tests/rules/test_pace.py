@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -59,40 +60,41 @@ def test_a_log_where_nobody_was_waited_for_has_no_wait() -> None:
     assert (pace.waits, pace.spans, pace.samples, pace.events) == (0, [], [], 6)
 
 
+HOUR, STARTED = 3600.0, 1000.0
+
+
+def _round_one_sealed(
+    last: float,
+) -> tuple[SealedGuess, Any, list[tuple[Record, float]], dict[tuple[str, int], float]]:
+    """Sealed Guess's first round, 3 seats: seats 0 and 1 seal after 1 and 2 h, seat 2 after ``last`` seconds, when
+    the host stores the three choices (it keeps when each seat sealed)."""
+    game = SealedGuess()
+    start_state = game.setup(3, {}, ReplayRng([]))
+    revealed = STARTED + last
+    events = [(Record(seat, "pick 1", []), revealed) for seat in range(3)]
+    answered_at = {
+        ("round-1", 0): STARTED + HOUR,
+        ("round-1", 1): STARTED + 2 * HOUR,
+        ("round-1", 2): revealed,
+    }
+    return game, start_state, events, answered_at
+
+
 def test_a_wait_of_several_seats_at_once_lasts_until_the_slowest_answered() -> None:
     """A decision asked of several seats at once (a sealed plan, PRINCIPES's option ``together``) is one wait,
     and its time runs until the last of them answered: answers after 1, 2 and 10 h make one wait of 10 h, beside
     each seat's own answer time."""
-    game = SealedGuess()
-    start_state = game.setup(3, {}, ReplayRng([]))
-    hour, started = 3600.0, 1000.0
-    # the host stores a sealed choice when the last seat seals, and keeps when each seat sealed
-    revealed = started + 10 * hour
-    events = [(Record(seat, "pick 1", []), revealed) for seat in range(3)]
-    answered_at = {
-        ("round-1", 0): started + hour,
-        ("round-1", 1): started + 2 * hour,
-        ("round-1", 2): revealed,
-    }
-    pace = log_pace(game, start_state, events, started, lambda index, seat, decision: False, answered_at)
+    game, start_state, events, answered_at = _round_one_sealed(last=10 * HOUR)
+    pace = log_pace(game, start_state, events, STARTED, lambda index, seat, decision: False, answered_at)
     assert pace.waits == 1
-    assert sorted(seconds for _seat, seconds in pace.samples) == [hour, 2 * hour, 10 * hour]
-    assert pace.wait_times == [10 * hour]
+    assert sorted(seconds for _seat, seconds in pace.samples) == [HOUR, 2 * HOUR, 10 * HOUR]
+    assert pace.wait_times == [10 * HOUR]
 
 
 def test_a_wait_that_ran_to_a_deadline_is_timed_apart_as_expired() -> None:
     """A seat whose deadline's default answered was waited for until then: its wait counts, and its time (how
     long the wait lasted, the player's own answer time being longer) is kept apart from the answered waits'."""
-    game = SealedGuess()
-    start_state = game.setup(3, {}, ReplayRng([]))
-    hour, started = 3600.0, 1000.0
-    deadline = started + 24 * hour
-    events = [(Record(seat, "pick 1", []), deadline) for seat in range(3)]
-    answered_at = {
-        ("round-1", 0): started + hour,
-        ("round-1", 1): started + 2 * hour,
-        ("round-1", 2): deadline,
-    }
+    game, start_state, events, answered_at = _round_one_sealed(last=24 * HOUR)
 
     def answered_by_deadline(index: int) -> bool:
         return events[index][0].seat == 2
@@ -101,15 +103,15 @@ def test_a_wait_that_ran_to_a_deadline_is_timed_apart_as_expired() -> None:
         game,
         start_state,
         events,
-        started,
+        STARTED,
         lambda index, seat, decision: False,
         answered_at,
         expired=answered_by_deadline,
     )
     assert pace.waits == 1
-    assert (pace.wait_times, pace.expired_times) == ([], [24 * hour])
-    answered = log_pace(game, start_state, events, started, lambda index, seat, decision: False, answered_at)
-    assert (answered.wait_times, answered.expired_times) == ([24 * hour], [])
+    assert (pace.wait_times, pace.expired_times) == ([], [24 * HOUR])
+    answered = log_pace(game, start_state, events, STARTED, lambda index, seat, decision: False, answered_at)
+    assert (answered.wait_times, answered.expired_times) == ([24 * HOUR], [])
 
 
 def test_self_play_counts_each_wait_in_its_round() -> None:
