@@ -9,7 +9,7 @@ import json
 import math
 import re
 import statistics
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from i18n import DEFAULT
@@ -19,7 +19,15 @@ from rules.engine import (
     listing,
     plural,
 )
-from rules.engine.pace import SelfPlayPace, log_pace, quantile, self_play_pace
+from rules.engine.pace import (
+    LogPace,
+    ProgressMoments,
+    SelfPlayPace,
+    log_pace,
+    progress_moments,
+    quantile,
+    self_play_pace,
+)
 from rules.engine.playout import setup_state
 from rules.engine.registry import package_of
 from rules.engine.rng import seed_scheme
@@ -119,6 +127,15 @@ async def self_played(game_key: str, players: int, options: OptionsKey) -> SelfP
 #: all three)
 WAITS_SPREAD = 0.2
 RANGE_Z = 1.28
+#: the earlier games of a table its time to finish reads (the latest first), and how many waits of this game's
+#: weigh as much as their pace (``Queries._estimate``): some three Rounds' of a 4-player game of six Rounds, so that
+#: a table whose pace has changed since (a new player, a holiday) shows it within a game
+TABLE_GAMES = 5
+TABLE_WEIGHT = 45.0
+#: how much a game's time from a Round on varies between games of the same table, relative (rms log; some 0.15 at
+#: Round 2 and 0.2 at Round 4 over 40 simulated 4-player games of one table): the range's spread with fewer than
+#: three earlier games to measure it from
+TABLE_SPREAD = 0.2
 
 
 def _window(decision: Decision) -> bool:
@@ -126,6 +143,25 @@ def _window(decision: Decision) -> bool:
     while the game runs (issue 42), so the time to finish counts every person's window as a wait whoever answered
     it (every seat that could act is asked, whatever its hand) and samples none of their answer times."""
     return decision.timing == "window"
+
+
+def _span(likely: float, relative: float, at_round: bool) -> str:
+    """The time to finish's opening: its range, +- ``RANGE_Z`` times the ``relative`` uncertainty (a log), and its
+    most likely value; ``at_round``: read at the start of the current Round."""
+    low, high = likely * math.exp(-RANGE_Z * relative), likely * math.exp(RANGE_Z * relative)
+    span = f"Time to finish: about {_duration(low)} to {_duration(high)}, most likely {_duration(likely)}"
+    return f"{span} (read at the start of this Round)" if at_round else span
+
+
+def _holdup(live: Live, pace: LogPace) -> str:
+    """Who has held the game up most so far (" ..." as a sentence of its own), from the answer times sampled."""
+    per_seat: dict[int, float] = {}
+    for seat, seconds in pace.samples:
+        per_seat[seat] = per_seat.get(seat, 0.0) + seconds
+    if not per_seat:
+        return ""
+    slowest = max(per_seat, key=lambda seat: per_seat[seat])
+    return f" {live.seats[slowest].name} holds the game up most ({_duration(per_seat[slowest])} of waiting so far)."
 
 
 def _duration(seconds: float) -> str:
@@ -265,53 +301,116 @@ class Queries:
         return line
 
     async def _estimate(self, live: Live) -> str:
-        """How long the rest of the game may take, from its own pace so far (issue 47): the waits still to come
-        times this game's mean wait.
+        """How long the rest of the game may take, from its own pace so far (issue 47) and, for a table that has
+        played this game before, its earlier games' (``_table_pace``).
 
-        A wait's time runs from its start until the last of the seats asked at its start answered (stored event
-        times; a sealed choice's own moment): a decision asked of several seats at once (a sealed plan, the option
-        ``together``) waits for the slowest. Only a person's answer is waited for: the AI's, a standing order's,
-        an answer given ahead (``automatic_answers``) and the automatic pass's are automatic. A deadline's default
-        is not: the game waited for the person until then, so that wait counts, as long as it lasted
-        (``LogPace.expired_times``). A person's card window is a wait however it was answered, weighed by the
-        share of windows that do not pass by themselves (``Game.window_pass_share``), its answer time not sampled
-        (``_window``).
+        The waits: a wait runs from its start until the last of the seats asked at its start answered (stored
+        event times; a sealed choice's own moment): a decision asked of several seats at once (a sealed plan, the
+        option ``together``) waits for the slowest. Only a person's answer is waited for: the AI's, a standing
+        order's, an answer given ahead (``automatic_answers``) and the automatic pass's are automatic. A
+        deadline's default is not: the game waited for the person until then. A person's card window is a wait
+        however it was answered, weighed by the share of windows that do not pass by themselves
+        (``Game.window_pass_share``).
 
         The waits to come: a game whose rules tell the share played (``Game.progress``, its Rounds) is read at the
         start of its current Round (so the line changes Round by Round, never with one window's automatic pass),
         and its waits to come are its waits so far times the self-played waits of the Rounds still to play over
         those of the Rounds played (``SelfPlayPace.later_over_earlier``): Rounds differ (a game's first Round may
-        ask more, as a Period's first asks its Princes: in one 4-player self-play Rounds 2-6 hold 4.3 times Round
-        1's waits, not 5). Another game's come from a whole self-played game (``self_played``).
+        ask more, as a Period's first asks its Princes). Another game's come from a whole self-played game
+        (``self_played``).
 
-        The time per wait: the mean of the waits so far. A wait to come lasts min(T, deadline) for a person's
-        answer time T, and every wait so far is exactly that, an expired one included, so their mean estimates it
-        with no model of T's heavy tail. The mean, not the median: the waits add up, and a few long ones weigh in
-        the sum (the median fell to half of what remained). A log-normal fit of T, censored at the expiries (the
-        player had not answered by then), with the fit's E[min(T, deadline)], measured no better (rms log error
-        0.20 and 0.25 against the mean's 0.21 and 0.25 at Rounds 2 and 4): people's answers are log-normal
-        enough, but with the spread estimated from 15-25 waits the fit's mean is as uncertain as the sample
-        mean, and the fit needs a second part for the answers given within minutes (a player still at the table).
+        The time per wait: the game's time so far over its waits so far, so that the time the waits to come
+        stand for is counted as the waits so far were (the windows weighed alike, a player's further decisions
+        in the same sitting, the automatic answers' seconds): for a Round game the estimate is the time so far
+        times the Rounds to come's waits over those played. Against the mean answer time of the timed waits (the
+        estimate before), on 20 simulated 4-player first games (``tests/host/test_time_to_finish.py``'s players,
+        seeds 1-20) at Rounds 2 and 4: within 35% of what remained in 13 and 13 of 20 (10 and 10 before), rms log
+        error 0.31 and 0.30 (0.34 and 0.33), bias +6% and +14% (+17% and +22%).
 
-        Measured on 30 simulated 4-player games (``tests/host/test_time_to_finish.py``: 4 h median
-        answers, orders on one seat, answers ahead on another), against what then remained: at the start of
-        Round 2 off by more than 35% in 7 games, rms log error 0.25, at Round 4 in 8, 0.33. With the true waits
-        to come and their true mean it is within 8% (rms), so the error is the two factors': the mean wait, now
-        unbiased (-3% and +4%, rms 0.21 and 0.25), and the waits to come, 12% too many (rms 0.19): this
-        table's later Rounds hold fewer waits against its first than the Round profile, self-played with
-        defaults, says (why is not established: self-played with every seat answering ahead, the profile says
-        more, 4.7 times Round 1's waits against 4.25). Leaving expiries out, as before, made the waits fewer and
-        shorter by about 15%, which offset that: as many games off (7 and 8), rms 0.31 and 0.29.
+        What one game's first Round can tell is little: its waits' times spread so (a person's answer time is
+        heavy-tailed) that the mean of 13 of them is off by 30% as often as not, and a game's later Rounds ask
+        from half to twice as much as its first; even an estimate that knew the true number of waits to come and
+        the players' true mean answer time missed 35% in 2 and 4 of 40 readings. So where the same table
+        (``_table_pace``) has finished this game before, the estimate is their mean time from this point to
+        their end, times this game's time to here over theirs raised to the weight of this game's waits so far,
+        w = waits / (waits + ``TABLE_WEIGHT``): at Round 2 (some 15 waits) this game's own pace weighs a quarter,
+        at Round 4 (45) a half. One table playing 20 games in a row, read from its fourth: within 35% in 16 of
+        17 readings at Round 2 and 16 of 17 at Round 4, rms log error 0.16 and 0.19, bias -2% and +1%.
 
-        The range: the mean's own uncertainty (the waits' spread over their number), that of the sum still to
-        come (the same spread over the waits to come) and that of their number (``WAITS_SPREAD``), +-
-        ``RANGE_Z`` of them: what remained fell inside it in 76% of the readings at Rounds 2-5."""
+        The range: without earlier games, the uncertainty of the time per wait (the timed waits' spread over
+        their number), of the sum still to come (the same spread over the waits to come) and of the number of
+        waits to come (``WAITS_SPREAD``); with earlier games, how much their times from here vary
+        (``TABLE_SPREAD`` with fewer than three), and the uncertainty of their mean; +- ``RANGE_Z`` of them.
+        What remained fell inside it in 34 of 40 first-game readings at Rounds 2 and 4, and 27 of 34 of the
+        table's."""
         events = await self.games.store.events(live.id, -1)
         game, players = live.game, live.row["num_players"]
         start = setup_state(game, players, json.loads(live.row["options"]), events[0])
-        ai_seats = [seat.seat for seat in live.seats if seat.is_ai]
-        timed = [(event, event.created_at) for event in events[1:]]
-        answered_at = await stored_decisions.sealing_times(self.games.store, live.id)
+        pace = await asyncio.to_thread(
+            log_pace,
+            game,
+            start,
+            [(event, event.created_at) for event in events[1:]],
+            events[0].created_at,
+            await self._automatic(live, events),
+            await stored_decisions.sealing_times(self.games.store, live.id),
+            [seat.seat for seat in live.seats if seat.is_ai],
+            game.progress(live.state) is not None,
+            _window,
+            lambda index: events[index + 1].user_id == "deadline",
+        )
+        # a person's window is a wait only when it did not pass by itself: weighed by the share that does not
+        waits = pace.waits - pace.unsampled_waits * game.window_pass_share
+        options = tuple(sorted(json.loads(live.row["options"]).items()))
+        played = await self_played(game.key, players, options)
+        later = played.later_over_earlier(pace.share) if pace.share is not None else None
+        to_come = max(1.0, waits * later if later is not None else played.waits - waits)
+        elapsed = pace.at - events[0].created_at
+        table = await self._table_pace(live, pace.share) if pace.share is not None else []
+        if table and elapsed > 0:
+            return self._table_line(live, pace, table, elapsed, waits, to_come)
+        # each wait as long as it lasted, those that ran to the deadline included: min(answer time, deadline)
+        times = sorted([*pace.wait_times, *pace.expired_times])
+        if len(times) < 2 or pace.waits < 2 or pace.elapsed <= 0:
+            return (
+                f"Time to finish: about {plural(round(to_come), 'more wait')} for a player; too few answers "
+                "yet to say how long they take."
+            )
+        per_wait = pace.elapsed / max(1.0, waits)
+        mean = statistics.fmean(times)
+        spread = statistics.stdev(times) / mean if mean > 0 else 0.0
+        relative = math.sqrt(spread**2 / len(times) + spread**2 / to_come + WAITS_SPREAD**2)
+        return (
+            f"{_span(to_come * per_wait, relative, pace.share is not None)}: about "
+            f"{plural(round(to_come), 'more wait')} for a player, at this game's pace so far of "
+            f"{_duration(per_wait)} per wait (median answer {_duration(quantile(times, 0.5))}, {len(times)} answers "
+            f"so far).{_holdup(live, pace)}"
+        )
+
+    @staticmethod
+    def _table_line(
+        live: Live,
+        pace: LogPace,
+        table: list[tuple[float, float]],
+        elapsed: float,
+        waits: float,
+        to_come: float,
+    ) -> str:
+        """The time to finish from the table's earlier games (``_table_pace``: what they took from here, each
+        with its time to here) and this game's ``elapsed`` time to here (``_estimate``)."""
+        before = statistics.fmean(b for b, _after in table)
+        after = statistics.fmean(a for _before, a in table)
+        likely = after * (elapsed / before) ** (waits / (waits + TABLE_WEIGHT))
+        spread = statistics.stdev(math.log(a) for _before, a in table) if len(table) >= 3 else TABLE_SPREAD
+        relative = spread * math.sqrt(1 + 1 / len(table))
+        return (
+            f"{_span(likely, relative, True)}: from here this table's earlier games took {_duration(after)} (mean "
+            f"of {len(table)}), and this one got here in {round(100 * elapsed / before)}% of their time; about "
+            f"{plural(round(to_come), 'more wait')} for a player.{_holdup(live, pace)}"
+        )
+
+    async def _automatic(self, live: Live, events: list[Any]) -> Callable[[int, int, Decision | None], bool]:
+        """Whether event ``index`` (of ``events`` after the setup) was an automatic answer, for ``log_pace``."""
         by_order = await stored_decisions.automatic_answers(self.games.store, live.id)
 
         def automatic(index: int, seat: int, decision: Decision | None) -> bool:
@@ -322,53 +421,54 @@ class Queries:
                 return False  # whoever answered: see ``_window``
             return actor == AUTOPASS or (decision.id if decision else None, seat) in by_order
 
-        def expired(index: int) -> bool:
-            return events[index + 1].user_id == "deadline"
+        return automatic
 
-        at_round = game.progress(live.state) is not None
-        pace = await asyncio.to_thread(
-            log_pace,
-            game,
-            start,
-            timed,
-            events[0].created_at,
-            automatic,
-            answered_at,
-            ai_seats,
-            at_round,
-            _window,
-            expired,
+    async def _table_pace(self, live: Live, share: float) -> list[tuple[float, float]]:
+        """The pace of this table's earlier games (``TABLE_GAMES`` at most, the latest first): the finished games
+        of this game (under today's rules), player count and options where at least half of this game's people
+        sat. Per game that got
+        to ``share``: its time from its start to there, and from there to its end."""
+        people = [seat.user_id for seat in live.seats if seat.user_id is not None and not seat.is_ai]
+        found = await stored_games.earlier_tables(
+            self.games.store,
+            live.id,
+            live.game.key,
+            live.game.rules_version,
+            live.row["num_players"],
+            people,
+            4 * TABLE_GAMES,
         )
-        # a person's window is a wait only when it did not pass by itself: weighed by the share that does not
-        waits = pace.waits - pace.unsampled_waits * game.window_pass_share
-        options = tuple(sorted(json.loads(live.row["options"]).items()))
-        played = await self_played(game.key, players, options)
-        later = played.later_over_earlier(pace.share) if pace.share is not None else None
-        to_come = max(1.0, waits * later if later is not None else played.waits - waits)
-        # each wait as long as it lasted, those that ran to the deadline included: min(answer time, deadline)
-        times = sorted([*pace.wait_times, *pace.expired_times])
-        if len(times) < 2 or pace.waits < 2 or pace.elapsed <= 0:
-            return (
-                f"Time to finish: about {plural(round(to_come), 'more wait')} for a player; too few answers "
-                "yet to say how long they take."
-            )
-        # the waits to come add up: their mean, not their median (a few long answers weigh in the sum)
-        mean = statistics.fmean(times)
-        likely = to_come * mean
-        spread = statistics.stdev(times) / mean if mean > 0 else 0.0
-        relative = math.sqrt(spread**2 / len(times) + spread**2 / to_come + WAITS_SPREAD**2)
-        low, high = likely * math.exp(-RANGE_Z * relative), likely * math.exp(RANGE_Z * relative)
-        per_seat: dict[int, float] = {}
-        for seat, seconds in pace.samples:
-            per_seat[seat] = per_seat.get(seat, 0.0) + seconds
-        slowest = max(per_seat, key=lambda seat: per_seat[seat])
-        span = f"Time to finish: about {_duration(low)} to {_duration(high)}, most likely {_duration(likely)}"
-        read = f"{span} (read at the start of this Round)" if at_round else span
-        return (
-            f"{read}: about {plural(round(to_come), 'more wait')} for a player, at this game's mean answer time of "
-            f"{_duration(mean)} (median {_duration(quantile(times, 0.5))}, {len(times)} answers so far). "
-            f"{live.seats[slowest].name} holds the game up most ({_duration(per_seat[slowest])} of waiting so far)."
-        )
+        options = json.loads(live.row["options"])
+        table = [
+            game_id
+            for game_id, stored_options, sat in found
+            if json.loads(stored_options) == options and 2 * len(sat & set(people)) >= len(people)
+        ]
+        paces = []
+        for game_id in table[:TABLE_GAMES]:
+            moments = await self._moments(game_id, live)
+            reached = moments.at(share)
+            if reached is not None and reached > moments.started and moments.ended > reached:
+                paces.append((reached - moments.started, moments.ended - reached))
+        return paces
+
+    @functools.cached_property
+    def _finished_moments(self) -> LruCache[int, ProgressMoments]:
+        """finished game id -> when it reached each Round (its log no longer changes)."""
+        return LruCache(KNOWN_GAMES)
+
+    async def _moments(self, game_id: int, like: Live) -> ProgressMoments:
+        """When finished game ``game_id`` (of ``like``'s game, player count and options) reached each Round."""
+        kept = self._finished_moments.get(game_id)
+        if kept is not None:
+            return kept
+        events = await self.games.store.events(game_id, -1)
+        game = like.game
+        start = setup_state(game, like.row["num_players"], json.loads(like.row["options"]), events[0])
+        timed = [(event, event.created_at) for event in events[1:]]
+        moments = await asyncio.to_thread(progress_moments, game, start, timed, events[0].created_at)
+        self._finished_moments[game_id] = moments
+        return moments
 
     async def _waiting_since(self, live: Live) -> list[str]:
         """Per awaited seat: since when the game waits for it, its deadline, and for a sealed decision whether

@@ -497,6 +497,54 @@ def log_pace(
 
 
 @dataclass
+class ProgressMoments:
+    """When a stored game reached each share of the game played (``progress_moments``) and when it ended."""
+
+    #: the moment its setup was stored
+    started: float
+    #: ``Game.progress`` -> the moment of the event after which the game first reached it (a Round's start)
+    reached: dict[float, float]
+    #: the moment of its last event
+    ended: float
+
+    def at(self, share: float) -> float | None:
+        """The moment the game reached ``share``, or None (it ended before)."""
+        return next(
+            (moment for reached, moment in self.reached.items() if abs(reached - share) < _SAME_SHARE), None
+        )
+
+
+def progress_moments(
+    game: Game, state: State, events: Sequence[tuple[Recorded, float]], started: float
+) -> ProgressMoments:
+    """Replay a stored log (each recorded action with the time it was stored) from ``state`` (stored at
+    ``started``): the moment each share of the game played (``Game.progress``) was first reached, at the same
+    point ``log_pace(at_progress=True)`` reads a Round's start (the event after which the share rose).
+
+    >>> from rules.engine import get_game
+    >>> from rules.engine.playout import play
+    >>> game = get_game("principes")
+    >>> playout = play(game, 2, seed=1, stop_after=400)
+    >>> start = game.setup(2, {}, ReplayRng(playout.setup_draws))
+    >>> timed = [(record, 100.0 + index) for index, record in enumerate(playout.records)]
+    >>> moments = progress_moments(game, start, timed, 99.0)
+    >>> moments.at(0.0), moments.ended == timed[-1][1]
+    (99.0, True)
+    >>> game.progress(playout.state) > 0 and moments.at(game.progress(playout.state)) is not None
+    True
+    """
+    share = game.progress(state)
+    reached = {share: started} if share is not None else {}
+    for record, stored_at in events:
+        state = game.apply(state, record.seat or 0, record.action, ReplayRng(list(record.draws))).state
+        now = game.progress(state)
+        if now is not None and (share is None or now > share + _SAME_SHARE):
+            reached.setdefault(now, stored_at)
+        share = now if now is not None else share
+    return ProgressMoments(started, reached, events[-1][1] if events else started)
+
+
+@dataclass
 class SelfPlayPace:
     """A game's waits in self-play (``self_play_pace``): a whole game's, and how they fall Round by Round."""
 

@@ -308,9 +308,10 @@ async def test_status_estimates_the_time_to_finish_from_the_games_own_answers(
     assert (
         "2 answers so far)" in estimate and "bob holds the game up most (10 h of waiting so far)" in estimate
     )
-    # round 1 asked both at once: one wait until the slower answered (10 h), then alice's 1 h: a mean of 5.5 h
-    # (the waits add up), the median beside it
-    assert "mean answer time of 6 h (median 1 h" in estimate and "for a player" in estimate
+    # round 1 asked both at once: one wait until the slower answered (10 h), then alice's 1 h and bob's 9 h more
+    # in the same wait of his: 20 h for 2 waits, 10 h per wait (the time the waits stood for, not their first
+    # answers' mean of 5.5 h), the median answer beside it
+    assert "pace so far of 10 h per wait (median answer 1 h" in estimate and "for a player" in estimate
 
 
 async def test_an_answer_taken_back_is_not_given_again_by_the_order(host: Host, clock, open_game) -> None:
