@@ -132,6 +132,9 @@ RANGE_Z = 1.28
 #: a table whose pace has changed since (a new player, a holiday) shows it within a game
 TABLE_GAMES = 5
 TABLE_WEIGHT = 45.0
+#: for a table new to the game, the earlier games of anyone on its server stand in for its own; people differ, so
+#: this game's own pace weighs more against theirs: as much as theirs at some 15 waits (a first Round's)
+SERVER_WEIGHT = 15.0
 #: how much a game's time from a Round on varies between games of the same table, relative (rms log; some 0.15 at
 #: Round 2 and 0.2 at Round 4 over 40 simulated 4-player games of one table): the range's spread with fewer than
 #: three earlier games to measure it from
@@ -335,14 +338,18 @@ class Queries:
         their end, times this game's time to here over theirs raised to the weight of this game's waits so far,
         w = waits / (waits + ``TABLE_WEIGHT``): at Round 2 (some 15 waits) this game's own pace weighs a quarter,
         at Round 4 (45) a half. One table playing 20 games in a row, read from its fourth: within 35% in 16 of
-        17 readings at Round 2 and 16 of 17 at Round 4, rms log error 0.16 and 0.19, bias -2% and +1%.
+        17 readings at Round 2 and 16 of 17 at Round 4, rms log error 0.16 and 0.19, bias -2% and +1%. A table new
+        to the game on a server that has hosted it goes by the server's earlier games the same way, its own pace
+        weighing more (``SERVER_WEIGHT``: a half at Round 2, three quarters at Round 4), since other people's pace
+        tells less of this table's: new people at each of 20 games on one server, read from the fourth: 16 of 17
+        and 15 of 17 within 35%, rms 0.18 and 0.21. Only a server's first games go by their own pace alone.
 
         The range: without earlier games, the uncertainty of the time per wait (the timed waits' spread over
         their number), of the sum still to come (the same spread over the waits to come) and of the number of
         waits to come (``WAITS_SPREAD``); with earlier games, how much their times from here vary
         (``TABLE_SPREAD`` with fewer than three), and the uncertainty of their mean; +- ``RANGE_Z`` of them.
-        What remained fell inside it in 34 of 40 first-game readings at Rounds 2 and 4, and 27 of 34 of the
-        table's."""
+        What remained fell inside it in 34 of 40 first-game readings at Rounds 2 and 4, 27 of 34 of the table's
+        and 27 of 34 of the server's."""
         events = await self.games.store.events(live.id, -1)
         game, players = live.game, live.row["num_players"]
         start = setup_state(game, players, json.loads(live.row["options"]), events[0])
@@ -366,9 +373,9 @@ class Queries:
         later = played.later_over_earlier(pace.share) if pace.share is not None else None
         to_come = max(1.0, waits * later if later is not None else played.waits - waits)
         elapsed = pace.at - events[0].created_at
-        table = await self._table_pace(live, pace.share) if pace.share is not None else []
+        scope, table = await self._table_pace(live, pace.share) if pace.share is not None else ("table", [])
         if table and elapsed > 0:
-            return self._table_line(live, pace, table, elapsed, waits, to_come)
+            return self._table_line(live, pace, scope, table, (elapsed, waits, to_come))
         # each wait as long as it lasted, those that ran to the deadline included: min(answer time, deadline)
         times = sorted([*pace.wait_times, *pace.expired_times])
         if len(times) < 2 or pace.waits < 2 or pace.elapsed <= 0:
@@ -391,20 +398,22 @@ class Queries:
     def _table_line(
         live: Live,
         pace: LogPace,
+        scope: str,
         table: list[tuple[float, float]],
-        elapsed: float,
-        waits: float,
-        to_come: float,
+        here: tuple[float, float, float],
     ) -> str:
-        """The time to finish from the table's earlier games (``_table_pace``: what they took from here, each
-        with its time to here) and this game's ``elapsed`` time to here (``_estimate``)."""
+        """The time to finish from earlier games (``_table_pace``: whose, and what each took to here and from
+        here) and this game's time to here, its waits so far and those to come (``here``, ``_estimate``)."""
+        elapsed, waits, to_come = here
         before = statistics.fmean(b for b, _after in table)
         after = statistics.fmean(a for _before, a in table)
-        likely = after * (elapsed / before) ** (waits / (waits + TABLE_WEIGHT))
+        weight = waits / (waits + (TABLE_WEIGHT if scope == "table" else SERVER_WEIGHT))
+        likely = after * (elapsed / before) ** weight
         spread = statistics.stdev(math.log(a) for _before, a in table) if len(table) >= 3 else TABLE_SPREAD
         relative = spread * math.sqrt(1 + 1 / len(table))
+        whose = "this table's" if scope == "table" else "this server's"
         return (
-            f"{_span(likely, relative, True)}: from here this table's earlier games took {_duration(after)} (mean "
+            f"{_span(likely, relative, True)}: from here {whose} earlier games took {_duration(after)} (mean "
             f"of {len(table)}), and this one got here in {round(100 * elapsed / before)}% of their time; about "
             f"{plural(round(to_come), 'more wait')} for a player.{_holdup(live, pace)}"
         )
@@ -423,34 +432,31 @@ class Queries:
 
         return automatic
 
-    async def _table_pace(self, live: Live, share: float) -> list[tuple[float, float]]:
-        """The pace of this table's earlier games (``TABLE_GAMES`` at most, the latest first): the finished games
-        of this game (under today's rules), player count and options where at least half of this game's people
-        sat. Per game that got
-        to ``share``: its time from its start to there, and from there to its end."""
+    async def _table_pace(self, live: Live, share: float) -> tuple[str, list[tuple[float, float]]]:
+        """The pace of the earlier games that tell this one's (``TABLE_GAMES`` at most, the latest first), and
+        whose they are: "table", the finished games of this game (under today's rules), player count, options and
+        server where at least half of this game's people sat; else "server", those of anyone on this server.
+        Per game that got to ``share``: its time from its start to there, and from there to its end."""
         people = [seat.user_id for seat in live.seats if seat.user_id is not None and not seat.is_ai]
-        found = await stored_games.earlier_tables(
-            self.games.store,
-            live.id,
-            live.game.key,
-            live.game.rules_version,
-            live.row["num_players"],
-            people,
-            4 * TABLE_GAMES,
-        )
+        like = {**live.row, "rules_version": live.game.rules_version}
         options = json.loads(live.row["options"])
-        table = [
-            game_id
-            for game_id, stored_options, sat in found
-            if json.loads(stored_options) == options and 2 * len(sat & set(people)) >= len(people)
-        ]
-        paces = []
-        for game_id in table[:TABLE_GAMES]:
-            moments = await self._moments(game_id, live)
-            reached = moments.at(share)
-            if reached is not None and reached > moments.started and moments.ended > reached:
-                paces.append((reached - moments.started, moments.ended - reached))
-        return paces
+        for scope, asked in (("table", people), ("server", None)):
+            found = await stored_games.earlier_tables(self.games.store, live.id, like, asked, 4 * TABLE_GAMES)
+            same = [
+                game_id
+                for game_id, stored_options, sat in found
+                if json.loads(stored_options) == options
+                and (asked is None or 2 * len(sat & set(people)) >= len(people))
+            ]
+            paces = []
+            for game_id in same[:TABLE_GAMES]:
+                moments = await self._moments(game_id, live)
+                reached = moments.at(share)
+                if reached is not None and reached > moments.started and moments.ended > reached:
+                    paces.append((reached - moments.started, moments.ended - reached))
+            if paces:
+                return scope, paces
+        return "table", []
 
     @functools.cached_property
     def _finished_moments(self) -> LruCache[int, ProgressMoments]:

@@ -139,34 +139,42 @@ async def over_games(reader: Reader) -> list[int]:
 async def earlier_tables(
     reader: Reader,
     game_id: int,
-    kind: str,
-    rules_version: int,
-    num_players: int,
-    people: Sequence[str],
+    like: Row | dict[str, Any],
+    people: Sequence[str] | None,
     limit: int,
 ) -> list[tuple[int, str, set[str]]]:
-    """The finished games of ``kind`` under ``rules_version`` (so that today's rules replay them) for
-    ``num_players`` begun before game ``game_id`` where one of ``people`` sat, the latest first (at most
-    ``limit``): (game, its options as stored, the people who sat at it)."""
-    if not people:
+    """The finished games begun before game ``game_id`` on the server of ``like`` (a game's row), of its kind,
+    rules version (so that today's rules replay them) and player count, where one of ``people`` sat (None: anyone),
+    the latest first (at most ``limit``): (game, its options as stored, the people who sat at it)."""
+    if people is not None and not people:
         return []
-    marks = ", ".join("?" for _ in people)
+    guild = like["guild_id"]
+    same_guild = "g.guild_id = ?" if guild is not None else "g.guild_id IS NULL"
+    seated = f" AND s.user_id IN ({', '.join('?' for _ in people)})" if people is not None else ""
     rows = await reader.fetchall(
         "SELECT DISTINCT g.id, g.options FROM games g JOIN seats s ON s.game_id = g.id "
         "WHERE g.kind = ? AND g.rules_version = ? AND g.num_players = ? AND g.status = 'finished' AND g.id < ? "
-        f"AND s.user_id IN ({marks}) ORDER BY g.id DESC LIMIT ?",
-        (kind, rules_version, num_players, game_id, *people, limit),
+        f"AND {same_guild}{seated} ORDER BY g.id DESC LIMIT ?",
+        (
+            like["kind"],
+            like["rules_version"],
+            like["num_players"],
+            game_id,
+            *([guild] if guild is not None else []),
+            *(people or ()),
+            limit,
+        ),
     )
     if not rows:
         return []
     ids = [int(row["id"]) for row in rows]
-    seated = await reader.fetchall(
+    sat_rows = await reader.fetchall(
         f"SELECT game_id, user_id FROM seats WHERE game_id IN ({', '.join('?' for _ in ids)}) "
         "AND user_id IS NOT NULL",
         tuple(ids),
     )
     sat: dict[int, set[str]] = {game: set() for game in ids}
-    for row in seated:
+    for row in sat_rows:
         sat[int(row["game_id"])].add(str(row["user_id"]))
     return [(int(row["id"]), str(row["options"]), sat[int(row["id"])]) for row in rows]
 
