@@ -304,8 +304,8 @@ class Queries:
         return line
 
     async def _estimate(self, live: Live) -> str:
-        """How long the rest of the game may take, from its own pace so far (issue 47) and, for a table that has
-        played this game before, its earlier games' (``_table_pace``).
+        """How long the rest of the game may take, from its own pace so far (issue 47) and, where its table or its
+        server has played this game before, their earlier games' (``_table_pace``).
 
         The waits: a wait runs from its start until the last of the seats asked at its start answered (stored
         event times; a sealed choice's own moment): a decision asked of several seats at once (a sealed plan, the
